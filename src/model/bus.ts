@@ -1,0 +1,80 @@
+/**
+ * The message bus, with Kafka's semantics, so that the in-process bus of all-in-one and Apache Kafka
+ * in the split deployment are interchangeable behind it.
+ */
+
+export interface BusMessage {
+  /** Partition key: trace id, or service for items without one. */
+  key: string;
+  value: Buffer;
+  headers?: Record<string, string>;
+}
+
+export interface BusRecord extends BusMessage {
+  topic: string;
+  partition: number;
+  offset: bigint;
+  timestampMs: number;
+}
+
+export interface TopicSpec {
+  name: string;
+  partitions: number;
+  /** -1 for unlimited. */
+  retentionMs: number;
+  maxMessageBytes: number;
+}
+
+/** A batch handed to a consumer; the bus commits its offsets once the returned promise resolves. */
+export type BatchHandler = (records: BusRecord[]) => Promise<void>;
+
+export interface ConsumerOptions {
+  group: string;
+  topics: string[];
+  handler: BatchHandler;
+  /** How many delivered batches may be unresolved at once; offsets commit in order. */
+  maxInFlightBatches?: number;
+  /** Upper bound of records per delivered batch. */
+  maxBatchRecords?: number;
+}
+
+export interface BusConsumer {
+  close(): Promise<void>;
+}
+
+export interface PartitionOffsets {
+  topic: string;
+  partition: number;
+  /** Next offset to be committed by the group (0 when nothing committed). */
+  committed: bigint;
+  /** Offset the next produced record will get. */
+  end: bigint;
+}
+
+export interface Bus {
+  /** Creates the topic when absent; an existing topic is never altered. */
+  ensureTopics(topics: TopicSpec[]): Promise<void>;
+  /**
+   * Publishes the messages; resolves once they are safe (acknowledged by the broker, or in the
+   * in-process bus, stored by the durable consumer group of the topic). Rejects with BusFullError
+   * under back-pressure, or another error when the broker cannot be reached.
+   */
+  publish(topic: string, messages: BusMessage[]): Promise<void>;
+  consume(options: ConsumerOptions): BusConsumer;
+  /** Committed and end offsets of a group on a topic, per partition, for lag. */
+  offsets(group: string, topic: string): Promise<PartitionOffsets[]>;
+  /** Groups known to the bus with the topics they consume. */
+  groups(): Promise<{ group: string; topics: string[] }[]>;
+  close(): Promise<void>;
+}
+
+/** Back-pressure: the bus holds as much as it may; the caller should ask its client to retry. */
+export class BusFullError extends Error {
+  constructor(message = 'bus buffer full') {
+    super(message);
+    this.name = 'BusFullError';
+  }
+}
+
+export const SIGNAL_HEADER = 'svc-signal';
+export type SignalKind = 'traces' | 'logs';

@@ -1,0 +1,40 @@
+/**
+ * Storage: every query goes through this interface so that embedded chDB and a ClickHouse server
+ * share each statement. Values are always bound as ClickHouse query parameters (`{name:Type}`).
+ */
+
+export type QueryParams = Record<string, string | number | boolean | bigint | null | ReadonlyArray<string | number | bigint>>;
+
+export interface Store {
+  /** Runs a SELECT and returns its rows as objects (64-bit integers arrive as decimal strings). */
+  query<T = Record<string, unknown>>(sql: string, params?: QueryParams, options?: QueryOptions): Promise<T[]>;
+  /** Runs a statement that returns no rows (DDL, ALTER, INSERT ... SELECT). */
+  exec(sql: string, params?: QueryParams): Promise<void>;
+  /** Inserts positional rows into `table` (columns named in order) as JSONCompactEachRow. */
+  insert(table: string, columns: readonly string[], rows: readonly (readonly unknown[])[]): Promise<void>;
+  /** The database name, already validated as an identifier. */
+  readonly database: string;
+  close(): Promise<void>;
+}
+
+export interface QueryOptions {
+  /** Database-side execution limit; 0 or absent means none. */
+  timeoutSecs?: number;
+  signal?: AbortSignal;
+}
+
+/** The store failed; the API answers 503 storage unavailable. */
+export class StorageError extends Error {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = 'StorageError';
+  }
+}
+
+/** A read passed its time limit; the API answers 504 storage timeout. */
+export class StorageTimeoutError extends StorageError {
+  constructor(message = 'storage timeout', options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = 'StorageTimeoutError';
+  }
+}
