@@ -1,0 +1,77 @@
+/**
+ * JSON with exact 64-bit integers. `*_ns` values exceed 2^53, and Node 20 has no JSON.rawJSON,
+ * so bigints are written as bare integer literals by this serializer instead of JSON.stringify.
+ */
+
+/** Serializes like JSON.stringify (undefined properties skipped), writing bigints as integers. */
+export function stringifyJson(value: unknown): string {
+  const parts: string[] = [];
+  write(value, parts);
+  return parts.join('');
+}
+
+function write(value: unknown, out: string[]): void {
+  switch (typeof value) {
+    case 'bigint':
+      out.push(value.toString());
+      return;
+    case 'string':
+      out.push(JSON.stringify(value));
+      return;
+    case 'number':
+      out.push(Number.isFinite(value) ? String(value) : 'null');
+      return;
+    case 'boolean':
+      out.push(value ? 'true' : 'false');
+      return;
+    case 'undefined':
+    case 'function':
+    case 'symbol':
+      out.push('null');
+      return;
+  }
+  if (value === null) {
+    out.push('null');
+    return;
+  }
+  if (Array.isArray(value)) {
+    out.push('[');
+    for (let i = 0; i < value.length; i++) {
+      if (i > 0) out.push(',');
+      write(value[i], out);
+    }
+    out.push(']');
+    return;
+  }
+  if (value instanceof Date) {
+    out.push(JSON.stringify(value.toISOString()));
+    return;
+  }
+  if (Buffer.isBuffer(value)) {
+    out.push(JSON.stringify(value.toString('base64')));
+    return;
+  }
+  out.push('{');
+  let first = true;
+  for (const key of Object.keys(value as object)) {
+    const item = (value as Record<string, unknown>)[key];
+    if (item === undefined || typeof item === 'function' || typeof item === 'symbol') continue;
+    if (!first) out.push(',');
+    first = false;
+    out.push(JSON.stringify(key), ':');
+    write(item, out);
+  }
+  out.push('}');
+}
+
+/** Parses JSON text, turning integer literals outside the safe range into bigint (used by tests and readers of our own API). */
+export function parseJsonExact(text: string): unknown {
+  // Quote unsafe integer literals that stand as whole values (after : , [ or at the start), then revive them.
+  const marked = text.replace(/([:\[,]\s*|^\s*)(-?\d{16,})(?=\s*[,\]}]|\s*$)/g, (match, prefix: string, digits: string) => {
+    const asNumber = Number(digits);
+    return Number.isSafeInteger(asNumber) ? match : `${prefix}"\u0000big:${digits}"`;
+  });
+  return JSON.parse(marked, (_key, value: unknown) =>
+    typeof value === 'string' && value.startsWith('\u0000big:') ? BigInt(value.slice(5)) : value,
+  );
+}
