@@ -1,0 +1,120 @@
+import type { LogRow, SpanRow } from '../model/signals.js';
+
+/** Where batches go: the store's span and log inserts. */
+export interface SignalSink {
+  writeSpans(rows: SpanRow[]): Promise<void>;
+  writeLogs(rows: LogRow[]): Promise<void>;
+}
+
+interface Pending {
+  spans: SpanRow[];
+  logs: LogRow[];
+  waiters: { resolve: () => void; reject: (error: unknown) => void }[];
+  firstAtMs: number;
+}
+
+export interface BatcherOptions {
+  maxRows: number;
+  maxAgeMs: number;
+  /** Delay before retrying a failed insert, doubled up to the cap. */
+  retryBaseMs: number;
+  retryMaxMs: number;
+  nowMs: () => number;
+  onFlushed: (spans: number, logs: number, seconds: number) => void;
+  onInsertFailure: (error: unknown, attempt: number) => void;
+}
+
+/**
+ * Group commit: rows from many bus batches share one insert, at `maxRows` rows or when the oldest
+ * row is `maxAgeMs` old. Each add() resolves once its rows are stored, which is when the bus may
+ * commit them. A failed insert is retried with the same rows until it succeeds or the batcher
+ * closes, so nothing acknowledged is lost.
+ */
+export class Batcher {
+  private pending: Pending = emptyPending();
+  private flushing: Promise<void> | undefined;
+  private timer: NodeJS.Timeout | undefined;
+  /** Set by close(): past it a failing insert gives up (its rows stay uncommitted on the bus). */
+  private closeDeadlineMs: number | undefined;
+
+  constructor(
+    private readonly sink: SignalSink,
+    private readonly options: BatcherOptions,
+  ) {}
+
+  get bufferedRows(): number {
+    return this.pending.spans.length + this.pending.logs.length;
+  }
+
+  add(spans: SpanRow[], logs: LogRow[]): Promise<void> {
+    if (spans.length === 0 && logs.length === 0) return Promise.resolve();
+    if (this.bufferedRows === 0) this.pending.firstAtMs = this.options.nowMs();
+    for (const span of spans) this.pending.spans.push(span);
+    for (const log of logs) this.pending.logs.push(log);
+    const stored = new Promise<void>((resolve, reject) => this.pending.waiters.push({ resolve, reject }));
+    if (this.bufferedRows >= this.options.maxRows) this.kick();
+    else this.arm();
+    return stored;
+  }
+
+  /** Stores everything buffered, then stops; gives up on a failing store after `graceMs`. */
+  async close(graceMs = 15_000): Promise<void> {
+    this.closeDeadlineMs = this.options.nowMs() + graceMs;
+    if (this.timer !== undefined) clearTimeout(this.timer);
+    while (this.flushing !== undefined || this.bufferedRows > 0) {
+      if (this.flushing === undefined) this.kick();
+      await this.flushing;
+    }
+  }
+
+  private arm(): void {
+    if (this.timer !== undefined || this.flushing !== undefined) return;
+    const waitMs = Math.max(0, this.pending.firstAtMs + this.options.maxAgeMs - this.options.nowMs());
+    this.timer = setTimeout(() => {
+      this.timer = undefined;
+      this.kick();
+    }, waitMs);
+  }
+
+  private kick(): void {
+    if (this.flushing !== undefined || this.bufferedRows === 0) return;
+    if (this.timer !== undefined) {
+      clearTimeout(this.timer);
+      this.timer = undefined;
+    }
+    const batch = this.pending;
+    this.pending = emptyPending();
+    this.flushing = this.store(batch).finally(() => {
+      this.flushing = undefined;
+      if (this.bufferedRows >= this.options.maxRows) this.kick();
+      else if (this.bufferedRows > 0) this.arm();
+    });
+  }
+
+  private async store(batch: Pending): Promise<void> {
+    const startedMs = this.options.nowMs();
+    for (let attempt = 1; ; attempt++) {
+      try {
+        if (batch.spans.length > 0) await this.sink.writeSpans(batch.spans);
+        if (batch.logs.length > 0) await this.sink.writeLogs(batch.logs);
+        break;
+      } catch (error) {
+        this.options.onInsertFailure(error, attempt);
+        if (this.closeDeadlineMs !== undefined && this.options.nowMs() >= this.closeDeadlineMs) {
+          for (const waiter of batch.waiters) waiter.reject(error);
+          return;
+        }
+        const delayMs = Math.min(this.options.retryMaxMs, this.options.retryBaseMs * 2 ** Math.min(attempt - 1, 10));
+        await new Promise((resolve) => setTimeout(resolve, delayMs));
+        // A span insert that succeeded before a log insert failed is inserted again: the span table
+        // deduplicates replays, so repeating it is safe.
+      }
+    }
+    this.options.onFlushed(batch.spans.length, batch.logs.length, (this.options.nowMs() - startedMs) / 1000);
+    for (const waiter of batch.waiters) waiter.resolve();
+  }
+}
+
+function emptyPending(): Pending {
+  return { spans: [], logs: [], waiters: [], firstAtMs: 0 };
+}

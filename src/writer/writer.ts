@@ -1,0 +1,105 @@
+import type { Registry } from 'prom-client';
+import { SIGNAL_HEADER, type Bus, type BusConsumer, type BusRecord } from '../model/bus.js';
+import type { Component } from '../model/component.js';
+import type { LogRow, SpanRow } from '../model/signals.js';
+import type { WriterSettings } from '../config/settings.js';
+import type { Logger } from '../util/log.js';
+import { Batcher, type SignalSink } from './batcher.js';
+import { createWriterMetrics } from './metrics.js';
+import { isStorable } from './retention.js';
+
+export const WRITER_GROUP = 'svc-writer';
+
+export interface WriterDeps {
+  bus: Bus;
+  sink: SignalSink;
+  decodeSpans(bytes: Uint8Array): SpanRow[];
+  decodeLogs(bytes: Uint8Array): LogRow[];
+  registry: Registry;
+  logger: Logger;
+  nowMs?: () => number;
+}
+
+/** The writer: stores raw spans and logs from the signals topic in batches, committing only what is stored. */
+export function createWriter(settings: { writer: WriterSettings; topic: string }, deps: WriterDeps): Component {
+  const logger = deps.logger.child({ component: 'writer' });
+  const metrics = createWriterMetrics(deps.registry);
+  const nowMs = deps.nowMs ?? Date.now;
+  let loggedDrop = false;
+  let loggedBadRecord = false;
+  const batcher = new Batcher(deps.sink, {
+    maxRows: settings.writer.max_rows,
+    maxAgeMs: settings.writer.max_age_ms,
+    retryBaseMs: 250,
+    retryMaxMs: 10_000,
+    nowMs,
+    onFlushed(spans, logs, seconds) {
+      metrics.rowsWritten.inc({ table: 'spans' }, spans);
+      metrics.rowsWritten.inc({ table: 'logs' }, logs);
+      metrics.flushSeconds.observe(seconds);
+      metrics.bufferedRows.set(batcher.bufferedRows);
+    },
+    onInsertFailure(error, attempt) {
+      metrics.insertFailures.inc();
+      if (attempt === 1) logger.error({ err: error }, 'batch insert failed; retrying with backoff');
+    },
+  });
+  let consumer: BusConsumer | undefined;
+
+  function decodeRecord(record: BusRecord): { spans: SpanRow[]; logs: LogRow[] } {
+    const signal = record.headers?.[SIGNAL_HEADER];
+    try {
+      if (signal === 'logs') return { spans: [], logs: deps.decodeLogs(record.value) };
+      return { spans: deps.decodeSpans(record.value), logs: [] };
+    } catch (error) {
+      metrics.dropped.inc({ reason: 'bad_record' });
+      if (!loggedBadRecord) {
+        loggedBadRecord = true;
+        logger.error({ err: error, topic: record.topic, partition: record.partition, offset: String(record.offset) }, 'skipping an undecodable bus record (further ones are counted in svc_writer_dropped_items_total; logged once)');
+      }
+      return { spans: [], logs: [] };
+    }
+  }
+
+  async function handle(records: BusRecord[]): Promise<void> {
+    const nowNs = BigInt(nowMs()) * 1_000_000n;
+    const spans: SpanRow[] = [];
+    const logs: LogRow[] = [];
+    let tooOld = 0;
+    for (const record of records) {
+      const decoded = decodeRecord(record);
+      for (const span of decoded.spans) if (isStorable(span.startNs, nowNs)) spans.push(span); else tooOld++;
+      for (const log of decoded.logs) if (isStorable(log.tsNs, nowNs)) logs.push(log); else tooOld++;
+    }
+    if (tooOld > 0) {
+      metrics.dropped.inc({ reason: 'too_old' }, tooOld);
+      if (!loggedDrop) {
+        loggedDrop = true;
+        logger.warn({ items: tooOld }, 'dropped items stamped 0 or older than 3 days (counted in svc_writer_dropped_items_total; logged once)');
+      }
+    }
+    const stored = batcher.add(spans, logs);
+    metrics.bufferedRows.set(batcher.bufferedRows);
+    await stored;
+  }
+
+  return {
+    async start() {
+      consumer = deps.bus.consume({
+        group: WRITER_GROUP,
+        topics: [settings.topic],
+        handler: handle,
+        // Enough batches in flight for a full group commit of max_rows rows.
+        maxInFlightBatches: 512,
+        maxBatchRecords: 500,
+      });
+      logger.info({ maxRows: settings.writer.max_rows, maxAgeMs: settings.writer.max_age_ms }, 'writer consuming');
+    },
+    async close() {
+      // Stop taking new batches first, then store what is buffered so the bus can commit it.
+      const closingConsumer = consumer?.close();
+      await batcher.close();
+      await closingConsumer;
+    },
+  };
+}
