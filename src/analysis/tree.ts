@@ -1,0 +1,143 @@
+/**
+ * Builds one analysable tree from a trace's spans, whatever arrived: duplicate span ids, spans whose
+ * parent never arrived, several roots and parent cycles. The result keeps two views apart:
+ * `parent` (the real links that survived; used for service edges and self time) and `children`
+ * (the analysis tree, in which every extra root hangs under the endpoint root).
+ */
+import type { SpanRow } from '../model/signals.js';
+
+export interface SpanTree {
+  /** Deduplicated spans; indexes below refer to this array. */
+  spans: SpanRow[];
+  /** Real parent index after cycle cutting, -1 for a root. */
+  parent: Int32Array;
+  /** Analysis children per span (real children plus, for the endpoint root, adopted roots), by start. */
+  children: number[][];
+  /** Index of the endpoint root. */
+  rootIndex: number;
+  /** A parent never arrived, there were several roots, or a cycle was cut. */
+  incomplete: boolean;
+}
+
+/**
+ * Builds the tree. Throws nothing; an empty `spans` is the caller's concern (no trace, no analysis),
+ * so it must hold at least one span.
+ */
+export function buildSpanTree(input: readonly SpanRow[]): SpanTree {
+  const spans = dedupe(input);
+  const count = spans.length;
+  const indexById = new Map<string, number>();
+  for (let i = 0; i < count; i++) indexById.set(spans[i].spanId, i);
+
+  let incomplete = false;
+  const parent = new Int32Array(count);
+  for (let i = 0; i < count; i++) {
+    const parentId = spans[i].parentSpanId;
+    if (parentId === '') {
+      parent[i] = -1;
+      continue;
+    }
+    const p = indexById.get(parentId);
+    if (p === undefined || p === i) {
+      // A parent that never arrived (or a span naming itself): the span becomes a root of its own.
+      parent[i] = -1;
+      incomplete = true;
+    } else {
+      parent[i] = p;
+    }
+  }
+  if (cutCycles(spans, parent)) incomplete = true;
+
+  const roots: number[] = [];
+  for (let i = 0; i < count; i++) if (parent[i] === -1) roots.push(i);
+  if (roots.length > 1) incomplete = true;
+  const rootIndex = pickEndpointRoot(spans, roots);
+
+  const children: number[][] = Array.from({ length: count }, () => []);
+  for (let i = 0; i < count; i++) {
+    if (parent[i] !== -1) children[parent[i]].push(i);
+    // Every span of a trace descends from its one real root, so a root whose parent is missing (or
+    // a second root) most likely hangs somewhere below the endpoint root: adopting it there keeps
+    // its failures and its time in the root cause, path and critical path instead of dropping them.
+    else if (i !== rootIndex) children[rootIndex].push(i);
+  }
+  for (const list of children) if (list.length > 1) list.sort((a, b) => compareStart(spans[a], spans[b]));
+  return { spans, parent, children, rootIndex, incomplete };
+}
+
+/**
+ * Keeps the first arrival of each span id: duplicates are replays of one export (the bus delivers
+ * at least once), so they carry the same content and the first is as good as any.
+ */
+function dedupe(input: readonly SpanRow[]): SpanRow[] {
+  const seen = new Set<string>();
+  const out: SpanRow[] = [];
+  for (const span of input) {
+    if (seen.has(span.spanId)) continue;
+    seen.add(span.spanId);
+    out.push(span);
+  }
+  return out;
+}
+
+/**
+ * Cuts every parent cycle by making its earliest-starting span a root: that span is the likeliest
+ * real ancestor of the others. Returns whether anything was cut.
+ */
+function cutCycles(spans: readonly SpanRow[], parent: Int32Array): boolean {
+  const UNSEEN = 0;
+  const ON_WALK = 1;
+  const DONE = 2;
+  const state = new Uint8Array(spans.length);
+  let cut = false;
+  const walk: number[] = [];
+  for (let start = 0; start < spans.length; start++) {
+    if (state[start] !== UNSEEN) continue;
+    walk.length = 0;
+    let at = start;
+    while (at !== -1 && state[at] === UNSEEN) {
+      state[at] = ON_WALK;
+      walk.push(at);
+      at = parent[at];
+    }
+    if (at !== -1 && state[at] === ON_WALK) {
+      // `at` is on the current walk: the walk from `at` to its end is a cycle.
+      const cycle = walk.slice(walk.indexOf(at));
+      let earliest = cycle[0];
+      for (const i of cycle) if (compareStart(spans[i], spans[earliest]) < 0) earliest = i;
+      parent[earliest] = -1;
+      cut = true;
+    }
+    for (const i of walk) state[i] = DONE;
+  }
+  return cut;
+}
+
+/**
+ * The endpoint root is the earliest-starting root, preferring spans that declare no parent: those
+ * are the request's real entry point, while a span whose parent is missing only looks like a root
+ * (its missing ancestor started earlier, so clock skew alone could make it the earliest).
+ */
+function pickEndpointRoot(spans: readonly SpanRow[], roots: readonly number[]): number {
+  let best = -1;
+  for (const i of roots) {
+    if (best === -1) {
+      best = i;
+      continue;
+    }
+    const declared = spans[i].parentSpanId === '';
+    const bestDeclared = spans[best].parentSpanId === '';
+    if (declared !== bestDeclared) {
+      if (declared) best = i;
+      continue;
+    }
+    if (compareStart(spans[i], spans[best]) < 0) best = i;
+  }
+  return best;
+}
+
+/** Start time, then span id: a total order so results never depend on arrival order. */
+export function compareStart(a: SpanRow, b: SpanRow): number {
+  if (a.startNs !== b.startNs) return a.startNs < b.startNs ? -1 : 1;
+  return a.spanId < b.spanId ? -1 : a.spanId > b.spanId ? 1 : 0;
+}
