@@ -12,6 +12,11 @@ export interface Store {
   exec(sql: string, params?: QueryParams): Promise<void>;
   /** Inserts positional rows into `table` (columns named in order) as JSONCompactEachRow. */
   insert(table: string, columns: readonly string[], rows: readonly (readonly unknown[])[]): Promise<void>;
+  /**
+   * Inserts ready-made JSONCompactEachRow text (one JSON array per line, columns in order): the
+   * bulk path, so hot writers build one string or Buffer instead of an array per row.
+   */
+  insertRaw(table: string, columns: readonly string[], jsonCompactRows: string | Buffer): Promise<void>;
   /** The database name, already validated as an identifier. */
   readonly database: string;
   close(): Promise<void>;

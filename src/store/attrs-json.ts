@@ -1,0 +1,36 @@
+/**
+ * Attribute lists and span events as stored JSON text. AttrValue is already plain JSON (int64
+ * beyond 2^53 arrives as a decimal string), so attributes round-trip through JSON unchanged;
+ * event timestamps are bigint and travel as decimal strings.
+ */
+
+import type { AttrPair, SpanEvent } from '../model/signals.js';
+
+interface StoredEvent {
+  ts_ns: string;
+  name: string;
+  attrs: AttrPair[];
+}
+
+/** JSON text of an attribute list, `[[key, value], ...]`. */
+export function attrsToJson(attrs: readonly AttrPair[]): string {
+  return JSON.stringify(attrs);
+}
+
+/** Parses stored attribute JSON; '' (never written) reads as no attributes. */
+export function attrsFromJson(text: string): AttrPair[] {
+  return text === '' ? [] : (JSON.parse(text) as AttrPair[]);
+}
+
+/** JSON text of span events, timestamps as exact decimal strings. */
+export function eventsToJson(events: readonly SpanEvent[]): string {
+  if (events.length === 0) return '[]';
+  const stored: StoredEvent[] = events.map((e) => ({ ts_ns: e.tsNs.toString(), name: e.name, attrs: e.attrs }));
+  return JSON.stringify(stored);
+}
+
+/** Parses stored span events back to SpanEvent with bigint timestamps. */
+export function eventsFromJson(text: string): SpanEvent[] {
+  if (text === '' || text === '[]') return [];
+  return (JSON.parse(text) as StoredEvent[]).map((e) => ({ tsNs: BigInt(e.ts_ns), name: e.name, attrs: e.attrs }));
+}

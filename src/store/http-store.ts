@@ -1,0 +1,123 @@
+/**
+ * Server driver: a ClickHouse server over HTTP with `@clickhouse/client`, as the default
+ * passwordless user. Every statement is the one the embedded driver runs.
+ */
+
+import { Readable } from 'node:stream';
+import { createClient, type ClickHouseClient } from '@clickhouse/client';
+import { StorageError, type QueryOptions, type QueryParams, type Store } from '../model/store.js';
+import { compactJsonRows } from './compact-json.js';
+import { executionLimitSecs, toStorageError } from './errors.js';
+import { assertIdentifier } from './identifiers.js';
+
+/** HTTP request limit; database execution limits are set per query with max_execution_time. */
+const REQUEST_TIMEOUT_MS = 300_000;
+
+/** Settings on every request: 64-bit integers as JSON strings, so JS never rounds them. */
+const BASE_SETTINGS = { output_format_json_quote_64bit_integers: 1 } as const;
+
+function hasParams(params: QueryParams | undefined): params is QueryParams {
+  return params !== undefined && Object.keys(params).length > 0;
+}
+
+export class HttpStore implements Store {
+  private closed = false;
+
+  private constructor(
+    readonly database: string,
+    private readonly client: ClickHouseClient,
+  ) {}
+
+  /** Connects to `url`, creates `database` when missing and binds every later request to it. */
+  static async open(url: string, database: string): Promise<HttpStore> {
+    assertIdentifier(database, 'clickhouse.database');
+    let parsed: URL;
+    try {
+      parsed = new URL(url);
+    } catch (err) {
+      throw new StorageError('clickhouse.url is not a valid URL', { cause: err });
+    }
+    if (parsed.username || parsed.password) {
+      throw new StorageError('clickhouse.url must not contain credentials');
+    }
+    // A request naming a missing database fails, so the database is created from `default` first.
+    const bootstrap = createClient({ url, request_timeout: REQUEST_TIMEOUT_MS });
+    try {
+      await bootstrap.command({ query: `CREATE DATABASE IF NOT EXISTS ${database}` });
+    } catch (err) {
+      throw toStorageError(err, 'exec');
+    } finally {
+      await bootstrap.close();
+    }
+    const client = createClient({
+      url,
+      database,
+      request_timeout: REQUEST_TIMEOUT_MS,
+      clickhouse_settings: BASE_SETTINGS,
+    });
+    return new HttpStore(database, client);
+  }
+
+  async query<T = Record<string, unknown>>(sql: string, params?: QueryParams, options?: QueryOptions): Promise<T[]> {
+    this.assertOpen();
+    const limitSecs = executionLimitSecs(options?.timeoutSecs);
+    try {
+      const result = await this.client.query({
+        query: sql,
+        format: 'JSONEachRow',
+        query_params: hasParams(params) ? params : undefined,
+        clickhouse_settings: limitSecs > 0 ? { ...BASE_SETTINGS, max_execution_time: limitSecs } : undefined,
+        abort_signal: options?.signal,
+      });
+      return await result.json<T>();
+    } catch (err) {
+      throw toStorageError(err, 'query');
+    }
+  }
+
+  async exec(sql: string, params?: QueryParams): Promise<void> {
+    this.assertOpen();
+    try {
+      await this.client.command({ query: sql, query_params: hasParams(params) ? params : undefined });
+    } catch (err) {
+      throw toStorageError(err, 'exec');
+    }
+  }
+
+  async insert(table: string, columns: readonly string[], rows: readonly (readonly unknown[])[]): Promise<void> {
+    if (rows.length === 0) return;
+    await this.insertRaw(table, columns, compactJsonRows(rows));
+  }
+
+  async insertRaw(table: string, columns: readonly string[], jsonCompactRows: string | Buffer): Promise<void> {
+    this.assertOpen();
+    assertIdentifier(table, 'table');
+    for (const c of columns) assertIdentifier(c, 'column');
+    if (jsonCompactRows.length === 0) return;
+    const columnList = columns.length > 0 ? ` (${columns.join(', ')})` : '';
+    try {
+      const result = await this.client.exec({
+        query: `INSERT INTO ${table}${columnList} FORMAT JSONCompactEachRow`,
+        values: Readable.from([Buffer.isBuffer(jsonCompactRows) ? jsonCompactRows : Buffer.from(jsonCompactRows)]),
+      });
+      // The response body must be consumed or the keep-alive socket is never released.
+      result.stream.resume();
+      await new Promise<void>((done, fail) => {
+        result.stream.once('end', done);
+        result.stream.once('error', fail);
+      });
+    } catch (err) {
+      throw toStorageError(err, 'insert');
+    }
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    await this.client.close();
+  }
+
+  private assertOpen(): void {
+    if (this.closed) throw new StorageError('store is closed');
+  }
+}

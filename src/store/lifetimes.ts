@@ -1,0 +1,33 @@
+/**
+ * Table lifetimes from the contract ("Retention of stored data"). ClickHouse TTL removes rows
+ * lazily in merges, so every read also filters by these; migrations write the same spans as TTL.
+ */
+
+const DAY_MS = 86_400_000;
+
+export const LIFETIME_MS = {
+  spans: 3 * DAY_MS,
+  logs: 3 * DAY_MS,
+  template_hits: 3 * DAY_MS,
+  trace_summaries: 2 * DAY_MS,
+  stories: 7 * DAY_MS,
+  log_alerts: 7 * DAY_MS,
+  metric_samples: 7 * DAY_MS,
+  service_edges: 7 * DAY_MS,
+  templates: 30 * DAY_MS,
+  notifier_deliveries: 30 * DAY_MS,
+  /** Derived from spans; only the last 24 h are read, kept as long as the spans they count. */
+  span_services: 3 * DAY_MS,
+} as const;
+
+export type TableWithLifetime = keyof typeof LIFETIME_MS;
+
+/** Oldest Unix nanosecond a read of `table` may return at `nowMs`. */
+export function oldestAllowedNs(table: TableWithLifetime, nowMs: number): bigint {
+  return BigInt(Math.floor(nowMs) - LIFETIME_MS[table]) * 1_000_000n;
+}
+
+/** Oldest Unix millisecond a read of `table` may return at `nowMs`. */
+export function oldestAllowedMs(table: TableWithLifetime, nowMs: number): number {
+  return Math.floor(nowMs) - LIFETIME_MS[table];
+}

@@ -1,0 +1,44 @@
+/**
+ * Schema creation and upgrade: applies the numbered migrations that schema_version does not
+ * record yet, in order. Safe to run again and from two processes at once, because every
+ * statement is idempotent (IF NOT EXISTS) and schema_version dedupes by version.
+ */
+
+import type { Store } from '../model/store.js';
+import { MIGRATIONS } from './migrations/index.js';
+import type { Migration } from './migrations/migration.js';
+
+// schema_version: one row per applied migration; ReplacingMergeTree so a version recorded
+// twice (two migrators racing) collapses.
+const CREATE_SCHEMA_VERSION = `CREATE TABLE IF NOT EXISTS schema_version (
+  version UInt32,
+  name String,
+  applied_at_ms Int64
+) ENGINE = ReplacingMergeTree
+ORDER BY version`;
+
+/** Versions recorded in schema_version, ascending. */
+export async function appliedVersions(store: Store): Promise<number[]> {
+  const rows = await store.query<{ version: number }>('SELECT DISTINCT version FROM schema_version ORDER BY version');
+  return rows.map((r) => Number(r.version));
+}
+
+/** The highest applied version, or 0 on an empty database. */
+export async function schemaVersion(store: Store): Promise<number> {
+  const versions = await appliedVersions(store);
+  return versions.length === 0 ? 0 : versions[versions.length - 1];
+}
+
+/** Creates or upgrades the schema; returns the versions applied by this call. */
+export async function migrate(store: Store, migrations: readonly Migration[] = MIGRATIONS, nowMs = Date.now()): Promise<number[]> {
+  await store.exec(CREATE_SCHEMA_VERSION);
+  const done = new Set(await appliedVersions(store));
+  const applied: number[] = [];
+  for (const migration of [...migrations].sort((a, b) => a.version - b.version)) {
+    if (done.has(migration.version)) continue;
+    for (const statement of migration.statements) await store.exec(statement);
+    await store.insert('schema_version', ['version', 'name', 'applied_at_ms'], [[migration.version, migration.name, nowMs]]);
+    applied.push(migration.version);
+  }
+  return applied;
+}

@@ -1,0 +1,6 @@
+/** Every migration, in version order. Append new ones; never edit one that has shipped. */
+
+import { migration0001 } from './0001-initial.js';
+import type { Migration } from './migration.js';
+
+export const MIGRATIONS: readonly Migration[] = [migration0001];

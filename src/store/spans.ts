@@ -1,0 +1,87 @@
+/** Raw span rows: bulk insert and the trace-by-id read. */
+
+import type { QueryOptions, Store } from '../model/store.js';
+import type { SpanKind, SpanRow, SpanStatus } from '../model/signals.js';
+import { attrsFromJson, attrsToJson, eventsFromJson, eventsToJson } from './attrs-json.js';
+import { oldestAllowedNs } from './lifetimes.js';
+
+const SPAN_COLUMNS = [
+  'trace_id', 'span_id', 'parent_span_id', 'service_name', 'name', 'kind', 'status', 'status_message',
+  'start_ns', 'end_ns', 'attrs', 'resource', 'events', 'scope_name', 'scope_version',
+] as const;
+
+const s = JSON.stringify;
+
+/** One JSONCompactEachRow line per span; ns as bare integers so they stay exact. */
+function spanLine(r: SpanRow): string {
+  return `[${s(r.traceId)},${s(r.spanId)},${s(r.parentSpanId)},${s(r.serviceName)},${s(r.name)},${s(r.kind)},` +
+    `${s(r.status)},${s(r.statusMessage)},${r.startNs},${r.endNs},${s(attrsToJson(r.attrs))},` +
+    `${s(attrsToJson(r.resource))},${s(eventsToJson(r.events))},${s(r.scopeName)},${s(r.scopeVersion)}]\n`;
+}
+
+/** Stores spans in one insert. Replays are harmless: reads dedupe by span id. */
+export async function insertSpans(store: Store, rows: readonly SpanRow[]): Promise<void> {
+  if (rows.length === 0) return;
+  let payload = '';
+  for (const row of rows) payload += spanLine(row);
+  await store.insertRaw('spans', SPAN_COLUMNS, payload);
+}
+
+interface StoredSpan {
+  trace_id: string;
+  span_id: string;
+  parent_span_id: string;
+  service_name: string;
+  name: string;
+  kind: SpanKind;
+  status: SpanStatus;
+  status_message: string;
+  start_ns: string;
+  end_ns: string;
+  attrs: string;
+  resource: string;
+  events: string;
+  scope_name: string;
+  scope_version: string;
+}
+
+function toSpanRow(r: StoredSpan): SpanRow {
+  return {
+    traceId: r.trace_id,
+    spanId: r.span_id,
+    parentSpanId: r.parent_span_id,
+    serviceName: r.service_name,
+    name: r.name,
+    kind: r.kind,
+    startNs: BigInt(r.start_ns),
+    endNs: BigInt(r.end_ns),
+    status: r.status,
+    statusMessage: r.status_message,
+    attrs: attrsFromJson(r.attrs),
+    resource: attrsFromJson(r.resource),
+    events: eventsFromJson(r.events),
+    scopeName: r.scope_name,
+    scopeVersion: r.scope_version,
+  };
+}
+
+export interface TraceReadOptions {
+  /** Clock for the lifetime filter; defaults to Date.now(). */
+  nowMs?: number;
+  timeoutSecs?: QueryOptions['timeoutSecs'];
+  signal?: AbortSignal;
+}
+
+/** The spans of one trace within the spans lifetime, each once, ordered by start time. */
+export async function getTraceSpans(store: Store, traceId: string, options: TraceReadOptions = {}): Promise<SpanRow[]> {
+  const rows = await store.query<StoredSpan>(
+    `SELECT ${SPAN_COLUMNS.join(', ')}
+     FROM spans
+     WHERE trace_id = {trace_id:String} AND start_ns >= {oldest_ns:Int64}
+     ORDER BY start_ns, span_id
+     LIMIT 1 BY span_id`,
+    { trace_id: traceId, oldest_ns: oldestAllowedNs('spans', options.nowMs ?? Date.now()) },
+    { timeoutSecs: options.timeoutSecs, signal: options.signal },
+  );
+  return rows.map(toSpanRow);
+}
