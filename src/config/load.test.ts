@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, test } from 'node:test';
 import { ConfigError } from './config-error.js';
 import { loadSettings } from './load.js';
-import { TempConfigFiles } from './test-config-files.js';
+import { TempConfigFiles } from './config-fixtures.js';
 
 const files = new TempConfigFiles();
 after(() => files.remove());

@@ -19,6 +19,7 @@ export function readNotifier(r: SettingReader): NotifierSettings {
   return {
     targets,
     public_url: r.string('notifier.public_url', 'http://localhost:8090', httpUrl),
+    // The item check admits only AlertKind words, which is what makes the cast below sound.
     kinds: r.stringList('notifier.kinds', ALERT_KINDS, (value, path) =>
       (ALERT_KINDS as readonly string[]).includes(value) ? null : `${path} must be new, spike or silence`,
     ) as AlertKind[],
