@@ -1,0 +1,130 @@
+import type { AttrPair, AttrValue } from '../model/signals.js';
+import { OtlpDecodeError } from './errors.js';
+import { MAX_NESTING_DEPTH } from './limits.js';
+import { fieldMask, type ProtoReader } from './proto-reader.js';
+
+// common.proto AnyValue: string_value=1, bool_value=2, int_value=3, double_value=4,
+// array_value=5, kvlist_value=6, bytes_value=7. Tags are (field << 3) | wire type.
+const TAG_STRING = 0x0a;
+const TAG_BOOL = 0x10;
+const TAG_INT = 0x18;
+const TAG_DOUBLE = 0x21;
+const TAG_ARRAY = 0x2a;
+const TAG_KVLIST = 0x32;
+const TAG_BYTES = 0x3a;
+const ANY_VALUE_FIELDS = fieldMask(1, 2, 3, 4, 5, 6, 7);
+
+// KeyValue: key=1, value=2. ArrayValue and KeyValueList: values=1.
+const TAG_KEY = 0x0a;
+const TAG_VALUE = 0x12;
+const KEY_VALUE_FIELDS = fieldMask(1, 2);
+const TAG_VALUES = 0x0a;
+const VALUES_FIELDS = fieldMask(1);
+
+/** Field number of the oneof case set by the last top-level readAnyValue (0 when empty). */
+let lastAnyValueCase = 0;
+
+/** Decodes the AnyValue message in [r.pos, end) to its JSON-like AttrValue (signals.ts). */
+export function readAnyValue(r: ProtoReader, end: number, depth: number): AttrValue {
+  if (depth > MAX_NESTING_DEPTH) throw new OtlpDecodeError('nesting too deep');
+  let value: AttrValue = null;
+  let valueCase = 0;
+  while (r.pos < end) {
+    const tag = r.varint32(end);
+    switch (tag) {
+      case TAG_STRING:
+        value = r.string(end);
+        break;
+      case TAG_BOOL:
+        value = r.varint32(end) !== 0;
+        break;
+      case TAG_INT:
+        value = r.int64(end);
+        break;
+      case TAG_DOUBLE:
+        value = r.double(end);
+        break;
+      case TAG_ARRAY:
+        value = readValues(r, r.lengthEnd(end), depth);
+        break;
+      case TAG_KVLIST:
+        value = readKvList(r, r.lengthEnd(end), depth);
+        break;
+      case TAG_BYTES: {
+        const bytesEnd = r.lengthEnd(end);
+        value = r.buf.toString('base64', r.pos, bytesEnd);
+        r.pos = bytesEnd;
+        break;
+      }
+      default:
+        r.skipUnknown(tag, end, ANY_VALUE_FIELDS);
+        continue;
+    }
+    valueCase = tag >>> 3;
+  }
+  lastAnyValueCase = valueCase;
+  return value;
+}
+
+/**
+ * A log body: a string AnyValue as is, an empty or absent one as '', any other as the JSON text of
+ * its AttrValue (so a bytes body becomes a quoted base64 string).
+ */
+export function readBody(r: ProtoReader, end: number): string {
+  const value = readAnyValue(r, end, 0);
+  if (lastAnyValueCase === 1) return value as string;
+  return value === null ? '' : JSON.stringify(value);
+}
+
+/** Decodes one KeyValue message in [r.pos, end) to a [key, value] pair. */
+export function readKeyValue(r: ProtoReader, end: number, depth: number): AttrPair {
+  let key = '';
+  let value: AttrValue = null;
+  while (r.pos < end) {
+    const tag = r.varint32(end);
+    if (tag === TAG_KEY) {
+      key = r.string(end);
+    } else if (tag === TAG_VALUE) {
+      value = readAnyValue(r, r.lengthEnd(end), depth + 1);
+    } else {
+      r.skipUnknown(tag, end, KEY_VALUE_FIELDS);
+    }
+  }
+  return [key, value];
+}
+
+function readValues(r: ProtoReader, end: number, depth: number): AttrValue[] {
+  const values: AttrValue[] = [];
+  while (r.pos < end) {
+    const tag = r.varint32(end);
+    if (tag === TAG_VALUES) {
+      values.push(readAnyValue(r, r.lengthEnd(end), depth + 1));
+    } else {
+      r.skipUnknown(tag, end, VALUES_FIELDS);
+    }
+  }
+  return values;
+}
+
+function readKvList(r: ProtoReader, end: number, depth: number): { [key: string]: AttrValue } {
+  const object: { [key: string]: AttrValue } = {};
+  while (r.pos < end) {
+    const tag = r.varint32(end);
+    if (tag === TAG_VALUES) {
+      const [key, value] = readKeyValue(r, r.lengthEnd(end), depth + 1);
+      setOwn(object, key, value);
+    } else {
+      r.skipUnknown(tag, end, VALUES_FIELDS);
+    }
+  }
+  return object;
+}
+
+/** Sets a key as an own data property; a plain assignment of '__proto__' would replace the prototype. */
+export function setOwn(object: { [key: string]: AttrValue }, key: string, value: AttrValue): void {
+  if (key === '__proto__') {
+    Object.defineProperty(object, key, { value, enumerable: true, writable: true, configurable: true });
+  } else {
+    object[key] = value;
+  }
+}

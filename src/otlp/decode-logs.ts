@@ -1,0 +1,163 @@
+import type { AttrPair, LogRow } from '../model/signals.js';
+import { UNKNOWN_SERVICE } from '../model/signals.js';
+import { readBody, readKeyValue } from './any-value.js';
+import { OtlpDecodeError } from './errors.js';
+import { hex8, traceIdHex } from './hex.js';
+import { logIdOf } from './log-id.js';
+import { fieldMask, ProtoReader } from './proto-reader.js';
+import { readResource, readScope, type ScopeFields } from './read-envelope.js';
+import { serviceNameOf } from './rows.js';
+
+// Tags are (field << 3) | wire type, field numbers from opentelemetry-proto logs.proto.
+// LogsData and ExportLogsServiceRequest: resource_logs = 1.
+const TAG_RESOURCE_LOGS = 0x0a;
+const LOGS_DATA_FIELDS = fieldMask(1);
+// ResourceLogs: resource = 1, scope_logs = 2. ScopeLogs: scope = 1, log_records = 2.
+const TAG_RESOURCE = 0x0a;
+const TAG_SCOPE_LOGS = 0x12;
+const TAG_SCOPE = 0x0a;
+const TAG_LOG_RECORDS = 0x12;
+const ENVELOPE_FIELDS = fieldMask(1, 2);
+// LogRecord: time_unix_nano = 1 (fixed64), severity_number = 2, severity_text = 3, body = 5,
+// attributes = 6, trace_id = 9, span_id = 10, observed_time_unix_nano = 11 (fixed64).
+const TAG_TIME = 0x09;
+const TAG_SEVERITY_NUMBER = 0x10;
+const TAG_SEVERITY_TEXT = 0x1a;
+const TAG_BODY = 0x2a;
+const TAG_ATTRIBUTES = 0x32;
+const TAG_TRACE_ID = 0x4a;
+const TAG_SPAN_ID = 0x52;
+const TAG_OBSERVED_TIME = 0x59;
+const LOG_RECORD_FIELDS = fieldMask(1, 2, 3, 5, 6, 9, 10, 11);
+
+/**
+ * Decodes OTLP `LogsData` or `ExportLogsServiceRequest` protobuf bytes to log rows.
+ * Rows of one ResourceLogs share one `resource` array: treat rows as read-only.
+ * Throws OtlpDecodeError on malformed input or a trace id not 0/16 bytes, span id not 0/8 bytes.
+ */
+export function decodeLogs(bytes: Uint8Array): LogRow[] {
+  const r = new ProtoReader(bytes);
+  const end = r.buf.length;
+  const rows: LogRow[] = [];
+  while (r.pos < end) {
+    const tag = r.varint32(end);
+    if (tag === TAG_RESOURCE_LOGS) {
+      readResourceLogs(r, r.lengthEnd(end), rows);
+    } else {
+      r.skipUnknown(tag, end, LOGS_DATA_FIELDS);
+    }
+  }
+  return rows;
+}
+
+function readResourceLogs(r: ProtoReader, end: number, rows: LogRow[]): void {
+  const resource: AttrPair[] = [];
+  const firstRow = rows.length;
+  while (r.pos < end) {
+    const tag = r.varint32(end);
+    if (tag === TAG_SCOPE_LOGS) readScopeLogs(r, r.lengthEnd(end), rows, resource);
+    else if (tag === TAG_RESOURCE) readResource(r, r.lengthEnd(end), resource);
+    else r.skipUnknown(tag, end, ENVELOPE_FIELDS);
+  }
+  // The service is part of the log id and the resource may follow the records on the wire,
+  // so both are filled in once the whole ResourceLogs is read.
+  const serviceName = serviceNameOf(resource);
+  for (let i = firstRow; i < rows.length; i++) {
+    const row = rows[i];
+    row.serviceName = serviceName;
+    row.logId = logIdOf(row);
+  }
+}
+
+function readScopeLogs(r: ProtoReader, end: number, rows: LogRow[], resource: AttrPair[]): void {
+  const scope: ScopeFields = { name: '', version: '' };
+  const firstRow = rows.length;
+  let scopeAfterRecords = false;
+  while (r.pos < end) {
+    const tag = r.varint32(end);
+    if (tag === TAG_LOG_RECORDS) {
+      rows.push(readLogRecord(r, r.lengthEnd(end), resource, scope));
+    } else if (tag === TAG_SCOPE) {
+      readScope(r, r.lengthEnd(end), scope);
+      if (rows.length > firstRow) scopeAfterRecords = true;
+    } else {
+      r.skipUnknown(tag, end, ENVELOPE_FIELDS);
+    }
+  }
+  if (scopeAfterRecords) {
+    for (let i = firstRow; i < rows.length; i++) {
+      rows[i].scopeName = scope.name;
+      rows[i].scopeVersion = scope.version;
+    }
+  }
+}
+
+function readLogRecord(r: ProtoReader, end: number, resource: AttrPair[], scope: ScopeFields): LogRow {
+  const buf = r.buf;
+  let timeNs = 0n;
+  let observedTsNs = 0n;
+  let traceId = '';
+  let spanId = '';
+  let severityNumber = 0;
+  let severityText = '';
+  let body = '';
+  const attrs: AttrPair[] = [];
+  while (r.pos < end) {
+    const tag = r.varint32(end);
+    switch (tag) {
+      case TAG_TIME:
+        timeNs = r.fixed64(end);
+        break;
+      case TAG_OBSERVED_TIME:
+        observedTsNs = r.fixed64(end);
+        break;
+      case TAG_SEVERITY_NUMBER:
+        severityNumber = r.int32(end);
+        break;
+      case TAG_SEVERITY_TEXT:
+        severityText = r.string(end);
+        break;
+      case TAG_BODY:
+        body = readBody(r, r.lengthEnd(end));
+        break;
+      case TAG_ATTRIBUTES:
+        attrs.push(readKeyValue(r, r.lengthEnd(end), 0));
+        break;
+      case TAG_TRACE_ID: {
+        const idEnd = r.lengthEnd(end);
+        const idLength = idEnd - r.pos;
+        if (idLength === 16) traceId = traceIdHex(buf, r.pos);
+        else if (idLength === 0) traceId = '';
+        else throw new OtlpDecodeError('log trace id must be 0 or 16 bytes');
+        r.pos = idEnd;
+        break;
+      }
+      case TAG_SPAN_ID: {
+        const idEnd = r.lengthEnd(end);
+        const idLength = idEnd - r.pos;
+        if (idLength === 8) spanId = hex8(buf, r.pos);
+        else if (idLength === 0) spanId = '';
+        else throw new OtlpDecodeError('log span id must be 0 or 8 bytes');
+        r.pos = idEnd;
+        break;
+      }
+      default:
+        r.skipUnknown(tag, end, LOG_RECORD_FIELDS);
+    }
+  }
+  return {
+    logId: '',
+    tsNs: timeNs === 0n ? observedTsNs : timeNs,
+    observedTsNs,
+    traceId,
+    spanId,
+    serviceName: UNKNOWN_SERVICE,
+    severityNumber,
+    severityText,
+    body,
+    attrs,
+    resource,
+    scopeName: scope.name,
+    scopeVersion: scope.version,
+  };
+}

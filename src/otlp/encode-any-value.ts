@@ -1,0 +1,135 @@
+import type { AttrPair, AttrValue } from '../model/signals.js';
+import { OtlpEncodeError } from './errors.js';
+import { MAX_NESTING_DEPTH } from './limits.js';
+import { fieldSize, int64Size, type ProtoWriter } from './proto-writer.js';
+import { utf8Length } from './utf8.js';
+
+// common.proto tags: AnyValue string=1, bool=2, int=3, double=4 (fixed64 wire), array=5, kvlist=6;
+// KeyValue key=1, value=2; ArrayValue / KeyValueList values=1.
+const TAG_STRING = 0x0a;
+const TAG_BOOL = 0x10;
+const TAG_INT = 0x18;
+const TAG_DOUBLE = 0x21;
+const TAG_ARRAY = 0x2a;
+const TAG_KVLIST = 0x32;
+const TAG_KEY = 0x0a;
+const TAG_VALUE = 0x12;
+const TAG_VALUES = 0x0a;
+
+/**
+ * Integers go out as int_value so they read back as the same number; -0 and unsafe integers stay
+ * doubles, which also read back as the same number.
+ */
+function isInt64(value: number): boolean {
+  return Number.isSafeInteger(value) && !Object.is(value, -0);
+}
+
+/** Bytes of a string field (tag, length, UTF-8), recording the byte length for the writing pass. */
+export function sizeStringField(w: ProtoWriter, text: string): number {
+  const byteLength = utf8Length(text);
+  w.record(byteLength);
+  return fieldSize(byteLength);
+}
+
+/** Content bytes of the AnyValue for `value`, recording nested sizes. */
+function sizeAnyValue(w: ProtoWriter, value: AttrValue, depth: number): number {
+  if (depth > MAX_NESTING_DEPTH) throw new OtlpEncodeError('attribute value nested too deep');
+  switch (typeof value) {
+    case 'string':
+      return sizeStringField(w, value);
+    case 'boolean':
+      return 2;
+    case 'number':
+      return isInt64(value) ? 1 + int64Size(value) : 9;
+    case 'object': {
+      if (value === null) return 0;
+      const slot = w.reserve();
+      let content = 0;
+      if (Array.isArray(value)) {
+        for (const item of value) content += fieldSize(sizeAnyValueContent(w, item, depth + 1));
+      } else {
+        for (const key of Object.keys(value)) content += fieldSize(sizeKeyValue(w, key, value[key], depth + 1));
+      }
+      w.setPlanned(slot, content);
+      return fieldSize(content);
+    }
+    default:
+      throw new OtlpEncodeError(`attribute value of type ${typeof value}`);
+  }
+}
+
+function writeAnyValue(w: ProtoWriter, value: AttrValue): void {
+  switch (typeof value) {
+    case 'string':
+      w.stringField(TAG_STRING, value);
+      return;
+    case 'boolean':
+      w.buf[w.pos++] = TAG_BOOL;
+      w.buf[w.pos++] = value ? 1 : 0;
+      return;
+    case 'number':
+      if (isInt64(value)) {
+        w.buf[w.pos++] = TAG_INT;
+        w.int64(value);
+      } else {
+        w.buf[w.pos++] = TAG_DOUBLE;
+        w.double(value);
+      }
+      return;
+    default: {
+      if (value === null) return;
+      if (Array.isArray(value)) {
+        w.messageHeader(TAG_ARRAY, w.next());
+        for (const item of value) writeAnyValueField(w, TAG_VALUES, item);
+      } else {
+        w.messageHeader(TAG_KVLIST, w.next());
+        for (const key of Object.keys(value)) writeKeyValueField(w, TAG_VALUES, key, value[key]);
+      }
+    }
+  }
+}
+
+/** Content bytes of a KeyValue. The value is always written, even when null (an empty AnyValue). */
+function sizeKeyValue(w: ProtoWriter, key: string, value: AttrValue, depth: number): number {
+  const slot = w.reserve();
+  let content = key === '' ? 0 : sizeStringField(w, key);
+  content += fieldSize(sizeAnyValueContent(w, value, depth));
+  w.setPlanned(slot, content);
+  return content;
+}
+
+/** AnyValue content size, with a slot for it so the writer can emit the value's length prefix. */
+function sizeAnyValueContent(w: ProtoWriter, value: AttrValue, depth: number): number {
+  const slot = w.reserve();
+  const content = sizeAnyValue(w, value, depth);
+  w.setPlanned(slot, content);
+  return content;
+}
+
+function writeAnyValueField(w: ProtoWriter, tag: number, value: AttrValue): void {
+  w.messageHeader(tag, w.next());
+  writeAnyValue(w, value);
+}
+
+function writeKeyValueField(w: ProtoWriter, tag: number, key: string, value: AttrValue): void {
+  w.messageHeader(tag, w.next());
+  if (key !== '') w.stringField(TAG_KEY, key);
+  writeAnyValueField(w, TAG_VALUE, value);
+}
+
+/** Bytes of a repeated KeyValue field (attributes) including tags and length prefixes. */
+export function sizeAttributes(w: ProtoWriter, attrs: AttrPair[]): number {
+  let bytes = 0;
+  for (let i = 0; i < attrs.length; i++) {
+    const pair = attrs[i];
+    bytes += fieldSize(sizeKeyValue(w, pair[0], pair[1], 0));
+  }
+  return bytes;
+}
+
+export function writeAttributes(w: ProtoWriter, tag: number, attrs: AttrPair[]): void {
+  for (let i = 0; i < attrs.length; i++) {
+    const pair = attrs[i];
+    writeKeyValueField(w, tag, pair[0], pair[1]);
+  }
+}

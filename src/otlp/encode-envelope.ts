@@ -1,0 +1,41 @@
+import type { AttrPair } from '../model/signals.js';
+import { sizeAttributes, sizeStringField, writeAttributes } from './encode-any-value.js';
+import { fieldSize, type ProtoWriter } from './proto-writer.js';
+
+// resource.proto Resource: attributes = 1. common.proto InstrumentationScope: name = 1, version = 2.
+const TAG_RESOURCE_ATTRIBUTES = 0x0a;
+const TAG_SCOPE_NAME = 0x0a;
+const TAG_SCOPE_VERSION = 0x12;
+
+/** Bytes of the resource field with tag (0 when the resource has no attributes and is omitted). */
+export function sizeResourceField(w: ProtoWriter, resource: AttrPair[]): number {
+  if (resource.length === 0) return 0;
+  const slot = w.reserve();
+  const content = sizeAttributes(w, resource);
+  w.setPlanned(slot, content);
+  return fieldSize(content);
+}
+
+export function writeResourceField(w: ProtoWriter, tag: number, resource: AttrPair[]): void {
+  if (resource.length === 0) return;
+  w.messageHeader(tag, w.next());
+  writeAttributes(w, TAG_RESOURCE_ATTRIBUTES, resource);
+}
+
+/** Bytes of the InstrumentationScope field with tag (0 when name and version are empty). */
+export function sizeScopeField(w: ProtoWriter, name: string, version: string): number {
+  if (name === '' && version === '') return 0;
+  const slot = w.reserve();
+  let content = 0;
+  if (name !== '') content += sizeStringField(w, name);
+  if (version !== '') content += sizeStringField(w, version);
+  w.setPlanned(slot, content);
+  return fieldSize(content);
+}
+
+export function writeScopeField(w: ProtoWriter, tag: number, name: string, version: string): void {
+  if (name === '' && version === '') return;
+  w.messageHeader(tag, w.next());
+  if (name !== '') w.stringField(TAG_SCOPE_NAME, name);
+  if (version !== '') w.stringField(TAG_SCOPE_VERSION, version);
+}

@@ -1,0 +1,159 @@
+import type { SpanEvent, SpanRow } from '../model/signals.js';
+import { sizeAttributes, sizeStringField, writeAttributes } from './encode-any-value.js';
+import { sizeResourceField, sizeScopeField, writeResourceField, writeScopeField } from './encode-envelope.js';
+import { OtlpEncodeError } from './errors.js';
+import { groupRows } from './group-rows.js';
+import { fieldSize, ProtoWriter, varintSize } from './proto-writer.js';
+import { spanKindValue, spanStatusValue } from './rows.js';
+
+// Tags are (field << 3) | wire type, field numbers from opentelemetry-proto trace.proto.
+const TAG_RESOURCE_SPANS = 0x0a;
+const TAG_RESOURCE = 0x0a;
+const TAG_SCOPE_SPANS = 0x12;
+const TAG_SCOPE = 0x0a;
+const TAG_SPANS = 0x12;
+const TAG_TRACE_ID = 0x0a;
+const TAG_SPAN_ID = 0x12;
+const TAG_PARENT_SPAN_ID = 0x22;
+const TAG_NAME = 0x2a;
+const TAG_KIND = 0x30;
+const TAG_START = 0x39;
+const TAG_END = 0x41;
+const TAG_ATTRIBUTES = 0x4a;
+const TAG_EVENTS = 0x5a;
+const TAG_STATUS = 0x7a;
+const TAG_STATUS_MESSAGE = 0x12;
+const TAG_STATUS_CODE = 0x18;
+const TAG_EVENT_TIME = 0x09;
+const TAG_EVENT_NAME = 0x12;
+const TAG_EVENT_ATTRIBUTES = 0x1a;
+
+/** Reused across calls: encoding is synchronous, so one plan buffer serves every call. */
+const writer = new ProtoWriter();
+
+/**
+ * Encodes span rows as OTLP `TracesData` protobuf (the bus record value, readable by the
+ * OpenTelemetry Collector), grouped by resource and scope. decodeTraces of the result returns the
+ * same rows, in grouped order. Throws OtlpEncodeError on ids of the wrong length or not hex.
+ */
+export function encodeTracesData(spans: SpanRow[]): Buffer {
+  const groups = groupRows(spans);
+  const w = writer;
+  w.resetPlan();
+  let total = 0;
+  for (const group of groups) {
+    const resourceSlot = w.reserve();
+    let resourceSpans = sizeResourceField(w, group.resource);
+    for (const scope of group.scopes) {
+      const scopeSlot = w.reserve();
+      let scopeSpans = sizeScopeField(w, scope.name, scope.version);
+      for (const span of scope.rows) scopeSpans += fieldSize(sizeSpan(w, span));
+      w.setPlanned(scopeSlot, scopeSpans);
+      resourceSpans += fieldSize(scopeSpans);
+    }
+    w.setPlanned(resourceSlot, resourceSpans);
+    total += fieldSize(resourceSpans);
+  }
+  w.startWrite(total);
+  for (const group of groups) {
+    w.messageHeader(TAG_RESOURCE_SPANS, w.next());
+    writeResourceField(w, TAG_RESOURCE, group.resource);
+    for (const scope of group.scopes) {
+      w.messageHeader(TAG_SCOPE_SPANS, w.next());
+      writeScopeField(w, TAG_SCOPE, scope.name, scope.version);
+      for (const span of scope.rows) writeSpan(w, span);
+    }
+  }
+  return w.finish();
+}
+
+function checkIdLength(id: string, hexChars: number, what: string): void {
+  if (id.length !== hexChars) throw new OtlpEncodeError(`${what} must be ${hexChars} hex characters`);
+}
+
+/** Content bytes of a Span; defaults (empty, zero) are omitted as proto3 does. */
+function sizeSpan(w: ProtoWriter, span: SpanRow): number {
+  checkIdLength(span.traceId, 32, 'trace id');
+  checkIdLength(span.spanId, 16, 'span id');
+  const slot = w.reserve();
+  let bytes = 18 + 10; // trace id and span id fields
+  if (span.parentSpanId !== '') {
+    checkIdLength(span.parentSpanId, 16, 'parent span id');
+    bytes += 10;
+  }
+  if (span.name !== '') bytes += sizeStringField(w, span.name);
+  const kind = spanKindValue(span.kind);
+  if (kind !== 0) bytes += 2;
+  if (span.startNs !== 0n) bytes += 9;
+  if (span.endNs !== 0n) bytes += 9;
+  bytes += sizeAttributes(w, span.attrs);
+  for (const event of span.events) bytes += fieldSize(sizeEvent(w, event));
+  const status = spanStatusValue(span.status);
+  if (status !== 0 || span.statusMessage !== '') {
+    let statusBytes = 0;
+    if (span.statusMessage !== '') statusBytes += sizeStringField(w, span.statusMessage);
+    if (status !== 0) statusBytes += 2;
+    bytes += fieldSize(statusBytes);
+  }
+  w.setPlanned(slot, bytes);
+  return bytes;
+}
+
+function writeSpan(w: ProtoWriter, span: SpanRow): void {
+  w.messageHeader(TAG_SPANS, w.next());
+  w.hexField(TAG_TRACE_ID, span.traceId);
+  w.hexField(TAG_SPAN_ID, span.spanId);
+  if (span.parentSpanId !== '') w.hexField(TAG_PARENT_SPAN_ID, span.parentSpanId);
+  if (span.name !== '') w.stringField(TAG_NAME, span.name);
+  const kind = spanKindValue(span.kind);
+  if (kind !== 0) {
+    w.buf[w.pos++] = TAG_KIND;
+    w.buf[w.pos++] = kind;
+  }
+  if (span.startNs !== 0n) {
+    w.buf[w.pos++] = TAG_START;
+    w.fixed64(span.startNs);
+  }
+  if (span.endNs !== 0n) {
+    w.buf[w.pos++] = TAG_END;
+    w.fixed64(span.endNs);
+  }
+  writeAttributes(w, TAG_ATTRIBUTES, span.attrs);
+  for (const event of span.events) writeEvent(w, event);
+  const status = spanStatusValue(span.status);
+  if (status !== 0 || span.statusMessage !== '') {
+    // Status content is tiny: recompute its size instead of planning a slot for it.
+    const messageBytes = span.statusMessage === '' ? 0 : peekStringFieldBytes(w);
+    w.messageHeader(TAG_STATUS, messageBytes + (status !== 0 ? 2 : 0));
+    if (span.statusMessage !== '') w.stringField(TAG_STATUS_MESSAGE, span.statusMessage);
+    if (status !== 0) {
+      w.buf[w.pos++] = TAG_STATUS_CODE;
+      w.buf[w.pos++] = status;
+    }
+  }
+}
+
+/** Field bytes of the next planned string without consuming its slot. */
+function peekStringFieldBytes(w: ProtoWriter): number {
+  const byteLength = w.peek();
+  return 1 + varintSize(byteLength) + byteLength;
+}
+
+function sizeEvent(w: ProtoWriter, event: SpanEvent): number {
+  const slot = w.reserve();
+  let bytes = event.tsNs !== 0n ? 9 : 0;
+  if (event.name !== '') bytes += sizeStringField(w, event.name);
+  bytes += sizeAttributes(w, event.attrs);
+  w.setPlanned(slot, bytes);
+  return bytes;
+}
+
+function writeEvent(w: ProtoWriter, event: SpanEvent): void {
+  w.messageHeader(TAG_EVENTS, w.next());
+  if (event.tsNs !== 0n) {
+    w.buf[w.pos++] = TAG_EVENT_TIME;
+    w.fixed64(event.tsNs);
+  }
+  if (event.name !== '') w.stringField(TAG_EVENT_NAME, event.name);
+  writeAttributes(w, TAG_EVENT_ATTRIBUTES, event.attrs);
+}
