@@ -1,0 +1,73 @@
+import { ConfigError } from './config/config-error.js';
+import { runAllInOne } from './cli/all-in-one.js';
+import { runHashPassword } from './cli/hash-password.js';
+import { runMigrate } from './cli/migrate.js';
+import { runTemplates } from './cli/templates.js';
+
+const USAGE = `usage: svc <command>
+
+components:
+  all-in-one        every component in one process, embedded ClickHouse and bus (the default)
+  ingest            OTLP gRPC and HTTP receiver
+  writer            stores raw spans and logs
+  writer migrate    creates or upgrades the schema and exits
+  assembler         closes traces and writes stories
+  logminer          mines log templates and raises alerts
+  notifier          delivers alerts
+  api               web app and JSON API
+
+developer tools:
+  hash-password     prints an Argon2id hash of a password (prompted, or the first line of stdin)
+  templates FILE    mines FILE's lines; prints {"template_id","template"} per line
+  remine            re-mines stored templates under the current masking
+
+settings: a TOML file named by SVC_CONFIG, overridden by SVC__SECTION__KEY variables.`;
+
+/** Not built yet in this release: exit status 2 with one line, as the contract's CLI promises. */
+const NOT_BUILT: Record<string, string> = {
+  ingest: 'the split deployment needs the Kafka bus, which is not built yet; run `svc all-in-one`',
+  writer: 'the split deployment needs the Kafka bus, which is not built yet; run `svc all-in-one`',
+  assembler: 'not built yet; run `svc all-in-one`',
+  logminer: 'not built yet; run `svc all-in-one`',
+  notifier: 'not built yet; run `svc all-in-one`',
+  api: 'the split deployment needs the Kafka bus, which is not built yet; run `svc all-in-one`',
+  remine: 'not built yet',
+};
+
+/** The CLI: the only place that decides exit statuses. Returns the status. */
+export async function main(argv: string[], env: NodeJS.ProcessEnv): Promise<number> {
+  const [command, ...rest] = argv;
+  try {
+    switch (command) {
+      case 'all-in-one':
+        return await runAllInOne(env);
+      case 'writer':
+        if (rest[0] === 'migrate') return await runMigrate(env);
+        break;
+      case 'hash-password':
+        return await runHashPassword();
+      case 'templates':
+        return await runTemplates(rest, env);
+      case undefined:
+      case 'help':
+      case '--help':
+      case '-h':
+        process.stdout.write(`${USAGE}\n`);
+        return command === undefined ? 2 : 0;
+    }
+    const reason = command === undefined ? undefined : NOT_BUILT[command];
+    if (reason !== undefined) {
+      process.stderr.write(`svc ${command}: ${reason}\n`);
+      return 2;
+    }
+    process.stderr.write(`svc: unknown command ${JSON.stringify(command)}\n${USAGE}\n`);
+    return 2;
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      process.stderr.write(`svc: ${error.message}\n`);
+      return 1;
+    }
+    process.stderr.write(`svc: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+    return 1;
+  }
+}

@@ -1,0 +1,14 @@
+import type { Settings } from '../config/settings.js';
+import type { TopicSpec } from '../model/bus.js';
+
+/** Topics the service creates when absent, with the contract's partitions, retention and message size. */
+export function topicSpecs(settings: Settings): TopicSpec[] {
+  const { kafka } = settings;
+  const maxMessageBytes = kafka.max_record_bytes;
+  return [
+    { name: kafka.topic, partitions: kafka.partitions, retentionMs: kafka.retention_ms, maxMessageBytes },
+    { name: kafka.logs_topic, partitions: kafka.partitions, retentionMs: kafka.retention_ms, maxMessageBytes },
+    { name: settings.assembler.stories_topic, partitions: settings.assembler.stories_partitions, retentionMs: kafka.retention_ms, maxMessageBytes },
+    { name: settings.logminer.alerts_topic, partitions: 3, retentionMs: kafka.retention_ms, maxMessageBytes },
+  ];
+}

@@ -1,0 +1,215 @@
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { randomBytes } from 'node:crypto';
+import { gzipSync } from 'node:zlib';
+import * as grpc from '@grpc/grpc-js';
+import { startAllInOne, tempDataDir, type RunningAllInOne } from '../testing/all-in-one.js';
+import { getJson, metricValue } from '../testing/http.js';
+import {
+  buildSampleLogs,
+  buildSampleTrace,
+  expectedApiLog,
+  expectedApiSpan,
+  exportLogs,
+  exportSpans,
+  logExporter,
+  traceExporter,
+  type ExporterKind,
+} from '../testing/otel.js';
+
+interface ApiTrace {
+  trace_id: string;
+  spans: (ReturnType<typeof expectedApiSpan> & { self_ns: bigint })[];
+  logs: (ReturnType<typeof expectedApiLog> & { log_id: string })[];
+  story_id: string | null;
+}
+
+const data = tempDataDir('svc-e2e-ingest-');
+let svc: RunningAllInOne;
+
+async function metricsText(): Promise<string> {
+  return (await fetch(`${svc.apiUrl}/metrics`)).text();
+}
+
+async function getTrace(traceId: string): Promise<ApiTrace> {
+  const response = await getJson(`${svc.apiUrl}/api/v1/traces/${traceId}`);
+  assert.equal(response.status, 200, `trace ${traceId}: ${JSON.stringify(response.body)}`);
+  return response.body as ApiTrace;
+}
+
+/** Sends one trace and its logs through one exporter kind and returns what was sent. */
+async function sendSample(kind: ExporterKind, gzip: boolean, tag: string) {
+  const nowMs = Date.now();
+  const sample = buildSampleTrace(`checkout-${tag}`, nowMs, tag);
+  const rootSpan = sample.spans.find((span) => span.parentSpanContext === undefined)!;
+  const logs = buildSampleLogs(`checkout-${tag}`, nowMs, rootSpan, tag);
+  const endpoints = { grpcPort: svc.grpcPort, otlpHttpPort: svc.otlpHttpPort };
+  const spansOut = traceExporter(kind, endpoints, gzip);
+  const logsOut = logExporter(kind, endpoints, gzip);
+  await exportSpans(spansOut, sample.spans);
+  await exportLogs(logsOut, logs);
+  await spansOut.shutdown();
+  await logsOut.shutdown();
+  return { sample, logs };
+}
+
+function assertTraceEquals(actual: ApiTrace, sent: Awaited<ReturnType<typeof sendSample>>): void {
+  assert.equal(actual.trace_id, sent.sample.traceId);
+  assert.equal(actual.spans.length, sent.sample.spans.length);
+  for (const span of sent.sample.spans) {
+    const expected = expectedApiSpan(span);
+    const got = actual.spans.find((candidate) => candidate.span_id === expected.span_id);
+    assert.ok(got, `span ${expected.span_id} missing`);
+    const { self_ns: selfNs, ...rest } = got;
+    assert.deepEqual(rest, expected);
+    assert.equal(typeof selfNs, 'bigint');
+  }
+  assert.equal(actual.logs.length, sent.logs.length);
+  for (const log of sent.logs) {
+    const expected = expectedApiLog(log);
+    const got = actual.logs.find((candidate) => candidate.body === expected.body);
+    assert.ok(got, `log ${expected.body} missing`);
+    const { log_id: logId, ...rest } = got;
+    assert.deepEqual(rest, expected);
+    assert.match(logId, /^\d+$/);
+  }
+}
+
+before(async () => {
+  svc = await startAllInOne({ dataDir: data.dir, env: { SVC__WRITER__MAX_AGE_MS: '200' } });
+});
+
+after(async () => {
+  await svc?.stop();
+  data.cleanup();
+});
+
+const sentTraces: Awaited<ReturnType<typeof sendSample>>[] = [];
+
+describe('the real OpenTelemetry SDK exporters', () => {
+  for (const kind of ['grpc', 'http-protobuf', 'http-json'] as const) {
+    for (const gzip of [true, false]) {
+      test(`${kind}${gzip ? ' with gzip' : ''}: every span and log reads back equal`, async () => {
+        const sent = await sendSample(kind, gzip, `${kind}-${gzip ? 'gz' : 'plain'}`);
+        sentTraces.push(sent);
+        assertTraceEquals(await getTrace(sent.sample.traceId), sent);
+      });
+    }
+  }
+
+  test('self_ns is the duration minus the direct children', async () => {
+    const trace = await getTrace(sentTraces[0].sample.traceId);
+    const root = trace.spans.find((span) => span.parent_span_id === '')!;
+    const children = trace.spans.filter((span) => span.parent_span_id === root.span_id);
+    const expected = root.duration_ns - children.reduce((sum, span) => sum + span.duration_ns, 0n);
+    assert.equal(root.self_ns, expected);
+  });
+
+  test('services lists the senders, sorted', async () => {
+    const response = await getJson(`${svc.apiUrl}/api/v1/services`);
+    assert.equal(response.status, 200);
+    const services = response.body as string[];
+    assert.ok(services.includes('checkout-grpc-gz') && services.includes('checkout-http-json-plain'), JSON.stringify(services));
+    assert.deepEqual([...services].sort(), services);
+  });
+});
+
+describe('bad input', () => {
+  async function postRaw(path: string, body: Buffer, contentType: string, extraHeaders: Record<string, string> = {}) {
+    return fetch(`http://127.0.0.1:${svc.otlpHttpPort}${path}`, { method: 'POST', body, headers: { 'content-type': contentType, ...extraHeaders } });
+  }
+
+  test('each bad request gets its status and counter; data before and after stays intact', async () => {
+    const before = await sendSample('http-protobuf', false, 'before-bad');
+    const rejectedBefore = metricValue(await metricsText(), 'svc_ingest_rejected_requests_total');
+    const valid = Buffer.from([0x0a, 0x02, 0x0a, 0x00]); // ResourceSpans{resource{}}
+    const cases: [string, Promise<Response>, number][] = [
+      ['truncated protobuf', postRaw('/v1/traces', Buffer.from([0x0a, 0x10, 0x0a]), 'application/x-protobuf'), 400],
+      ['random bytes', postRaw('/v1/traces', randomBytes(512), 'application/x-protobuf'), 400],
+      ['random bytes, gzip', postRaw('/v1/logs', gzipSync(randomBytes(256)), 'application/x-protobuf', { 'content-encoding': 'gzip' }), 400],
+      ['not gzip but says gzip', postRaw('/v1/traces', valid, 'application/x-protobuf', { 'content-encoding': 'gzip' }), 400],
+      ['wrong content type', postRaw('/v1/traces', valid, 'text/plain'), 415],
+      ['JSON with wrong types', postRaw('/v1/traces', Buffer.from(JSON.stringify({ resourceSpans: [{ scopeSpans: [{ spans: [{ traceId: 5, spanId: true, name: 7 }] }] }] })), 'application/json'), 400],
+      ['JSON not JSON', postRaw('/v1/logs', Buffer.from('{"resourceLogs": ['), 'application/json'), 400],
+      ['oversize message', postRaw('/v1/traces', Buffer.alloc(64 * 1024 * 1024 + 1), 'application/x-protobuf'), 413],
+    ];
+    for (const [name, responsePromise, status] of cases) {
+      const response = await responsePromise;
+      assert.equal(response.status, status, name);
+      await response.arrayBuffer();
+    }
+    const rejectedAfter = metricValue(await metricsText(), 'svc_ingest_rejected_requests_total');
+    assert.equal(rejectedAfter - rejectedBefore, cases.length);
+
+    const grpcRejected = await grpcRawCall('/opentelemetry.proto.collector.trace.v1.TraceService/Export', randomBytes(300));
+    assert.equal(grpcRejected, grpc.status.INVALID_ARGUMENT);
+    assert.equal(metricValue(await metricsText(), 'svc_ingest_rejected_requests_total', { transport: 'grpc' }), 1);
+
+    const afterSent = await sendSample('grpc', true, 'after-bad');
+    assertTraceEquals(await getTrace(before.sample.traceId), before);
+    assertTraceEquals(await getTrace(afterSent.sample.traceId), afterSent);
+  });
+
+  test('OTLP metrics are not accepted: HTTP 404, gRPC UNIMPLEMENTED', async () => {
+    const response = await postRaw('/v1/metrics', Buffer.alloc(0), 'application/x-protobuf');
+    assert.equal(response.status, 404);
+    assert.equal(await grpcRawCall('/opentelemetry.proto.collector.metrics.v1.MetricsService/Export', Buffer.alloc(0)), grpc.status.UNIMPLEMENTED);
+    assert.equal((await fetch(`http://127.0.0.1:${svc.otlpHttpPort}/elsewhere`)).status, 404);
+  });
+
+  async function grpcRawCall(path: string, body: Buffer): Promise<grpc.status> {
+    const client = new grpc.Client(`127.0.0.1:${svc.grpcPort}`, grpc.credentials.createInsecure());
+    try {
+      return await new Promise((resolve) => {
+        client.makeUnaryRequest(path, (value: Buffer) => value, (value: Buffer) => value, body, (error) => resolve(error ? (error.code as grpc.status) : grpc.status.OK));
+      });
+    } finally {
+      client.close();
+    }
+  }
+});
+
+describe('API basics', () => {
+  test('healthz, metrics, unknown routes and bad ids', async () => {
+    const health = await fetch(`${svc.apiUrl}/healthz`);
+    assert.equal(await health.text(), 'ok');
+    const metrics = await metricsText();
+    for (const name of ['svc_ingest_records_published_total', 'svc_ingest_publish_failures_total', 'svc_ingest_rejected_requests_total', 'svc_api_repo_errors_total', 'svc_writer_rows_written_total']) {
+      assert.ok(metrics.includes(name), `${name} in /metrics`);
+    }
+    assert.ok(metricValue(metrics, 'svc_ingest_records_published_total') > 0);
+    const unknown = await getJson(`${svc.apiUrl}/api/v1/nope`);
+    assert.equal(unknown.status, 404);
+    assert.deepEqual(unknown.body, { error: 'not found' });
+    const badId = await getJson(`${svc.apiUrl}/api/v1/traces/xyz`);
+    assert.equal(badId.status, 400);
+    assert.deepEqual(badId.body, { error: 'id must be 32 hexadecimal characters' });
+    const missing = await getJson(`${svc.apiUrl}/api/v1/traces/${'ab'.repeat(16)}`);
+    assert.equal(missing.status, 404);
+    assert.deepEqual(missing.body, { error: 'not found' });
+  });
+});
+
+describe('retention at insert', () => {
+  test('items stamped 0 or older than 3 days are accepted but not stored', async () => {
+    const fourDaysAgoMs = Date.now() - 4 * 24 * 3600 * 1000;
+    const old = buildSampleTrace('old-service', fourDaysAgoMs, 'old');
+    const exporter = traceExporter('http-protobuf', { grpcPort: svc.grpcPort, otlpHttpPort: svc.otlpHttpPort }, false);
+    await exportSpans(exporter, old.spans);
+    const zero = buildSampleTrace('zero-service', 50, 'zero'); // stamped within the first 50 ms of 1970
+    await exportSpans(exporter, zero.spans);
+    await exporter.shutdown();
+    assert.equal((await getJson(`${svc.apiUrl}/api/v1/traces/${old.traceId}`)).status, 404);
+    assert.equal((await getJson(`${svc.apiUrl}/api/v1/traces/${zero.traceId}`)).status, 404);
+    assert.ok(metricValue(await metricsText(), 'svc_writer_dropped_items_total', { reason: 'too_old' }) >= old.spans.length + zero.spans.length);
+  });
+});
+
+describe('restart', () => {
+  test('everything accepted before a stop is there after a start on the same data dir', async () => {
+    const exitCode = await svc.stop();
+    assert.equal(exitCode, 0);
+    svc = await startAllInOne({ dataDir: data.dir });
+    for (const sent of sentTraces) assertTraceEquals(await getTrace(sent.sample.traceId), sent);
+  });
+});

@@ -1,0 +1,76 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import type { LogRow, SpanRow } from '../model/signals.js';
+import { Batcher, type BatcherOptions, type SignalSink } from './batcher.js';
+
+function span(name: string): SpanRow {
+  return { traceId: 'a'.repeat(32), spanId: '0'.repeat(16), parentSpanId: '', serviceName: 's', name, kind: 'server', startNs: 1n, endNs: 2n, status: 'unset', statusMessage: '', attrs: [], resource: [], events: [], scopeName: '', scopeVersion: '' };
+}
+
+function recordingSink(failures = 0) {
+  const inserts: string[][] = [];
+  let left = failures;
+  const sink: SignalSink = {
+    async writeSpans(rows) {
+      if (left-- > 0) throw new Error('store down');
+      inserts.push(rows.map((row) => row.name));
+    },
+    async writeLogs(_rows: LogRow[]) {},
+  };
+  return { sink, inserts };
+}
+
+const options = (overrides: Partial<BatcherOptions> = {}): BatcherOptions => ({
+  maxRows: 3,
+  maxAgeMs: 30,
+  retryBaseMs: 5,
+  retryMaxMs: 20,
+  nowMs: Date.now,
+  onFlushed: () => {},
+  onInsertFailure: () => {},
+  ...overrides,
+});
+
+test('rows from several adds share one insert at max_rows, and each add resolves after it', async () => {
+  const { sink, inserts } = recordingSink();
+  const batcher = new Batcher(sink, options());
+  const first = batcher.add([span('a')], []);
+  const second = batcher.add([span('b'), span('c')], []);
+  await Promise.all([first, second]);
+  assert.deepEqual(inserts, [['a', 'b', 'c']]);
+});
+
+test('a partial batch is inserted once its oldest row is max_age_ms old', async () => {
+  const { sink, inserts } = recordingSink();
+  const batcher = new Batcher(sink, options({ maxRows: 100, maxAgeMs: 40 }));
+  const startedMs = Date.now();
+  await batcher.add([span('only')], []);
+  assert.ok(Date.now() - startedMs >= 35, 'waited for the age bound');
+  assert.deepEqual(inserts, [['only']]);
+});
+
+test('a failed insert is retried with the same rows; the add resolves only once stored', async () => {
+  const { sink, inserts } = recordingSink(2);
+  let failures = 0;
+  const batcher = new Batcher(sink, options({ onInsertFailure: () => failures++ }));
+  await batcher.add([span('a'), span('b'), span('c')], []);
+  assert.equal(failures, 2);
+  assert.deepEqual(inserts, [['a', 'b', 'c']]);
+});
+
+test('close stores what is buffered', async () => {
+  const { sink, inserts } = recordingSink();
+  const batcher = new Batcher(sink, options({ maxRows: 100, maxAgeMs: 60_000 }));
+  const pending = batcher.add([span('late')], []);
+  await batcher.close();
+  await pending;
+  assert.deepEqual(inserts, [['late']]);
+});
+
+test('close gives up on a store that stays down after the grace period, rejecting the add', async () => {
+  const { sink } = recordingSink(Number.MAX_SAFE_INTEGER);
+  const batcher = new Batcher(sink, options({ maxRows: 100, maxAgeMs: 60_000 }));
+  const pending = batcher.add([span('x')], []);
+  await batcher.close(30);
+  await assert.rejects(pending, /store down/);
+});
