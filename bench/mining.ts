@@ -1,0 +1,158 @@
+/**
+ * Log-mining benchmark: throughput with and without the fingerprint cache, parallel mining,
+ * template growth under replay, and grouping accuracy on the LogHub 2k sets. One figure a line.
+ * Usage: node dist/bench/mining.js [all|ga|speed] [data_dir]
+ */
+import { readFileSync, existsSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { groupingAccuracy } from '../src/mining/accuracy.js';
+import { DEFAULT_MINER_OPTIONS, LogMiner, type MinerOptions } from '../src/mining/miner.js';
+import { ParallelMiner } from '../src/mining/parallel.js';
+
+const DATASETS = ['Apache', 'BGL', 'HDFS', 'HPC', 'Hadoop', 'Linux', 'Spark', 'Thunderbird', 'Windows', 'Zookeeper'];
+const DEFAULT_DATA_DIR = '/work/shared/data/loghub-2k';
+
+interface Dataset {
+  name: string;
+  content: string[];
+  eventIds: string[];
+}
+
+/** Parses RFC 4180 CSV (quoted fields with doubled quotes, newlines inside quotes). */
+function parseCsv(text: string): string[][] {
+  const rows: string[][] = [];
+  let row: string[] = [];
+  let field = '';
+  let quoted = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i];
+    if (quoted) {
+      if (c === '"') {
+        if (text[i + 1] === '"') {
+          field += '"';
+          i++;
+        } else quoted = false;
+      } else field += c;
+    } else if (c === '"') quoted = true;
+    else if (c === ',') {
+      row.push(field);
+      field = '';
+    } else if (c === '\n' || c === '\r') {
+      if (c === '\r' && text[i + 1] === '\n') i++;
+      row.push(field);
+      rows.push(row);
+      row = [];
+      field = '';
+    } else field += c;
+  }
+  if (field !== '' || row.length > 0) {
+    row.push(field);
+    rows.push(row);
+  }
+  return rows;
+}
+
+function loadDataset(dir: string, name: string): Dataset | null {
+  const path = join(dir, name, `${name}_2k.log_structured.csv`);
+  if (!existsSync(path)) return null;
+  const rows = parseCsv(readFileSync(path, 'utf8'));
+  const header = rows[0];
+  const contentCol = header.indexOf('Content');
+  const eventCol = header.indexOf('EventId');
+  const body = rows.slice(1).filter((r) => r.length === header.length);
+  return { name, content: body.map((r) => r[contentCol]), eventIds: body.map((r) => r[eventCol]) };
+}
+
+/** GA of one dataset mined as one service with the given options. */
+export function datasetAccuracy(data: Dataset, options: MinerOptions = DEFAULT_MINER_OPTIONS): number {
+  const miner = new LogMiner(options);
+  const predicted = data.content.map((line) => miner.mine(data.name, line).id);
+  return groupingAccuracy(predicted, data.eventIds);
+}
+
+function linesPerSecond(all: Dataset[], options: MinerOptions, minSeconds: number): number {
+  // Warm up on one pass, then time whole passes (templates already learned: steady state).
+  const miner = new LogMiner(options);
+  const pass = (): number => {
+    let n = 0;
+    for (const d of all) for (const line of d.content) {
+      miner.mine(d.name, line);
+      n++;
+    }
+    return n;
+  };
+  pass();
+  let lines = 0;
+  const start = process.hrtime.bigint();
+  let elapsedS = 0;
+  while (elapsedS < minSeconds) {
+    lines += pass();
+    elapsedS = Number(process.hrtime.bigint() - start) / 1e9;
+  }
+  return lines / elapsedS;
+}
+
+async function parallelLinesPerSecond(all: Dataset[], minSeconds: number): Promise<number> {
+  const miner = new ParallelMiner(DEFAULT_MINER_OPTIONS, 2);
+  try {
+    const batch: { service: string; line: string; timeMs: number; severity: number }[] = [];
+    for (const d of all) for (const line of d.content) batch.push({ service: d.name, line, timeMs: 0, severity: 0 });
+    await miner.mineBatch(batch);
+    let lines = 0;
+    const start = process.hrtime.bigint();
+    let elapsedS = 0;
+    while (elapsedS < minSeconds) {
+      await miner.mineBatch(batch);
+      lines += batch.length;
+      elapsedS = Number(process.hrtime.bigint() - start) / 1e9;
+    }
+    return lines / elapsedS;
+  } finally {
+    await miner.close();
+  }
+}
+
+function replayGrowth(all: Dataset[], passes: number): { once: number; after: number } {
+  const miner = new LogMiner(DEFAULT_MINER_OPTIONS);
+  let once = 0;
+  for (let p = 0; p < passes; p++) {
+    for (const d of all) for (const line of d.content) miner.mine(d.name, line);
+    if (p === 0) once = miner.templateCount();
+  }
+  return { once, after: miner.templateCount() };
+}
+
+export async function main(argv: string[] = process.argv.slice(2)): Promise<void> {
+  const mode = argv[0] ?? 'all';
+  const dir = resolve(argv[1] ?? DEFAULT_DATA_DIR);
+  const all = DATASETS.map((n) => loadDataset(dir, n)).filter((d): d is Dataset => d !== null);
+  if (all.length === 0) throw new Error(`no LogHub 2k datasets under ${dir}`);
+  if (mode === 'all' || mode === 'ga') {
+    let sum = 0;
+    for (const d of all) {
+      const ga = datasetAccuracy(d);
+      sum += ga;
+      console.log(`mining_ga_${d.name.toLowerCase()} ${ga.toFixed(4)}`);
+    }
+    console.log(`mining_ga_mean ${(sum / all.length).toFixed(4)}`);
+  }
+  if (mode === 'all' || mode === 'speed') {
+    const cached = linesPerSecond(all, DEFAULT_MINER_OPTIONS, 3);
+    console.log(`mining_lines_per_sec_cache ${Math.round(cached)}`);
+    const uncached = linesPerSecond(all, { ...DEFAULT_MINER_OPTIONS, useCache: false }, 3);
+    console.log(`mining_lines_per_sec_no_cache ${Math.round(uncached)}`);
+    const parallel = await parallelLinesPerSecond(all, 3);
+    console.log(`mining_lines_per_sec_parallel_2 ${Math.round(parallel)}`);
+    const growth = replayGrowth(all, 20);
+    console.log(`mining_templates_after_1_pass ${growth.once}`);
+    console.log(`mining_templates_after_20_passes ${growth.after}`);
+  }
+}
+
+if (process.argv[1] !== undefined && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  main().catch((err: unknown) => {
+    console.error(err);
+    process.exitCode = 1;
+  });
+}

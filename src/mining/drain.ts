@@ -1,0 +1,249 @@
+/**
+ * Drain-style template tree for one service: token count, then the first PREFIX_LEVELS tokens,
+ * then a leaf holding clusters compared by positional similarity.
+ */
+import { WILDCARD, isPinnedToken } from './masking.js';
+import { overflowTemplateId, templateId } from './template-id.js';
+
+/** Contract limits: tree depth 4 (root, length, two token levels), 100 children per node. */
+export const TREE_DEPTH = 4;
+export const PREFIX_LEVELS = TREE_DEPTH - 2;
+export const MAX_CHILDREN = 100;
+
+/** A group of lines sharing a token count and prefix path; `version` changes with any cluster. */
+export interface Leaf {
+  clusters: Cluster[];
+  version: number;
+}
+
+interface TreeNode {
+  children: Map<string, TreeNode>;
+  leaf: Leaf | null;
+}
+
+/** One template. `tokens` is mutated in place as the template generalizes. */
+export interface Cluster {
+  readonly id: string;
+  readonly service: string;
+  /** Masked tokens of the line that created the template (the id's input). */
+  readonly signature: string;
+  tokens: string[];
+  count: number;
+  firstSeenMs: number;
+  lastSeenMs: number;
+  maxSeverity: number;
+  sample: string;
+  /** null for the overflow template. */
+  readonly leaf: Leaf | null;
+}
+
+export interface DrainOptions {
+  simThreshold: number;
+  maxClusters: number;
+}
+
+/** Text of the overflow template: it stands for any line. */
+export const OVERFLOW_TEMPLATE = WILDCARD;
+
+/**
+ * A leaf holding this many templates is "crowded": from then on literal words may generalize to
+ * wildcards there (plain Drain). Below it, words are kept literal, because on the LogHub sets a
+ * differing word almost always marks a different event ("opened"/"closed", "bytes"/"values"),
+ * while values (anything with a digit, paths, host names) are already masked. The crowding
+ * fallback bounds the templates a word-valued variable (user names, say) can create per leaf.
+ */
+export const CROWDED_LEAF_TEMPLATES = 8;
+
+/**
+ * Similarity of a line to a template, or -1 when they can never match (length differs, a pinned
+ * token differs, or a literal word differs while word changes are not allowed). A line that fits
+ * the template completely (every position equal or a wildcard) scores 1: a line once absorbed
+ * keeps fitting as the template only generalizes, which keeps replays from creating templates.
+ * Otherwise the score is the share of positions holding the same token.
+ */
+export function similarity(template: readonly string[], line: readonly string[], allowWordChange: boolean): number {
+  const n = template.length;
+  if (n !== line.length) return -1;
+  if (n === 0) return 1;
+  let equal = 0;
+  let fits = true;
+  for (let i = 0; i < n; i++) {
+    const t = template[i];
+    const l = line[i];
+    if (t === l) {
+      equal++;
+    } else if (t === WILDCARD) {
+      if (isPinnedToken(l)) return -1;
+    } else {
+      if (isPinnedToken(t) || isPinnedToken(l)) return -1;
+      // Tokens carrying a masked part (`user=<*>` against `user=`) differ in a value, not a word.
+      if (!allowWordChange && !t.includes(WILDCARD) && !l.includes(WILDCARD)) return -1;
+      fits = false;
+    }
+  }
+  return fits ? 1 : equal / n;
+}
+
+/** The per-service miner state: prefix tree, clusters in creation order, overflow template. */
+export class DrainTree {
+  readonly clusters: Cluster[] = [];
+  overflow: Cluster | null = null;
+  private readonly root = new Map<number, TreeNode>();
+  private readonly ids = new Set<string>();
+
+  constructor(
+    readonly service: string,
+    private readonly options: DrainOptions,
+  ) {}
+
+  /** Leaf for a masked token sequence, creating the path when the node limits allow. */
+  leafFor(tokens: readonly string[]): Leaf {
+    let node = this.root.get(tokens.length);
+    if (node === undefined) {
+      node = { children: new Map(), leaf: null };
+      this.root.set(tokens.length, node);
+    }
+    const levels = Math.min(PREFIX_LEVELS, tokens.length);
+    for (let d = 0; d < levels; d++) node = childFor(node, tokens[d]);
+    if (node.leaf === null) node.leaf = { clusters: [], version: 0 };
+    return node.leaf;
+  }
+
+  /** Best cluster in a leaf (oldest wins ties) with its score, or null. */
+  bestMatch(leaf: Leaf, tokens: readonly string[]): { cluster: Cluster; score: number } | null {
+    let best: Cluster | null = null;
+    let bestScore = -1;
+    const crowded = leaf.clusters.length >= CROWDED_LEAF_TEMPLATES;
+    for (const cluster of leaf.clusters) {
+      const score = similarity(cluster.tokens, tokens, crowded);
+      if (score > bestScore) {
+        bestScore = score;
+        best = cluster;
+        if (score === 1) break;
+      }
+    }
+    return best === null ? null : { cluster: best, score: bestScore };
+  }
+
+  /** Assigns masked tokens to a cluster: merge into the best match, create one, or overflow. */
+  add(tokens: readonly string[], sample: string): { cluster: Cluster; leaf: Leaf } {
+    const leaf = this.leafFor(tokens);
+    const match = this.bestMatch(leaf, tokens);
+    if (match !== null && match.score >= this.options.simThreshold) {
+      if (generalize(match.cluster.tokens, tokens)) leaf.version++;
+      return { cluster: match.cluster, leaf };
+    }
+    if (this.clusters.length >= this.options.maxClusters) return { cluster: this.overflowCluster(sample), leaf };
+    const cluster = this.createCluster(tokens.slice(), tokens.join(' '), sample, leaf);
+    leaf.clusters.push(cluster);
+    leaf.version++;
+    return { cluster, leaf };
+  }
+
+  /** Re-inserts a stored template (restore after restart), keeping its id. */
+  restoreCluster(signatureTokens: readonly string[], tokens: string[], id: string): Cluster {
+    const leaf = this.leafFor(signatureTokens);
+    const cluster: Cluster = {
+      id,
+      service: this.service,
+      signature: signatureTokens.join(' '),
+      tokens,
+      count: 0,
+      firstSeenMs: 0,
+      lastSeenMs: 0,
+      maxSeverity: 0,
+      sample: '',
+      leaf,
+    };
+    this.ids.add(id);
+    this.clusters.push(cluster);
+    leaf.clusters.push(cluster);
+    leaf.version++;
+    return cluster;
+  }
+
+  /** The overflow template, created on first use. */
+  overflowCluster(sample: string): Cluster {
+    if (this.overflow === null) {
+      this.overflow = {
+        id: overflowTemplateId(this.service),
+        service: this.service,
+        signature: OVERFLOW_TEMPLATE,
+        tokens: [OVERFLOW_TEMPLATE],
+        count: 0,
+        firstSeenMs: 0,
+        lastSeenMs: 0,
+        maxSeverity: 0,
+        sample,
+        leaf: null,
+      };
+    }
+    return this.overflow;
+  }
+
+  private createCluster(tokens: string[], signature: string, sample: string, leaf: Leaf): Cluster {
+    let salt = 0;
+    let id = templateId(this.service, signature);
+    while (this.ids.has(id)) id = templateId(this.service, signature, ++salt);
+    this.ids.add(id);
+    const cluster: Cluster = {
+      id,
+      service: this.service,
+      signature,
+      tokens,
+      count: 0,
+      firstSeenMs: 0,
+      lastSeenMs: 0,
+      maxSeverity: 0,
+      sample,
+      leaf,
+    };
+    this.clusters.push(cluster);
+    return cluster;
+  }
+}
+
+/** Child for a token: its own, else the wildcard child once the node is (almost) full. */
+function childFor(node: TreeNode, token: string): TreeNode {
+  let child = node.children.get(token);
+  if (child !== undefined) return child;
+  const size = node.children.size;
+  const hasWildcard = node.children.has(WILDCARD);
+  // A slot is kept for the wildcard child so that the node never exceeds MAX_CHILDREN.
+  const room = hasWildcard ? size < MAX_CHILDREN : size + 1 < MAX_CHILDREN;
+  const key = token === WILDCARD || !room ? WILDCARD : token;
+  child = node.children.get(key);
+  if (child === undefined) {
+    child = { children: new Map(), leaf: null };
+    node.children.set(key, child);
+  }
+  return child;
+}
+
+/** Turns differing positions of the template into wildcards; true when it changed. */
+function generalize(template: string[], line: readonly string[]): boolean {
+  let changed = false;
+  for (let i = 0; i < template.length; i++) {
+    if (template[i] !== line[i] && template[i] !== WILDCARD) {
+      template[i] = WILDCARD;
+      changed = true;
+    }
+  }
+  return changed;
+}
+
+/** Template text of a cluster. */
+export function templateText(cluster: Cluster): string {
+  return cluster.tokens.join(' ');
+}
+
+/** Test hook: how many children the deepest nodes have, to check the node limit. */
+export function maxChildrenIn(tree: DrainTree): number {
+  let max = 0;
+  const walk = (node: TreeNode): void => {
+    max = Math.max(max, node.children.size);
+    for (const child of node.children.values()) walk(child);
+  };
+  for (const node of (tree as unknown as { root: Map<number, TreeNode> }).root.values()) walk(node);
+  return max;
+}

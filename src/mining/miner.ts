@@ -1,0 +1,154 @@
+/**
+ * The log miner: one Drain tree and one fingerprint cache per service.
+ *
+ * Cache semantics keep `fingerprinter = off` and `scalar` identical: an entry remembers the leaf
+ * and the leaf's version at the time; it is used only while that leaf is unchanged, in which
+ * case the tree walk would return the same cluster (the path of a token sequence never changes
+ * once made, and the leaf match is a pure function of the leaf's clusters and the tokens).
+ */
+import type { LogminerSettings } from '../config/settings.js';
+import { DrainTree, templateText, type Cluster, type Leaf } from './drain.js';
+import { FINGERPRINT_CACHE_ENTRIES, FingerprintCache } from './fingerprint-cache.js';
+import { fingerprintLine, maskLine, type MaskOptions } from './masking.js';
+
+export interface MinerOptions {
+  simThreshold: number;
+  maxClustersPerService: number;
+  keepHttpStatus: boolean;
+  /** false for `fingerprinter = off`. */
+  useCache: boolean;
+}
+
+/** Miner options from the logminer settings; `gpu` is refused in this build. */
+export function minerOptionsFrom(settings: Pick<LogminerSettings, 'sim_threshold' | 'max_clusters_per_service' | 'keep_http_status' | 'fingerprinter'>): MinerOptions {
+  if (settings.fingerprinter === 'gpu') {
+    throw new Error('logminer.fingerprinter = "gpu" is not supported in this build (use off, scalar or parallel)');
+  }
+  return {
+    simThreshold: settings.sim_threshold,
+    maxClustersPerService: settings.max_clusters_per_service,
+    keepHttpStatus: settings.keep_http_status,
+    useCache: settings.fingerprinter !== 'off',
+  };
+}
+
+/** Defaults of the contract's logminer table, for tools and tests. */
+export const DEFAULT_MINER_OPTIONS: MinerOptions = {
+  simThreshold: 0.5,
+  maxClustersPerService: 5000,
+  keepHttpStatus: true,
+  useCache: true,
+};
+
+/** Read-only view of one template. Times are Unix milliseconds. */
+export interface TemplateInfo {
+  templateId: string;
+  service: string;
+  template: string;
+  /** Lines mined into it since creation (since restore for restored templates: carried over). */
+  count: number;
+  firstSeenMs: number;
+  lastSeenMs: number;
+  maxSeverity: number;
+  sample: string;
+  overflow: boolean;
+}
+
+interface CacheEntry {
+  cluster: Cluster;
+  leaf: Leaf;
+  version: number;
+}
+
+interface ServiceState {
+  tree: DrainTree;
+  cache: FingerprintCache<CacheEntry> | null;
+}
+
+export class LogMiner {
+  private readonly services = new Map<string, ServiceState>();
+  private readonly mask: MaskOptions;
+
+  constructor(readonly options: MinerOptions = DEFAULT_MINER_OPTIONS) {
+    this.mask = { keepHttpStatus: options.keepHttpStatus };
+  }
+
+  /** Per-service state, created on first use. */
+  serviceState(service: string): ServiceState {
+    let state = this.services.get(service);
+    if (state === undefined) {
+      state = {
+        tree: new DrainTree(service, { simThreshold: this.options.simThreshold, maxClusters: this.options.maxClustersPerService }),
+        cache: this.options.useCache ? new FingerprintCache<CacheEntry>(FINGERPRINT_CACHE_ENTRIES) : null,
+      };
+      this.services.set(service, state);
+    }
+    return state;
+  }
+
+  /** Mines one line; returns its template (whose fields are already updated). */
+  mine(service: string, line: string, timeMs = 0, severity = 0): Cluster {
+    const state = this.serviceState(service);
+    let cluster: Cluster;
+    if (state.cache !== null) {
+      const fingerprint = fingerprintLine(line, this.mask);
+      const entry = state.cache.get(fingerprint);
+      if (entry !== undefined && entry.leaf.version === entry.version) {
+        cluster = entry.cluster;
+      } else {
+        const { tokens } = maskLine(line, this.mask);
+        const added = state.tree.add(tokens, line);
+        cluster = added.cluster;
+        state.cache.set(fingerprint, { cluster, leaf: added.leaf, version: added.leaf.version });
+      }
+    } else {
+      cluster = state.tree.add(maskLine(line, this.mask).tokens, line).cluster;
+    }
+    record(cluster, timeMs, severity);
+    return cluster;
+  }
+
+  /** Every template, per service in creation order, overflow last. */
+  templates(): TemplateInfo[] {
+    const out: TemplateInfo[] = [];
+    for (const { tree } of this.services.values()) {
+      for (const cluster of tree.clusters) out.push(templateInfo(cluster, false));
+      if (tree.overflow !== null) out.push(templateInfo(tree.overflow, true));
+    }
+    return out;
+  }
+
+  /** Number of templates held (overflow templates included). */
+  templateCount(): number {
+    let n = 0;
+    for (const { tree } of this.services.values()) n += tree.clusters.length + (tree.overflow === null ? 0 : 1);
+    return n;
+  }
+
+  /** Services in first-seen order. */
+  serviceNames(): string[] {
+    return [...this.services.keys()];
+  }
+}
+
+function record(cluster: Cluster, timeMs: number, severity: number): void {
+  if (cluster.count === 0 || timeMs < cluster.firstSeenMs) cluster.firstSeenMs = timeMs;
+  if (timeMs > cluster.lastSeenMs) cluster.lastSeenMs = timeMs;
+  if (severity > cluster.maxSeverity) cluster.maxSeverity = severity;
+  cluster.count++;
+}
+
+/** Read-only view of a cluster. */
+export function templateInfo(cluster: Cluster, overflow: boolean): TemplateInfo {
+  return {
+    templateId: cluster.id,
+    service: cluster.service,
+    template: templateText(cluster),
+    count: cluster.count,
+    firstSeenMs: cluster.firstSeenMs,
+    lastSeenMs: cluster.lastSeenMs,
+    maxSeverity: cluster.maxSeverity,
+    sample: cluster.sample,
+    overflow,
+  };
+}
