@@ -4,7 +4,7 @@
  */
 
 import { Readable } from 'node:stream';
-import { createClient, type ClickHouseClient } from '@clickhouse/client';
+import { ClickHouseLogLevel, createClient, type ClickHouseClient } from '@clickhouse/client';
 import { StorageError, type QueryOptions, type QueryParams, type Store } from '../model/store.js';
 import { compactJsonRows } from './compact-json.js';
 import { executionLimitSecs, toStorageError } from './errors.js';
@@ -12,6 +12,9 @@ import { assertIdentifier } from './identifiers.js';
 
 /** HTTP request limit; database execution limits are set per query with max_execution_time. */
 const REQUEST_TIMEOUT_MS = 300_000;
+
+/** The client's own logger is off: every failure reaches the caller as a StorageError with its cause. */
+const LOG = { level: ClickHouseLogLevel.OFF };
 
 /** Settings on every request: 64-bit integers as JSON strings, so JS never rounds them. */
 const BASE_SETTINGS = { output_format_json_quote_64bit_integers: 1 } as const;
@@ -41,7 +44,7 @@ export class HttpStore implements Store {
       throw new StorageError('clickhouse.url must not contain credentials');
     }
     // A request naming a missing database fails, so the database is created from `default` first.
-    const bootstrap = createClient({ url, request_timeout: REQUEST_TIMEOUT_MS });
+    const bootstrap = createClient({ url, request_timeout: REQUEST_TIMEOUT_MS, log: LOG });
     try {
       await bootstrap.command({ query: `CREATE DATABASE IF NOT EXISTS ${database}` });
     } catch (err) {
@@ -53,6 +56,7 @@ export class HttpStore implements Store {
       url,
       database,
       request_timeout: REQUEST_TIMEOUT_MS,
+      log: LOG,
       clickhouse_settings: BASE_SETTINGS,
     });
     return new HttpStore(database, client);

@@ -1,0 +1,55 @@
+/**
+ * chDB driver against a real embedded engine. chDB binds one data directory per process, so
+ * this file opens one temp directory once and runs the whole shared suite on it.
+ */
+
+import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, describe, it } from 'node:test';
+import { fileURLToPath } from 'node:url';
+import { StorageError } from '../model/store.js';
+import { ChdbStore } from './chdb-store.js';
+import { createStore } from './create-store.js';
+import { storeSuite } from './store-suite.js';
+
+const dataDir = join(mkdtempSync(join(tmpdir(), 'svc-store-test-')), 'data (new)');
+after(() => rmSync(join(dataDir, '..'), { recursive: true, force: true }));
+
+storeSuite('chdb', () => createStore({ clickhouse: { url: '', database: 'svc_test' }, embedded: { data_dir: dataDir } }));
+
+describe('chdb data directory', () => {
+  it('refuses a second process on the same directory with a message naming it', async () => {
+    const store = await ChdbStore.open(dataDir, 'svc_test');
+    try {
+      const module = fileURLToPath(new URL('./chdb-store.js', import.meta.url));
+      const script = `import { ChdbStore } from ${JSON.stringify(module)};
+        try { await ChdbStore.open(${JSON.stringify(dataDir)}, 'svc_test'); console.log('opened'); }
+        catch (e) { console.log(e.name + ': ' + e.message); }`;
+      const stdout = await new Promise<string>((done, fail) => {
+        execFile(process.execPath, ['--input-type=module', '-e', script], { timeout: 60_000 }, (err, out) => (err ? fail(err) : done(out)));
+      });
+      assert.match(stdout, /^StorageError: cannot open the embedded database in /);
+      assert.ok(stdout.includes(dataDir), stdout);
+    } finally {
+      await store.close();
+    }
+  });
+
+  it('refuses a second data directory in the same process', async () => {
+    const store = await ChdbStore.open(dataDir, 'svc_test');
+    const other = mkdtempSync(join(tmpdir(), 'svc-store-other-'));
+    try {
+      await assert.rejects(ChdbStore.open(other, 'svc_test'), (e: unknown) => e instanceof StorageError && e.message.includes(other));
+    } finally {
+      await store.close();
+      rmSync(other, { recursive: true, force: true });
+    }
+  });
+
+  it('rejects a database name that is not a plain identifier before touching the engine', async () => {
+    await assert.rejects(ChdbStore.open(dataDir, 'svc; DROP TABLE x'), /clickhouse.database must be a plain identifier/);
+  });
+});

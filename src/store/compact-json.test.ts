@@ -1,0 +1,18 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { compactJsonRows, jsonValue } from './compact-json.js';
+
+describe('compactJsonRows', () => {
+  it('writes bigint as exact bare integers and strings as JSON', () => {
+    const text = compactJsonRows([
+      [18446744073709551615n, -9223372036854775808n, 'a"b\\c\n', true, null, 1.5],
+      [[1n, 'x'], { k: 2n }],
+    ]);
+    assert.equal(text, '[18446744073709551615,-9223372036854775808,"a\\"b\\\\c\\n",true,null,1.5]\n[[1,"x"],{"k":"2"}]\n');
+  });
+
+  it('refuses values ClickHouse cannot read', () => {
+    assert.throws(() => jsonValue(Number.NaN), TypeError);
+    assert.throws(() => jsonValue(Symbol('x')), TypeError);
+  });
+});
