@@ -53,10 +53,6 @@ export interface ScanOutput {
   fingerprint: number;
 }
 
-function isWhitespace(c: number): boolean {
-  return c === 32 || c === 9 || c === 10 || c === 13 || c === 11 || c === 12;
-}
-
 function isDigit(c: number): boolean {
   return c >= 48 && c <= 57;
 }
@@ -116,12 +112,55 @@ function isStatusToken(line: string, start: number, end: number): boolean {
   return a >= 49 && a <= 53 && isDigit(line.charCodeAt(start + 1)) && isDigit(line.charCodeAt(start + 2));
 }
 
-/** One mixing step of the two 32-bit lanes (FNV-1a style, two different primes). */
-function mixA(h: number, v: number): number {
+/** Character classes, one table lookup per character (non-ASCII: an ordinary non-hex letter). */
+const C_SPACE = 1;
+const C_DELIM = 2;
+const C_DIGIT = 4;
+const C_NONHEX = 8;
+const C_SLASH = 16;
+const C_BACKSLASH = 32;
+const C_DOT = 64;
+const C_UPPER = 128;
+const CLASS = new Uint8Array(128);
+for (let c = 0; c < 128; c++) {
+  let f = 0;
+  if (c === 32 || (c >= 9 && c <= 13)) f = C_SPACE;
+  else if (IS_DELIMITER[c] === 1) f = C_DELIM;
+  else if (isDigit(c)) f = C_DIGIT;
+  else {
+    if (!isHexLetter(c)) f |= C_NONHEX;
+    if (c === 47) f |= C_SLASH;
+    if (c === 92) f |= C_BACKSLASH;
+    if (c === 46) f |= C_DOT;
+    if (c >= 65 && c <= 90) f |= C_UPPER;
+  }
+  CLASS[c] = f;
+}
+
+/** Per-character step (FNV-1a); the second lane is mixed only at segment and token ends. */
+function step(h: number, v: number): number {
   return Math.imul(h ^ v, 0x01000193);
 }
 function mixB(h: number, v: number): number {
   return Math.imul(h ^ v, 0x5bd1e995) ^ (h >>> 15);
+}
+
+function countChar(line: string, start: number, end: number, code: number): number {
+  let n = 0;
+  for (let k = start; k < end; k++) if (line.charCodeAt(k) === code) n++;
+  return n;
+}
+
+/** Whether a segment (its classes OR-ed in `flags`) is a value to mask. */
+function isMaskedSegment(line: string, start: number, end: number, flags: number, afterValue: boolean): boolean {
+  if ((flags & C_DIGIT) !== 0) return true;
+  const len = end - start;
+  if ((flags & C_NONHEX) === 0 && len >= 8) return true;
+  if ((flags & C_BACKSLASH) !== 0) return true;
+  if ((flags & C_SLASH) !== 0 && countChar(line, start, end, 47) >= 2) return true;
+  if ((flags & (C_DOT | C_UPPER)) === C_DOT && countChar(line, start, end, 46) >= 2 && isHostName(line, start, end)) return true;
+  if (len === 3 && (flags & C_UPPER) !== 0 && isDateName(line, start)) return true;
+  return afterValue && len <= 5 && isUnitName(line, start, end);
 }
 
 /**
@@ -130,24 +169,20 @@ function mixB(h: number, v: number): number {
  */
 function scan(line: string, opts: MaskOptions, build: boolean, tokensOut: string[]): number {
   const len = line.length;
+  const keepStatus = opts.keepHttpStatus;
   let a = 0x811c9dc5;
   let b = 0x9747b28c;
   let tokenCount = 0;
   let prevWasHttpVersion = false;
-  // Hash state at the start of the current token and of the 64th token (for folding).
+  // Hash state at the start of the current token, of the current segment, and of the 64th token.
   let tokA = a;
   let tokB = b;
   let foldA = a;
   let foldB = b;
+  let segA = a;
   let tokStart = -1;
   let segStart = -1;
-  let segA = a;
-  let segB = b;
-  let segHasDigit = false;
-  let segAllHex = true;
-  let segSlashes = 0;
-  let segDots = 0;
-  let segUpper = false;
+  let segFlags = 0;
   let tokenText = '';
   let folded = false;
   // Whole-wildcard tokens: a run of them collapses into one (variable-length lists of values).
@@ -157,36 +192,11 @@ function scan(line: string, opts: MaskOptions, build: boolean, tokensOut: string
   // A unit name right after a masked number (`2.1 KB`, `30 ms`) is part of the value.
   let lastSegMasked = false;
 
-  let i = 0;
-  while (i <= len) {
+  for (let i = 0; i <= len; i++) {
     const c = i < len ? line.charCodeAt(i) : 32;
-    const ws = isWhitespace(c);
-    const delim = !ws && c < 128 && IS_DELIMITER[c] === 1;
-    if (ws || delim) {
-      if (segStart >= 0) {
-        // Segment end: keep the speculative hash or replace the segment by a wildcard.
-        const segLen = i - segStart;
-        if (
-          segHasDigit ||
-          (segAllHex && segLen >= 8) ||
-          segSlashes >= 2 ||
-          (segDots >= 2 && !segUpper && isHostName(line, segStart, i)) ||
-          (segLen === 3 && segUpper && isDateName(line, segStart)) ||
-          (lastSegMasked && segLen <= 5 && isUnitName(line, segStart, i))
-        ) {
-          lastSegMasked = true;
-          a = mixA(segA, MARK_WILDCARD);
-          b = mixB(segB, MARK_WILDCARD);
-          tokWildcard = true;
-          if (build) tokenText += WILDCARD;
-        } else {
-          lastSegMasked = false;
-          if (build) tokenText += line.slice(segStart, i);
-        }
-        segStart = -1;
-        tokPieces++;
-      }
-      if (delim) {
+    const f = c < 128 ? CLASS[c] : C_NONHEX;
+    if ((f & (C_SPACE | C_DELIM)) === 0) {
+      if (segStart < 0) {
         if (tokStart < 0) {
           if (tokenCount === MAX_TOKENS) {
             folded = true;
@@ -200,46 +210,30 @@ function scan(line: string, opts: MaskOptions, build: boolean, tokensOut: string
             foldB = b;
           }
         }
-        a = mixA(a, c);
-        b = mixB(b, c);
-        tokPieces++;
-        if (build) tokenText += line[i];
-      } else if (tokStart >= 0) {
-        // Token end.
-        if (opts.keepHttpStatus && prevWasHttpVersion && isStatusToken(line, tokStart, i)) {
-          a = tokA;
-          b = tokB;
-          for (let k = tokStart; k < i; k++) {
-            a = mixA(a, line.charCodeAt(k));
-            b = mixB(b, line.charCodeAt(k));
-          }
-          tokWildcard = false;
-          if (build) tokenText = line.slice(tokStart, i);
-        }
-        const wholeWildcard = tokPieces === 1 && tokWildcard;
-        tokPieces = 0;
-        tokWildcard = false;
-        if (wholeWildcard && prevWholeWildcard) {
-          a = tokA;
-          b = tokB;
-          tokStart = -1;
-          tokenText = '';
-          prevWasHttpVersion = false;
-          i++;
-          continue;
-        }
-        prevWholeWildcard = wholeWildcard;
-        prevWasHttpVersion = opts.keepHttpStatus && i - tokStart <= 10 && isHttpVersionToken(line, tokStart, i);
-        a = mixA(a, MARK_TOKEN_END);
-        b = mixB(b, MARK_TOKEN_END);
-        if (build) {
-          tokensOut.push(tokenText);
-          tokenText = '';
-        }
-        tokenCount++;
-        tokStart = -1;
+        segStart = i;
+        segA = a;
+        segFlags = 0;
       }
-    } else {
+      segFlags |= f;
+      a = step(a, c);
+      continue;
+    }
+    if (segStart >= 0) {
+      // Segment end: keep the hash of its text or replace the segment by a wildcard.
+      if (isMaskedSegment(line, segStart, i, segFlags, lastSegMasked)) {
+        a = step(segA, MARK_WILDCARD);
+        lastSegMasked = true;
+        tokWildcard = true;
+        if (build) tokenText += WILDCARD;
+      } else {
+        lastSegMasked = false;
+        if (build) tokenText += line.slice(segStart, i);
+      }
+      b = mixB(b, a);
+      segStart = -1;
+      tokPieces++;
+    }
+    if ((f & C_DELIM) !== 0) {
       if (tokStart < 0) {
         if (tokenCount === MAX_TOKENS) {
           folded = true;
@@ -253,33 +247,49 @@ function scan(line: string, opts: MaskOptions, build: boolean, tokensOut: string
           foldB = b;
         }
       }
-      if (segStart < 0) {
-        segStart = i;
-        segA = a;
-        segB = b;
-        segHasDigit = false;
-        segAllHex = true;
-        segSlashes = 0;
-        segDots = 0;
-        segUpper = false;
-      }
-      if (isDigit(c)) segHasDigit = true;
-      else if (!isHexLetter(c)) segAllHex = false;
-      if (c === 47 || c === 92) segSlashes += c === 92 ? 2 : 1;
-      else if (c === 46) segDots++;
-      else if (c >= 65 && c <= 90) segUpper = true;
-      a = mixA(a, c);
-      b = mixB(b, c);
+      a = step(a, c);
+      tokPieces++;
+      if (build) tokenText += line[i];
+      continue;
     }
-    i++;
+    if (tokStart < 0) continue;
+    // Token end.
+    if (keepStatus && prevWasHttpVersion && isStatusToken(line, tokStart, i)) {
+      a = tokA;
+      b = tokB;
+      for (let k = tokStart; k < i; k++) a = step(a, line.charCodeAt(k));
+      tokWildcard = false;
+      if (build) tokenText = line.slice(tokStart, i);
+    }
+    const wholeWildcard = tokPieces === 1 && tokWildcard;
+    tokPieces = 0;
+    tokWildcard = false;
+    if (wholeWildcard && prevWholeWildcard) {
+      a = tokA;
+      b = tokB;
+      tokStart = -1;
+      tokenText = '';
+      prevWasHttpVersion = false;
+      continue;
+    }
+    prevWholeWildcard = wholeWildcard;
+    prevWasHttpVersion = keepStatus && i - tokStart <= 10 && isHttpVersionToken(line, tokStart, i);
+    a = step(a, MARK_TOKEN_END);
+    b = mixB(b, a);
+    if (build) {
+      tokensOut.push(tokenText);
+      tokenText = '';
+    }
+    tokenCount++;
+    tokStart = -1;
   }
   if (folded) {
     // The 64th token and everything after it become one trailing wildcard.
-    a = mixA(mixA(foldA, MARK_WILDCARD), MARK_TOKEN_END);
-    b = mixB(mixB(foldB, MARK_WILDCARD), MARK_TOKEN_END);
+    a = step(step(foldA, MARK_WILDCARD), MARK_TOKEN_END);
+    b = mixB(foldB, a);
     if (build) tokensOut[MAX_TOKENS - 1] = WILDCARD;
   }
-  // 21 bits of lane b above the 32 of lane a: exact in a double, ~2^-53 collision odds per pair.
+  // 21 bits of lane b above the 32 of lane a: exact in a double.
   return (b & 0x1fffff) * 0x1_0000_0000 + (a >>> 0);
 }
 
