@@ -1,0 +1,42 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import Fastify from 'fastify';
+import { configRoutes, registerConfigRoute } from './config.js';
+
+describe('GET /api/v1/config', () => {
+  it('returns the contract Config shape with empty URLs as null', async () => {
+    const app = Fastify();
+    registerConfigRoute(app, { trace_viewer_url: '', dashboard_url: '', auth_enabled: false, infra_services: ['flagd'] });
+    const response = await app.inject({ method: 'GET', url: '/api/v1/config' });
+    assert.equal(response.statusCode, 200);
+    assert.match(String(response.headers['content-type']), /^application\/json/);
+    assert.deepEqual(response.json(), { trace_viewer_url: null, dashboard_url: null, auth_enabled: false, infra_services: ['flagd'] });
+    await app.close();
+  });
+
+  it('passes configured URLs, auth and an empty infra list through', async () => {
+    const app = Fastify();
+    configRoutes({
+      trace_viewer_url: 'https://jaeger.example.com/trace/',
+      dashboard_url: 'https://grafana.example.com/d/svc',
+      auth_enabled: true,
+      infra_services: [],
+    })(app, undefined as never);
+    const response = await app.inject({ method: 'GET', url: '/api/v1/config' });
+    assert.deepEqual(response.json(), {
+      trace_viewer_url: 'https://jaeger.example.com/trace/',
+      dashboard_url: 'https://grafana.example.com/d/svc',
+      auth_enabled: true,
+      infra_services: [],
+    });
+    await app.close();
+  });
+
+  it('answers HEAD like GET', async () => {
+    const app = Fastify({ exposeHeadRoutes: true });
+    registerConfigRoute(app, { trace_viewer_url: '', dashboard_url: '', auth_enabled: false, infra_services: [] });
+    const response = await app.inject({ method: 'HEAD', url: '/api/v1/config' });
+    assert.equal(response.statusCode, 200);
+    await app.close();
+  });
+});

@@ -1,0 +1,39 @@
+import type { FastifyInstance } from 'fastify';
+import type { RouteModule } from '../server.js';
+
+/** The settings the app needs to decide which links and switches to show. */
+export interface AppConfigSettings {
+  trace_viewer_url: string;
+  dashboard_url: string;
+  auth_enabled: boolean;
+  infra_services: readonly string[];
+}
+
+/** The contract's Config response. */
+export interface ConfigResponse {
+  trace_viewer_url: string | null;
+  dashboard_url: string | null;
+  auth_enabled: boolean;
+  infra_services: string[];
+}
+
+/** Builds the Config shape; an empty URL setting means "hide the link", which the contract spells null. */
+export function toConfigResponse(config: AppConfigSettings): ConfigResponse {
+  return {
+    trace_viewer_url: config.trace_viewer_url === '' ? null : config.trace_viewer_url,
+    dashboard_url: config.dashboard_url === '' ? null : config.dashboard_url,
+    auth_enabled: config.auth_enabled,
+    infra_services: [...config.infra_services],
+  };
+}
+
+/** `GET /api/v1/config`; settings are read once at start-up, so the answer is built once. */
+export function registerConfigRoute(app: FastifyInstance, config: AppConfigSettings): void {
+  const body = toConfigResponse(config);
+  app.get('/api/v1/config', async () => body);
+}
+
+/** The same registration shaped as a `RouteModule` for `createApi({ routes: [...] })`. */
+export function configRoutes(config: AppConfigSettings): RouteModule {
+  return (app) => registerConfigRoute(app, config);
+}
