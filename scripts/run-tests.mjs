@@ -61,4 +61,8 @@ const passed = count('pass');
 const failed = count('fail') + count('cancelled') + (tap === '' || (exitCode !== 0 && count('fail') + count('cancelled') === 0) ? 1 : 0);
 const skipped = count('skipped') + count('todo');
 console.log(`${passed} passed, ${failed} failed, ${skipped} skipped`);
+if (process.env.SVC_TEST_SUMMARY) {
+  const { writeFileSync } = await import('node:fs');
+  writeFileSync(process.env.SVC_TEST_SUMMARY, JSON.stringify({ passed, failed, skipped }));
+}
 process.exit(failed > 0 ? 1 : 0);

@@ -51,6 +51,11 @@ export function hrAt(nowMs: number, offsetMs: number, extraNs = 0): HrTime {
   return [Number(totalNs / 1_000_000_000n), Number(totalNs % 1_000_000_000n)];
 }
 
+/** How parseJsonExact reads an integer: a number when safe, else a bigint. */
+export function asJsonInteger(value: bigint): number | bigint {
+  return value >= BigInt(Number.MIN_SAFE_INTEGER) && value <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(value) : value;
+}
+
 export function hrToNs(time: HrTime): bigint {
   return BigInt(time[0]) * 1_000_000_000n + BigInt(time[1]);
 }
@@ -114,7 +119,7 @@ export function expectedApiSpan(span: ReadableSpan) {
     span_name: span.name,
     kind: KIND_NAMES[span.kind],
     start_ns: startNs,
-    duration_ns: hrToNs(span.endTime) - startNs,
+    duration_ns: asJsonInteger(hrToNs(span.endTime) - startNs),
     status: STATUS_NAMES[span.status.code],
     status_message: span.status.message ?? '',
     attrs: pairs(span.attributes),

@@ -64,14 +64,39 @@ function write(value: unknown, out: string[]): void {
   out.push('}');
 }
 
-/** Parses JSON text, turning integer literals outside the safe range into bigint (used by tests and readers of our own API). */
+const BIG_MARKER = '\uE000big:';
+
+/**
+ * Parses JSON text, turning integer literals outside the safe range into bigint (for readers of
+ * our own API: tests and tools). Only number tokens outside strings are touched.
+ */
 export function parseJsonExact(text: string): unknown {
-  // Quote unsafe integer literals that stand as whole values (after : , [ or at the start), then revive them.
-  const marked = text.replace(/([:\[,]\s*|^\s*)(-?\d{16,})(?=\s*[,\]}]|\s*$)/g, (match, prefix: string, digits: string) => {
-    const asNumber = Number(digits);
-    return Number.isSafeInteger(asNumber) ? match : `${prefix}"\u0000big:${digits}"`;
-  });
-  return JSON.parse(marked, (_key, value: unknown) =>
-    typeof value === 'string' && value.startsWith('\u0000big:') ? BigInt(value.slice(5)) : value,
+  let out = '';
+  let copiedUpTo = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const char = text[i];
+    if (inString) {
+      if (char === '\\') i++;
+      else if (char === '"') inString = false;
+      continue;
+    }
+    if (char === '"') {
+      inString = true;
+      continue;
+    }
+    if (char !== '-' && (char < '0' || char > '9')) continue;
+    let end = i + 1;
+    while (end < text.length && /[0-9eE.+-]/.test(text[end])) end++;
+    const token = text.slice(i, end);
+    if (/^-?\d+$/.test(token) && !Number.isSafeInteger(Number(token))) {
+      out += `${text.slice(copiedUpTo, i)}"${BIG_MARKER}${token}"`;
+      copiedUpTo = end;
+    }
+    i = end - 1;
+  }
+  out += text.slice(copiedUpTo);
+  return JSON.parse(out, (_key, value: unknown) =>
+    typeof value === 'string' && value.startsWith(BIG_MARKER) ? BigInt(value.slice(BIG_MARKER.length)) : value,
   );
 }
