@@ -23,7 +23,11 @@ export interface Store {
 }
 
 export interface QueryOptions {
-  /** Database-side execution limit; 0 or absent means none. */
+  /**
+   * Database-side execution limit (max_execution_time); 0 or absent means none. Passing it
+   * raises StorageTimeoutError. With a limit the statement must not carry its own trailing
+   * SETTINGS clause (the embedded driver appends one).
+   */
   timeoutSecs?: number;
   signal?: AbortSignal;
 }

@@ -2,11 +2,17 @@
  * HTTP driver. The shared suite runs against a real ClickHouse server when
  * SVC_TEST_CLICKHOUSE_URL names one (no server package new enough exists in this machine's
  * registries, so none is started here); the failure paths below need no server.
+ * This file opens chDB on one temp directory (one engine per process).
  */
 
 import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
-import { describe, it } from 'node:test';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, describe, it } from 'node:test';
+import type { ClickHouseClientConfigOptions } from '@clickhouse/client';
+import { createChdbConnection } from 'chdb/connection';
 import { StorageError } from '../model/store.js';
 import { createStore } from './create-store.js';
 import { HttpStore } from './http-store.js';
@@ -19,6 +25,17 @@ if (serverUrl !== '') {
   storeSuite('http', () => createStore({ clickhouse: { url: serverUrl, database }, embedded: { data_dir: '' } }));
 } else {
   it('shared store suite over HTTP', { skip: 'SVC_TEST_CLICKHOUSE_URL not set' }, () => {});
+  // Without a server, the same driver code (query, command, exec with a body, result parsing,
+  // error mapping) runs through @clickhouse/client on chDB's in-process connection. That
+  // transport ignores the client's `database` option and binds parameters itself, so the
+  // server run above stays the real check of those two.
+  const dataDir = mkdtempSync(join(tmpdir(), 'svc-http-store-test-'));
+  after(() => rmSync(dataDir, { recursive: true, force: true }));
+  // chdb types its Connection against the older @clickhouse/client-common settings list; the
+  // runtime contract is the one the client calls, so the type is bridged here.
+  const inProcess = (): ClickHouseClientConfigOptions['connection'] =>
+    createChdbConnection({ path: dataDir }) as unknown as ClickHouseClientConfigOptions['connection'];
+  storeSuite('http driver, in-process transport', () => HttpStore.open('http://in-process.invalid', 'svc_test', inProcess));
 }
 
 /** A loopback port with nothing listening: bind port 0, note it, close. */

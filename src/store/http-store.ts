@@ -4,7 +4,7 @@
  */
 
 import { Readable } from 'node:stream';
-import { ClickHouseLogLevel, createClient, type ClickHouseClient } from '@clickhouse/client';
+import { ClickHouseLogLevel, createClient, type ClickHouseClient, type ClickHouseClientConfigOptions } from '@clickhouse/client';
 import { StorageError, type QueryOptions, type QueryParams, type Store } from '../model/store.js';
 import { compactJsonRows } from './compact-json.js';
 import { executionLimitSecs, toStorageError } from './errors.js';
@@ -31,8 +31,12 @@ export class HttpStore implements Store {
     private readonly client: ClickHouseClient,
   ) {}
 
-  /** Connects to `url`, creates `database` when missing and binds every later request to it. */
-  static async open(url: string, database: string): Promise<HttpStore> {
+  /**
+   * Connects to `url`, creates `database` when missing and binds every later request to it.
+   * `connection` replaces the HTTP transport (the client's experimental hook; the tests plug in
+   * chDB's in-process connection to run this driver's code against a real engine).
+   */
+  static async open(url: string, database: string, connection?: () => ClickHouseClientConfigOptions['connection']): Promise<HttpStore> {
     assertIdentifier(database, 'clickhouse.database');
     let parsed: URL;
     try {
@@ -44,7 +48,7 @@ export class HttpStore implements Store {
       throw new StorageError('clickhouse.url must not contain credentials');
     }
     // A request naming a missing database fails, so the database is created from `default` first.
-    const bootstrap = createClient({ url, request_timeout: REQUEST_TIMEOUT_MS, log: LOG });
+    const bootstrap = createClient({ url, request_timeout: REQUEST_TIMEOUT_MS, log: LOG, connection: connection?.() });
     try {
       await bootstrap.command({ query: `CREATE DATABASE IF NOT EXISTS ${database}` });
     } catch (err) {
@@ -57,6 +61,7 @@ export class HttpStore implements Store {
       database,
       request_timeout: REQUEST_TIMEOUT_MS,
       log: LOG,
+      connection: connection?.(),
       clickhouse_settings: BASE_SETTINGS,
     });
     return new HttpStore(database, client);

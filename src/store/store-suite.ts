@@ -148,13 +148,27 @@ export function storeSuite(driver: string, open: () => Promise<Store>): void {
       const traceId = newTraceId();
       const spans = [span(traceId, 0), span(traceId, 1)];
       const logs = [log(traceId, 0)];
-      await insertSpans(store, spans);
-      await insertSpans(store, spans);
-      await insertSpans(store, [spans[1]]);
-      await insertLogs(store, logs);
-      await insertLogs(store, logs);
-      assert.deepEqual(await getTraceSpans(store, traceId, { nowMs: NOW_MS }), spans);
-      assert.deepEqual(await getTraceLogs(store, traceId, { nowMs: NOW_MS }), logs);
+      // Merges would collapse the copies at any moment; stopped, the copies are surely there.
+      await store.exec('SYSTEM STOP MERGES spans');
+      await store.exec('SYSTEM STOP MERGES logs');
+      try {
+        await insertSpans(store, spans);
+        await insertSpans(store, spans);
+        await insertSpans(store, [spans[1]]);
+        await insertLogs(store, logs);
+        await insertLogs(store, logs);
+        const stored = await store.query<{ spans: string; logs: string }>(
+          `SELECT (SELECT count() FROM spans WHERE trace_id = {t:String}) AS spans,
+                  (SELECT count() FROM logs WHERE trace_id = {t:String}) AS logs`,
+          { t: traceId },
+        );
+        assert.deepEqual(stored, [{ spans: '5', logs: '2' }], 'the replays are stored');
+        assert.deepEqual(await getTraceSpans(store, traceId, { nowMs: NOW_MS }), spans);
+        assert.deepEqual(await getTraceLogs(store, traceId, { nowMs: NOW_MS }), logs);
+      } finally {
+        await store.exec('SYSTEM START MERGES spans');
+        await store.exec('SYSTEM START MERGES logs');
+      }
     });
 
     it('never returns spans or logs older than their lifetime', async () => {
