@@ -85,7 +85,7 @@ export function readKeyValue(r: ProtoReader, end: number, depth: number): AttrPa
     if (tag === TAG_KEY) {
       key = r.string(end);
     } else if (tag === TAG_VALUE) {
-      value = readAnyValue(r, r.lengthEnd(end), depth + 1);
+      value = readAnyValue(r, r.lengthEnd(end), depth);
     } else {
       r.skipUnknown(tag, end, KEY_VALUE_FIELDS);
     }

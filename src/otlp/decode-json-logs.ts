@@ -1,0 +1,56 @@
+import type { AttrPair, LogRow } from '../model/signals.js';
+import { SEVERITY_NUMBER_NAMES } from './enum-names.js';
+import { OtlpDecodeError } from './errors.js';
+import { jsonAttributes, jsonBody } from './json-any-value.js';
+import { jsonResource, jsonRoot, jsonScope } from './json-envelope.js';
+import { jsonArray, jsonEnum, jsonId, jsonObject, jsonString, jsonUint64 } from './json-fields.js';
+import { logIdOf } from './log-id.js';
+import type { ScopeFields } from './read-envelope.js';
+import { serviceNameOf } from './rows.js';
+
+/**
+ * Decodes a parsed OTLP/JSON `ExportLogsServiceRequest` / `LogsData` to the same log rows the
+ * protobuf path gives. Throws OtlpDecodeError on a value of the wrong type or a bad id.
+ */
+export function decodeLogsJson(value: unknown): LogRow[] {
+  const rows: LogRow[] = [];
+  for (const item of jsonArray(jsonRoot(value).resourceLogs, 'resourceLogs')) {
+    const resourceLogs = jsonObject(item, 'resourceLogs item');
+    if (resourceLogs === null) throw new OtlpDecodeError('resourceLogs item must be an object');
+    const resource = jsonResource(resourceLogs.resource);
+    const serviceName = serviceNameOf(resource);
+    for (const scopeItem of jsonArray(resourceLogs.scopeLogs, 'scopeLogs')) {
+      const scopeLogs = jsonObject(scopeItem, 'scopeLogs item');
+      if (scopeLogs === null) throw new OtlpDecodeError('scopeLogs item must be an object');
+      const scope = jsonScope(scopeLogs.scope);
+      for (const record of jsonArray(scopeLogs.logRecords, 'logRecords')) {
+        rows.push(jsonLogRecord(record, resource, serviceName, scope));
+      }
+    }
+  }
+  return rows;
+}
+
+function jsonLogRecord(value: unknown, resource: AttrPair[], serviceName: string, scope: ScopeFields): LogRow {
+  const record = jsonObject(value, 'logRecord');
+  if (record === null) throw new OtlpDecodeError('logRecord must be an object');
+  const timeNs = jsonUint64(record.timeUnixNano, 'timeUnixNano');
+  const observedTsNs = jsonUint64(record.observedTimeUnixNano, 'observedTimeUnixNano');
+  const row: LogRow = {
+    logId: '',
+    tsNs: timeNs === 0n ? observedTsNs : timeNs,
+    observedTsNs,
+    traceId: jsonId(record.traceId, 16, true, 'traceId'),
+    spanId: jsonId(record.spanId, 8, true, 'spanId'),
+    serviceName,
+    severityNumber: jsonEnum(record.severityNumber, SEVERITY_NUMBER_NAMES, 'severityNumber'),
+    severityText: jsonString(record.severityText, 'severityText'),
+    body: jsonBody(record.body),
+    attrs: jsonAttributes(record.attributes, []),
+    resource,
+    scopeName: scope.name,
+    scopeVersion: scope.version,
+  };
+  row.logId = logIdOf(row);
+  return row;
+}

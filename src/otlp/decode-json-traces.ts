@@ -1,0 +1,66 @@
+import type { AttrPair, SpanEvent, SpanRow } from '../model/signals.js';
+import { SPAN_KIND_NAMES, STATUS_CODE_NAMES } from './enum-names.js';
+import { OtlpDecodeError } from './errors.js';
+import { jsonAttributes } from './json-any-value.js';
+import { jsonResource, jsonRoot, jsonScope } from './json-envelope.js';
+import { jsonArray, jsonEnum, jsonId, jsonObject, jsonString, jsonUint64 } from './json-fields.js';
+import type { ScopeFields } from './read-envelope.js';
+import { serviceNameOf, spanKindOf, spanStatusOf } from './rows.js';
+
+/**
+ * Decodes a parsed OTLP/JSON `ExportTraceServiceRequest` / `TracesData` to the same span rows the
+ * protobuf path gives. Throws OtlpDecodeError on a value of the wrong type or a bad id.
+ */
+export function decodeTracesJson(value: unknown): SpanRow[] {
+  const rows: SpanRow[] = [];
+  for (const item of jsonArray(jsonRoot(value).resourceSpans, 'resourceSpans')) {
+    const resourceSpans = jsonObject(item, 'resourceSpans item');
+    if (resourceSpans === null) throw new OtlpDecodeError('resourceSpans item must be an object');
+    const resource = jsonResource(resourceSpans.resource);
+    const serviceName = serviceNameOf(resource);
+    for (const scopeItem of jsonArray(resourceSpans.scopeSpans, 'scopeSpans')) {
+      const scopeSpans = jsonObject(scopeItem, 'scopeSpans item');
+      if (scopeSpans === null) throw new OtlpDecodeError('scopeSpans item must be an object');
+      const scope = jsonScope(scopeSpans.scope);
+      for (const span of jsonArray(scopeSpans.spans, 'spans')) {
+        rows.push(jsonSpan(span, resource, serviceName, scope));
+      }
+    }
+  }
+  return rows;
+}
+
+function jsonSpan(value: unknown, resource: AttrPair[], serviceName: string, scope: ScopeFields): SpanRow {
+  const span = jsonObject(value, 'span');
+  if (span === null) throw new OtlpDecodeError('span must be an object');
+  const status = jsonObject(span.status, 'status');
+  const events: SpanEvent[] = [];
+  for (const event of jsonArray(span.events, 'events')) events.push(jsonEvent(event));
+  return {
+    traceId: jsonId(span.traceId, 16, false, 'traceId'),
+    spanId: jsonId(span.spanId, 8, false, 'spanId'),
+    parentSpanId: jsonId(span.parentSpanId, 8, true, 'parentSpanId'),
+    serviceName,
+    name: jsonString(span.name, 'name'),
+    kind: spanKindOf(jsonEnum(span.kind, SPAN_KIND_NAMES, 'kind')),
+    startNs: jsonUint64(span.startTimeUnixNano, 'startTimeUnixNano'),
+    endNs: jsonUint64(span.endTimeUnixNano, 'endTimeUnixNano'),
+    status: spanStatusOf(status === null ? 0 : jsonEnum(status.code, STATUS_CODE_NAMES, 'status.code')),
+    statusMessage: status === null ? '' : jsonString(status.message, 'status.message'),
+    attrs: jsonAttributes(span.attributes, []),
+    resource,
+    events,
+    scopeName: scope.name,
+    scopeVersion: scope.version,
+  };
+}
+
+function jsonEvent(value: unknown): SpanEvent {
+  const event = jsonObject(value, 'event');
+  if (event === null) throw new OtlpDecodeError('event must be an object');
+  return {
+    tsNs: jsonUint64(event.timeUnixNano, 'event.timeUnixNano'),
+    name: jsonString(event.name, 'event.name'),
+    attrs: jsonAttributes(event.attributes, []),
+  };
+}

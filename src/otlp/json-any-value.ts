@@ -1,0 +1,59 @@
+import type { AttrPair, AttrValue } from '../model/signals.js';
+import { setOwn } from './any-value.js';
+import { OtlpDecodeError } from './errors.js';
+import { jsonArray, jsonBytes, jsonDouble, jsonInt64, jsonObject, jsonString } from './json-fields.js';
+import { MAX_NESTING_DEPTH } from './limits.js';
+
+/** An OTLP/JSON AnyValue object to its AttrValue, exactly as the protobuf path builds it. */
+export function jsonAnyValue(value: unknown, depth: number): AttrValue {
+  if (depth > MAX_NESTING_DEPTH) throw new OtlpDecodeError('nesting too deep');
+  const any = jsonObject(value, 'value');
+  if (any === null) return null;
+  if (any.stringValue !== undefined && any.stringValue !== null) return jsonString(any.stringValue, 'stringValue');
+  if (any.boolValue !== undefined && any.boolValue !== null) {
+    if (typeof any.boolValue !== 'boolean') throw new OtlpDecodeError('boolValue must be a boolean');
+    return any.boolValue;
+  }
+  if (any.intValue !== undefined && any.intValue !== null) return jsonInt64(any.intValue, 'intValue');
+  if (any.doubleValue !== undefined && any.doubleValue !== null) return jsonDouble(any.doubleValue, 'doubleValue');
+  if (any.arrayValue !== undefined && any.arrayValue !== null) {
+    const list = jsonObject(any.arrayValue, 'arrayValue');
+    const items = jsonArray(list?.values, 'arrayValue.values');
+    const out: AttrValue[] = new Array<AttrValue>(items.length);
+    for (let i = 0; i < items.length; i++) out[i] = jsonAnyValue(items[i], depth + 1);
+    return out;
+  }
+  if (any.kvlistValue !== undefined && any.kvlistValue !== null) {
+    const list = jsonObject(any.kvlistValue, 'kvlistValue');
+    const entries = jsonArray(list?.values, 'kvlistValue.values');
+    const out: { [key: string]: AttrValue } = {};
+    for (const entry of entries) {
+      const [key, item] = jsonKeyValue(entry, depth + 1);
+      setOwn(out, key, item);
+    }
+    return out;
+  }
+  if (any.bytesValue !== undefined && any.bytesValue !== null) return jsonBytes(any.bytesValue, 'bytesValue');
+  return null;
+}
+
+/** A log body: a stringValue as is, an empty or absent AnyValue as '', any other as its JSON text. */
+export function jsonBody(value: unknown): string {
+  const any = jsonObject(value, 'body');
+  if (any === null) return '';
+  if (any.stringValue !== undefined && any.stringValue !== null) return jsonString(any.stringValue, 'body.stringValue');
+  const decoded = jsonAnyValue(any, 0);
+  return decoded === null ? '' : JSON.stringify(decoded);
+}
+
+function jsonKeyValue(value: unknown, depth: number): AttrPair {
+  const entry = jsonObject(value, 'attribute');
+  if (entry === null) throw new OtlpDecodeError('attribute must be an object');
+  return [jsonString(entry.key, 'attribute key'), jsonAnyValue(entry.value, depth)];
+}
+
+/** A JSON `attributes` array to [key, value] pairs. */
+export function jsonAttributes(value: unknown, into: AttrPair[]): AttrPair[] {
+  for (const entry of jsonArray(value, 'attributes')) into.push(jsonKeyValue(entry, 0));
+  return into;
+}
