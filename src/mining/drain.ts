@@ -162,6 +162,17 @@ export class DrainTree {
     return cluster;
   }
 
+  /** The largest number of children of any tree node (the limit is MAX_CHILDREN). */
+  widestNode(): number {
+    let widest = 0;
+    const walk = (node: TreeNode): void => {
+      widest = Math.max(widest, node.children.size);
+      for (const child of node.children.values()) walk(child);
+    };
+    for (const node of this.root.values()) walk(node);
+    return widest;
+  }
+
   /** The overflow template, created on first use. */
   overflowCluster(sample: string): Cluster {
     if (this.overflow === null) {
@@ -235,15 +246,4 @@ function generalize(template: string[], line: readonly string[]): boolean {
 /** Template text of a cluster. */
 export function templateText(cluster: Cluster): string {
   return cluster.tokens.join(' ');
-}
-
-/** Test hook: how many children the deepest nodes have, to check the node limit. */
-export function maxChildrenIn(tree: DrainTree): number {
-  let max = 0;
-  const walk = (node: TreeNode): void => {
-    max = Math.max(max, node.children.size);
-    for (const child of node.children.values()) walk(child);
-  };
-  for (const node of (tree as unknown as { root: Map<number, TreeNode> }).root.values()) walk(node);
-  return max;
 }

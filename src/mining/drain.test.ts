@@ -1,0 +1,89 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { CROWDED_LEAF_TEMPLATES, DrainTree, MAX_CHILDREN, OVERFLOW_TEMPLATE, similarity, templateText } from './drain.js';
+import { maskLine } from './masking.js';
+import { templateId } from './template-id.js';
+
+const opts = { simThreshold: 0.5, maxClusters: 5000 };
+const toks = (line: string): string[] => maskLine(line, { keepHttpStatus: true }).tokens;
+/** A word of letters only (no digits, so it is never masked). */
+const word = (i: number): string => `w${i.toString(26).replace(/[0-9]/g, (d) => 'qrstuvwxyz'[Number(d)])}`;
+
+test('depth 4: only the first two tokens choose the leaf', () => {
+  const tree = new DrainTree('svc', opts);
+  assert.equal(tree.leafFor(['a', 'b', 'c', 'd']), tree.leafFor(['a', 'b', 'x', 'y']));
+  assert.notEqual(tree.leafFor(['a', 'b', 'c', 'd']), tree.leafFor(['a', 'z', 'c', 'd']));
+  assert.notEqual(tree.leafFor(['a', 'b', 'c']), tree.leafFor(['a', 'b', 'c', 'd']));
+});
+
+test('at most 100 children per node; the rest share the wildcard child', () => {
+  const tree = new DrainTree('svc', opts);
+  for (let i = 0; i < 300; i++) tree.add([word(i), 'same', 'tail'], '');
+  assert.ok(tree.widestNode() <= MAX_CHILDREN);
+  assert.equal(tree.leafFor([word(250), 'same', 'tail']), tree.leafFor([word(299), 'same', 'tail']));
+});
+
+test('a line longer than 64 tokens is mined on 64 tokens', () => {
+  const tree = new DrainTree('svc', opts);
+  const line = Array.from({ length: 90 }, (_, i) => word(i)).join(' ');
+  const { cluster } = tree.add(toks(line), line);
+  assert.equal(cluster.tokens.length, 64);
+});
+
+test('values generalize by position, words are kept until the leaf is crowded', () => {
+  const tree = new DrainTree('svc', opts);
+  const a = tree.add(toks('session opened for user 12'), '').cluster;
+  assert.equal(tree.add(toks('session opened for user 13'), '').cluster, a);
+  assert.notEqual(tree.add(toks('session opened for admin 13'), '').cluster, a);
+  // user=<*> against user= differs in a value: merged, the position becomes a wildcard.
+  const b = tree.add(toks('login ok user=7 from x'), '').cluster;
+  assert.equal(tree.add(toks('login ok user= from x'), '').cluster, b);
+  assert.equal(templateText(b), 'login ok <*> from x');
+  // In a crowded leaf words generalize (bounds templates of word-valued variables).
+  const crowd = new DrainTree('svc', opts);
+  for (let i = 0; i < CROWDED_LEAF_TEMPLATES; i++) crowd.add(['job', 'ran', word(i), 'now', 'ok'], '');
+  assert.equal(crowd.clusters.length, CROWDED_LEAF_TEMPLATES);
+  crowd.add(['job', 'ran', word(99), 'now', 'ok'], '');
+  assert.equal(crowd.clusters.length, CROWDED_LEAF_TEMPLATES);
+});
+
+test('a kept status code never matches a wildcard', () => {
+  const tree = new DrainTree('svc', opts);
+  const ok = tree.add(toks('"GET /a/b HTTP/1.1" 200 5'), '').cluster;
+  const missing = tree.add(toks('"GET /a/b HTTP/1.1" 404 5'), '').cluster;
+  assert.notEqual(ok, missing);
+  assert.equal(templateText(ok), '"GET <*> <*>" 200 <*>');
+  assert.equal(similarity(['x', '<*>'], ['x', '404'], true), -1);
+  assert.equal(similarity(['x', '200'], ['x', '404'], true), -1);
+});
+
+test('the overflow template takes lines beyond max_clusters_per_service', () => {
+  const tree = new DrainTree('svc', { simThreshold: 0.5, maxClusters: 3 });
+  const made = ['alpha one', 'beta two', 'gamma three', 'delta four', 'epsilon five'].map((l) => tree.add(toks(l), l).cluster);
+  assert.equal(tree.clusters.length, 3);
+  assert.equal(made[3], made[4]);
+  assert.equal(made[3], tree.overflow);
+  assert.equal(templateText(made[3]), OVERFLOW_TEMPLATE);
+  // Known lines still find their templates.
+  assert.equal(tree.add(toks('beta two'), '').cluster, made[1]);
+});
+
+test('template ids are stable: fixed at creation, same in every tree', () => {
+  const t1 = new DrainTree('svc', opts);
+  const c = t1.add(toks('worker 1 started'), '').cluster;
+  const id = c.id;
+  assert.equal(id, templateId('svc', 'worker <*> started'));
+  assert.match(id, /^\d+$/);
+  assert.ok(BigInt(id) < 2n ** 64n);
+  t1.add(toks('worker x=1 started'), '');
+  const t2 = new DrainTree('svc', opts);
+  assert.equal(t2.add(toks('worker 9 started'), '').cluster.id, id);
+  assert.notEqual(new DrainTree('other', opts).add(toks('worker 9 started'), '').cluster.id, id);
+  // Generalizing the text keeps the id.
+  const t3 = new DrainTree('svc', opts);
+  const g = t3.add(toks('load now user=1 done'), '').cluster;
+  const before = g.id;
+  t3.add(toks('load now user= done'), '');
+  assert.equal(templateText(g), 'load now <*> done');
+  assert.equal(g.id, before);
+});

@@ -1,0 +1,83 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { MAX_TOKENS, WILDCARD, fingerprintLine, isPinnedToken, maskLine } from './masking.js';
+
+const KEEP = { keepHttpStatus: true };
+const DROP = { keepHttpStatus: false };
+const masked = (line: string, opts = KEEP): string => maskLine(line, opts).tokens.join(' ');
+
+test('numbers, decimals, negatives and numbers with units become wildcards', () => {
+  assert.equal(masked('took 12 ms'), 'took <*>');
+  assert.equal(masked('took ms'), 'took ms');
+  assert.equal(masked('ratio 0.75 delta -3 size 12ms'), 'ratio <*> delta <*> size <*>');
+  assert.equal(masked('estimated size 2.1 KB, free 3 GB'), 'estimated size <*> <*>, free <*>');
+});
+
+test('UUIDs and hex runs with and without 0x', () => {
+  assert.equal(masked('request 123e4567-e89b-12d3-a456-426614174000 done'), 'request <*> done');
+  assert.equal(masked('addr 0x7fed806eb5d'), 'addr <*>');
+  assert.equal(masked('id deadbeefcafe'), 'id <*>');
+  assert.equal(masked('commit 3fa2b9c'), 'commit <*>');
+  // Short hex-looking words without digits stay words.
+  assert.equal(masked('added a bead'), 'added a bead');
+});
+
+test('IPs and ports are numbers; delimiters stay in the template', () => {
+  assert.equal(masked('from 10.251.73.220:50010 user=42 (HWID=1973)'), 'from <*>:<*> user=<*> (HWID=<*>)');
+});
+
+test('paths, host names, date names are values', () => {
+  assert.equal(masked('open /var/log/messages now'), 'open <*> now');
+  assert.equal(masked('rhost=troi.bluesky-technologies.com'), 'rhost=<*>');
+  assert.equal(masked('at Fri Jun 17 20:10:40 2005'), 'at <*> <*>:<*>:<*> <*>');
+  // A class name with capitals is not a host name.
+  assert.equal(masked('in org.apache.Main'), 'in org.apache.Main');
+});
+
+test('a run of wildcard tokens collapses into one', () => {
+  assert.equal(masked('delete 1 2 3 4 done'), 'delete <*> done');
+  assert.equal(maskLine('delete 1 2 done', KEEP).fingerprint, maskLine('delete 7 done', KEEP).fingerprint);
+});
+
+test('HTTP status codes after an HTTP version token are kept with keep_http_status', () => {
+  const line = '10.0.0.1 - - "GET /a/b HTTP/1.1" 404 512';
+  assert.equal(masked(line), '<*> - - "GET <*> <*>" 404 <*>');
+  assert.equal(masked('"POST /x/y HTTP/1.0" 200 12'), '"POST <*> <*>" 200 <*>');
+  assert.equal(masked('proto HTTP/1.0 503'), 'proto <*> 503');
+  assert.ok(isPinnedToken('404'));
+  assert.ok(!isPinnedToken(WILDCARD));
+  // Out of range or not after a version token: masked.
+  assert.equal(masked('"GET / HTTP/1.1" 700 1'), '"GET / <*>" <*>');
+  assert.equal(masked('returned 404'), 'returned <*>');
+  assert.notEqual(fingerprintLine(line, KEEP), fingerprintLine(line.replace(' 404 ', ' 500 '), KEEP));
+});
+
+test('status codes are not kept when keep_http_status is false', () => {
+  const line = '"GET /a/b HTTP/1.1" 404 512';
+  assert.equal(masked(line, DROP), '"GET <*> <*>" <*>');
+  assert.equal(fingerprintLine(line, DROP), fingerprintLine(line.replace(' 404 ', ' 500 '), DROP));
+});
+
+test('fingerprint equals the fingerprint of the built tokens and ignores values', () => {
+  for (const line of ['a b c', 'x=1 y=2', 'GET /a/b HTTP/1.1 200 3', '']) {
+    assert.equal(fingerprintLine(line, KEEP), maskLine(line, KEEP).fingerprint);
+  }
+  assert.equal(fingerprintLine('user 1 logged in', KEEP), fingerprintLine('user 22 logged in', KEEP));
+  assert.notEqual(fingerprintLine('user 1 logged in', KEEP), fingerprintLine('user 1 logged out', KEEP));
+  assert.notEqual(fingerprintLine('a b', KEEP), fingerprintLine('ab', KEEP));
+});
+
+test('lines longer than 64 tokens keep 63 tokens and fold the rest into one wildcard', () => {
+  const words = Array.from({ length: 100 }, (_, i) => `w${String.fromCharCode(97 + (i % 26))}x`.replace(/\d/g, ''));
+  const line = words.join(' ');
+  const { tokens } = maskLine(line, KEEP);
+  assert.equal(tokens.length, MAX_TOKENS);
+  assert.equal(tokens[MAX_TOKENS - 1], WILDCARD);
+  assert.deepEqual(tokens.slice(0, MAX_TOKENS - 1), words.slice(0, MAX_TOKENS - 1));
+  // Lines that differ only after the fold share a fingerprint.
+  assert.equal(fingerprintLine(line, KEEP), fingerprintLine(`${line} more words here`, KEEP));
+  assert.equal(fingerprintLine(line, KEEP), maskLine(line, KEEP).fingerprint);
+  // Exactly 64 tokens: nothing folded.
+  const exact = words.slice(0, MAX_TOKENS).join(' ');
+  assert.deepEqual(maskLine(exact, KEEP).tokens, words.slice(0, MAX_TOKENS));
+});
