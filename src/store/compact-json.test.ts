@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { compactJsonRows, jsonValue } from './compact-json.js';
+import { compactJsonRows, encodeLines, jsonValue } from './compact-json.js';
 
 describe('compactJsonRows', () => {
   it('writes bigint as exact bare integers and strings as JSON', () => {
@@ -14,5 +14,14 @@ describe('compactJsonRows', () => {
   it('refuses values ClickHouse cannot read', () => {
     assert.throws(() => jsonValue(Number.NaN), TypeError);
     assert.throws(() => jsonValue(Symbol('x')), TypeError);
+  });
+});
+
+describe('encodeLines', () => {
+  it('joins every line in order across chunk boundaries', () => {
+    const rows = Array.from({ length: 5000 }, (_, i) => i);
+    const line = (i: number): string => `[${i},"${'é'.repeat(i % 40)}"]\n`;
+    assert.equal(encodeLines(rows, line).toString('utf8'), rows.map(line).join(''));
+    assert.equal(encodeLines([], line).length, 0);
   });
 });

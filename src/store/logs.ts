@@ -3,6 +3,7 @@
 import type { Store } from '../model/store.js';
 import type { LogRow } from '../model/signals.js';
 import { attrsFromJson, attrsToJson } from './attrs-json.js';
+import { encodeLines } from './compact-json.js';
 import { oldestAllowedNs } from './lifetimes.js';
 import type { TraceReadOptions } from './spans.js';
 
@@ -26,9 +27,7 @@ function logLine(r: LogRow): string {
 /** Stores logs in one insert. Replays are harmless: reads dedupe by log id. */
 export async function insertLogs(store: Store, rows: readonly LogRow[]): Promise<void> {
   if (rows.length === 0) return;
-  let payload = '';
-  for (const row of rows) payload += logLine(row);
-  await store.insertRaw('logs', LOG_COLUMNS, payload);
+  await store.insertRaw('logs', LOG_COLUMNS, encodeLines(rows, logLine));
 }
 
 interface StoredLog {

@@ -3,6 +3,7 @@
 import type { QueryOptions, Store } from '../model/store.js';
 import type { SpanKind, SpanRow, SpanStatus } from '../model/signals.js';
 import { attrsFromJson, attrsToJson, eventsFromJson, eventsToJson } from './attrs-json.js';
+import { encodeLines } from './compact-json.js';
 import { oldestAllowedNs } from './lifetimes.js';
 
 const SPAN_COLUMNS = [
@@ -22,9 +23,7 @@ function spanLine(r: SpanRow): string {
 /** Stores spans in one insert. Replays are harmless: reads dedupe by span id. */
 export async function insertSpans(store: Store, rows: readonly SpanRow[]): Promise<void> {
   if (rows.length === 0) return;
-  let payload = '';
-  for (const row of rows) payload += spanLine(row);
-  await store.insertRaw('spans', SPAN_COLUMNS, payload);
+  await store.insertRaw('spans', SPAN_COLUMNS, encodeLines(rows, spanLine));
 }
 
 interface StoredSpan {
