@@ -13,6 +13,7 @@ import { appliedVersions, migrate, schemaVersion } from './migrate.js';
 import { MIGRATIONS } from './migrations/index.js';
 import { listServices, MAX_SERVICES } from './services.js';
 import { getTraceSpans, insertSpans } from './spans.js';
+import { storyIdOfTrace } from './story-ids.js';
 
 const NOW_MS = Date.now();
 const NOW_NS = BigInt(NOW_MS) * 1_000_000n;
@@ -216,6 +217,19 @@ export function storeSuite(driver: string, open: () => Promise<Store>): void {
       assert.equal(listed.length, MAX_SERVICES);
       assert.deepEqual(listed, [...listed].sort());
       assert.equal(listed[0], 'alpha');
+    });
+
+    it('finds the story id of a trace within the stories lifetime', async () => {
+      const traceId = newTraceId();
+      const tsNs = NOW_NS - 60_000_000_000n;
+      await store.insert('stories', ['story_id', 'fingerprint', 'kind', 'ts_ns', 'duration_ns', 'endpoint_service',
+        'endpoint_name', 'rc_service', 'rc_span_name', 'summary', 'story', 'written_at_ms'], [
+        [traceId, 18446744073709551615n, 'error', tsNs, 5n, 'web', 'GET /', 'db', 'query', 'db failed', '{}', NOW_MS],
+      ]);
+      assert.equal(await storyIdOfTrace(store, traceId, NOW_MS), traceId);
+      assert.equal(await storyIdOfTrace(store, newTraceId(), NOW_MS), null);
+      const storyMs = Number(tsNs / 1_000_000n);
+      assert.equal(await storyIdOfTrace(store, traceId, storyMs + LIFETIME_MS.stories + 1), null);
     });
 
     it('raises StorageTimeoutError past timeoutSecs', async () => {
