@@ -1,0 +1,80 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { xxh3 } from '@node-rs/xxhash';
+import { decodeLogs } from './decode-logs.js';
+import { logIdOf } from './log-id.js';
+import { expectedLogRows, logsToProtobuf, makeLogs } from './otlp-fixtures.js';
+import { doubleField, fixed64Field, hexBytes, lenField, logsData, message, stringAttr, varint, tag, varintField } from './proto-build.js';
+
+describe('decodeLogs', () => {
+  it('decodes the reference serializer output of real SDK log records to the expected rows', () => {
+    const logs = makeLogs();
+    const rows = decodeLogs(logsToProtobuf(logs));
+    assert.equal(rows.length, 10);
+    assert.deepEqual(rows.map(({ logId: _logId, ...rest }) => rest), expectedLogRows(logs));
+  });
+
+  it('renders bodies: strings as is, structures as JSON text, bytes as quoted base64, none as empty', () => {
+    const rows = decodeLogs(logsToProtobuf(makeLogs())).slice(0, 5);
+    assert.equal(rows[0].body, 'payment failed for order 12345');
+    assert.deepEqual(JSON.parse(rows[1].body), { event: 'login', user: 'ana', attempts: 2 });
+    assert.equal(rows[2].body, '42');
+    assert.equal(rows[3].body, JSON.stringify(Buffer.from('hi').toString('base64')));
+    assert.equal(rows[4].body, '');
+    assert.equal(rows[0].traceId, '0af7651916cd43dd8448eb211c80319c');
+    assert.equal(rows[0].spanId, 'b7ad6b7169203331');
+    assert.equal(rows[1].traceId, '');
+  });
+
+  it('falls back to the observed time when the record time is 0', () => {
+    const observed = 1_795_000_000_987_654_321n;
+    const [row] = decodeLogs(logsData([message(fixed64Field(11, observed), lenField(5, message(lenField(1, 'hello'))))]));
+    assert.equal(row.tsNs, observed);
+    assert.equal(row.observedTsNs, observed);
+    const [timed] = decodeLogs(logsData([message(fixed64Field(1, 5n), fixed64Field(11, observed))]));
+    assert.equal(timed.tsNs, 5n);
+  });
+
+  it('gives a content-derived unsigned 64-bit decimal log id, stable across replays', () => {
+    const bytes = logsToProtobuf(makeLogs());
+    const first = decodeLogs(bytes);
+    const replay = decodeLogs(Buffer.from(bytes));
+    assert.deepEqual(replay.map((row) => row.logId), first.map((row) => row.logId));
+    assert.equal(new Set(first.map((row) => row.logId)).size, first.length);
+    for (const row of first) {
+      assert.match(row.logId, /^[0-9]{1,20}$/);
+      assert.ok(BigInt(row.logId) < 1n << 64n);
+      assert.equal(row.logId, logIdOf(row));
+    }
+  });
+
+  it('hashes the documented canonical form', () => {
+    const [row] = decodeLogs(logsData([message(
+      fixed64Field(1, 10n), fixed64Field(11, 11n), varintField(2, 9), lenField(3, 'INFO'),
+      lenField(5, message(lenField(1, 'body'))), stringAttr(6, 'k', 'v'),
+      lenField(9, hexBytes('0af7651916cd43dd8448eb211c80319c')), lenField(10, hexBytes('b7ad6b7169203331')),
+    )], [stringAttr(1, 'service.name', 'api')]));
+    const canonical = JSON.stringify(['api', '10', '11', '0af7651916cd43dd8448eb211c80319c', 'b7ad6b7169203331', 9, 'INFO', 'body', [['k', 'v']]]);
+    assert.equal(row.logId, xxh3.xxh64(canonical).toString());
+  });
+
+  it('changes the id when any hashed field changes, and includes the service even when the resource comes last', () => {
+    const record = message(fixed64Field(1, 10n), lenField(5, message(lenField(1, 'body'))));
+    const base = decodeLogs(logsData([record], [stringAttr(1, 'service.name', 'api')]))[0];
+    const otherBody = decodeLogs(logsData([message(fixed64Field(1, 10n), lenField(5, message(lenField(1, 'body2'))))], [stringAttr(1, 'service.name', 'api')]))[0];
+    const otherService = decodeLogs(logsData([record], [stringAttr(1, 'service.name', 'web')]))[0];
+    assert.notEqual(base.logId, otherBody.logId);
+    assert.notEqual(base.logId, otherService.logId);
+    const scopeLogs = message(lenField(2, record));
+    const late = decodeLogs(message(lenField(1, message(lenField(2, scopeLogs), lenField(1, message(stringAttr(1, 'service.name', 'api')))))))[0];
+    assert.equal(late.serviceName, 'api');
+    assert.equal(late.logId, base.logId);
+  });
+
+  it('reads severity numbers, including negative ones sign-extended to 10 bytes', () => {
+    const [negative] = decodeLogs(logsData([message([...tag(2, 0), ...varint(-3n)])]));
+    assert.equal(negative.severityNumber, -3);
+    const [double] = decodeLogs(logsData([message(lenField(5, message(doubleField(4, 2.5))))]));
+    assert.equal(double.body, '2.5');
+  });
+});
