@@ -36,8 +36,11 @@ export interface AnalyzeInput {
   logs: LogRow[];
   /** The trace was closed early (span or buffer limit). */
   truncated: boolean;
-  /** The effective baseline of the trace's endpoint (see BaselineCarry), or null. */
-  baseline: EndpointBaseline | null;
+  /**
+   * The effective baseline of the trace's endpoint (see BaselineCarry), or null; or a lookup by
+   * endpoint key, for callers (the assembler) that cannot know the endpoint before the tree is built.
+   */
+  baseline: EndpointBaseline | null | ((endpointKey: string) => EndpointBaseline | null);
   thresholds: ThresholdSettings;
 }
 
@@ -66,6 +69,8 @@ export function analyzeTrace(input: AnalyzeInput): TraceAnalysis | null {
   const isError = failing.includes(true);
   const durationNs = root.endNs - root.startNs;
   const ops = traceOps(tree.spans);
+  const key = endpointKey(endpoint.service, endpoint.name);
+  const baseline = typeof input.baseline === 'function' ? input.baseline(key) : input.baseline;
 
   const trace: TraceSummary = {
     trace_id: root.traceId,
@@ -78,7 +83,7 @@ export function analyzeTrace(input: AnalyzeInput): TraceAnalysis | null {
     services: [...new Set(tree.spans.map((s) => s.serviceName))].sort(),
   };
 
-  const context: StoryContext = { input, tree, endpoint, ops, durationNs };
+  const context: StoryContext = { input, baseline, tree, endpoint, ops, durationNs };
   let built: BuiltStory | null = null;
   if (isError) {
     const rc = errorRootCause(tree, failing, logsBySpanId);
@@ -92,13 +97,13 @@ export function analyzeTrace(input: AnalyzeInput): TraceAnalysis | null {
         alsoFailed: rc.alsoFailed,
       });
     }
-  } else if (isSlow(durationNs, input.baseline, input.thresholds)) {
-    built = buildSlowStory(context, input.baseline as EndpointBaseline);
+  } else if (baseline !== null && isSlow(durationNs, baseline, input.thresholds)) {
+    built = buildSlowStory(context, baseline);
   }
 
   return {
     trace,
-    endpointKey: endpointKey(endpoint.service, endpoint.name),
+    endpointKey: key,
     story: built?.story ?? null,
     storyRecord: built === null ? null : storyRecord(built.story, tree, built.rcIndex),
     rootCauseSpan: built === null ? null : tree.spans[built.rcIndex],
@@ -116,6 +121,7 @@ export function isSlow(durationNs: bigint, baseline: EndpointBaseline | null, th
 
 interface StoryContext {
   input: AnalyzeInput;
+  baseline: EndpointBaseline | null;
   tree: SpanTree;
   endpoint: Endpoint;
   ops: OpDuration[];
@@ -195,7 +201,7 @@ function buildStory(context: StoryContext, kind: StoryKind, rcIndex: number, par
     path_services: pathServices(spansOnPath),
     path_spans: spansOnPath,
     critical_path: { segments: path.segments, top: path.top },
-    baseline_diff: baselineDiff(context.ops, input.baseline, input.thresholds),
+    baseline_diff: baselineDiff(context.ops, context.baseline, input.thresholds),
     logs: storyLogs(input.logs),
     also_failed: parts.alsoFailed,
     span_count: tree.spans.length,

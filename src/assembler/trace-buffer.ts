@@ -1,0 +1,191 @@
+/**
+ * The assembler's open traces: spans and logs grouped by trace id until the trace closes. Pure: the
+ * clock is a parameter of every call, nothing here does I/O or sets a timer.
+ *
+ * Closing rules (contract, "Trace closing and story creation"):
+ * - gap: `gapMs` of processing time without a new span (logs do not keep a trace open);
+ * - max_age: open for `maxAgeMs`;
+ * - max_spans: a span beyond `maxSpans` arrives: the trace closes with `maxSpans` spans, flagged
+ *   truncated, and the spans beyond are late;
+ * - buffer: all buffered traces together exceed `maxBufferBytes`: the oldest close first, flagged
+ *   truncated.
+ * A closed trace without spans (logs only) produces nothing and is not remembered.
+ *
+ * Late items and pieces. Each closed piece is remembered (per partition, the last
+ * `recentPerPartition`) with the time it was opened. An item for a remembered trace is:
+ * - late when it arrives less than `maxAgeMs` after that piece opened: had the piece stayed open,
+ *   the item would have joined it, so it belongs to the closed piece; it is counted, not analysed
+ *   (the writer stores it raw either way);
+ * - the start of a new piece otherwise: no piece may stay open longer than `maxAgeMs`, so the item
+ *   could never have joined the closed one. This is how "a trace whose spans are more than a minute
+ *   apart may close in pieces": each piece is analysed as its own trace.
+ * A trace closed by max_age is therefore continued by a new piece at once, and a trace closed by its
+ * gap treats stragglers within its minute as late.
+ */
+import type { LogRow, SpanRow } from '../model/signals.js';
+import { RecentClosed } from './recent-closed.js';
+import { logBytes, spanBytes } from './row-bytes.js';
+
+export type CloseReason = 'gap' | 'max_age' | 'max_spans' | 'buffer' | 'shutdown';
+
+export interface ClosedTrace {
+  traceId: string;
+  partition: number;
+  spans: SpanRow[];
+  logs: LogRow[];
+  /** Closed by a limit (max_spans, buffer) with part of it possibly cut. */
+  truncated: boolean;
+  reason: CloseReason;
+  openedAtMs: number;
+}
+
+export interface TraceBufferOptions {
+  gapMs: number;
+  maxAgeMs: number;
+  maxSpans: number;
+  maxBufferBytes: number;
+  recentPerPartition: number;
+  /** Byte estimates of buffered rows; injectable so tests can use round numbers. */
+  spanBytes?: (span: SpanRow) => number;
+  logBytes?: (log: LogRow) => number;
+}
+
+export interface AddResult {
+  /** Items refused because their trace closed recently (svc_assembler_late_items_total). */
+  late: number;
+  /** 1 when these items opened a new piece of a trace that closed earlier. */
+  newPieces: number;
+  /** Traces closed by this add (max_spans, buffer). */
+  closed: ClosedTrace[];
+}
+
+interface OpenTrace {
+  traceId: string;
+  partition: number;
+  spans: SpanRow[];
+  logs: LogRow[];
+  bytes: number;
+  openedAtMs: number;
+  lastSpanAtMs: number;
+}
+
+/** Open traces with their closing rules and the memory of recently closed ones. */
+export class TraceBuffer {
+  /** Insertion order is opening order: the head is the oldest trace. */
+  private readonly byOpen = new Map<string, OpenTrace>();
+  /** Re-inserted on every span: the head is the trace with the oldest last span. */
+  private readonly byLastSpan = new Map<string, OpenTrace>();
+  private readonly recent = new Map<number, RecentClosed>();
+  private readonly spanBytes: (span: SpanRow) => number;
+  private readonly logBytes: (log: LogRow) => number;
+  private totalBytes = 0;
+
+  constructor(private readonly options: TraceBufferOptions) {
+    this.spanBytes = options.spanBytes ?? spanBytes;
+    this.logBytes = options.logBytes ?? logBytes;
+  }
+
+  get openTraces(): number {
+    return this.byOpen.size;
+  }
+
+  get bufferedBytes(): number {
+    return this.totalBytes;
+  }
+
+  /** Closed trace ids remembered for one partition (for tests and metrics). */
+  rememberedIn(partition: number): number {
+    return this.recent.get(partition)?.size ?? 0;
+  }
+
+  /** Adds one trace's items from one bus record of `partition`. */
+  add(partition: number, traceId: string, spans: readonly SpanRow[], logs: readonly LogRow[], nowMs: number): AddResult {
+    const result: AddResult = { late: 0, newPieces: 0, closed: [] };
+    if (spans.length === 0 && logs.length === 0) return result;
+    let trace = this.byOpen.get(traceId);
+    if (trace === undefined) {
+      const recent = this.recentOf(partition);
+      const closedOpenedAtMs = recent.openedAt(traceId);
+      if (closedOpenedAtMs !== undefined) {
+        if (nowMs - closedOpenedAtMs < this.options.maxAgeMs) {
+          result.late = spans.length + logs.length;
+          return result;
+        }
+        recent.forget(traceId);
+        result.newPieces = 1;
+      }
+      trace = { traceId, partition, spans: [], logs: [], bytes: 0, openedAtMs: nowMs, lastSpanAtMs: nowMs };
+      this.byOpen.set(traceId, trace);
+      this.byLastSpan.set(traceId, trace);
+    }
+
+    const room = this.options.maxSpans - trace.spans.length;
+    const taken = spans.length > room ? spans.slice(0, room) : spans;
+    let addedBytes = 0;
+    for (const span of taken) {
+      trace.spans.push(span);
+      addedBytes += this.spanBytes(span);
+    }
+    for (const log of logs) {
+      trace.logs.push(log);
+      addedBytes += this.logBytes(log);
+    }
+    trace.bytes += addedBytes;
+    this.totalBytes += addedBytes;
+    if (spans.length > 0) {
+      trace.lastSpanAtMs = nowMs;
+      this.byLastSpan.delete(traceId);
+      this.byLastSpan.set(traceId, trace);
+    }
+
+    if (taken.length < spans.length) {
+      result.late += spans.length - taken.length;
+      this.pushClosed(result.closed, this.close(trace, 'max_spans', true));
+    }
+    while (this.totalBytes > this.options.maxBufferBytes && this.byOpen.size > 0) {
+      const oldest = this.byOpen.values().next().value as OpenTrace;
+      this.pushClosed(result.closed, this.close(oldest, 'buffer', true));
+    }
+    return result;
+  }
+
+  /** Closes the traces whose gap or age has run out at `nowMs`. */
+  closeDue(nowMs: number): ClosedTrace[] {
+    const closed: ClosedTrace[] = [];
+    for (const trace of this.byLastSpan.values()) {
+      if (nowMs - trace.lastSpanAtMs < this.options.gapMs) break;
+      this.pushClosed(closed, this.close(trace, 'gap', false));
+    }
+    for (const trace of this.byOpen.values()) {
+      if (nowMs - trace.openedAtMs < this.options.maxAgeMs) break;
+      this.pushClosed(closed, this.close(trace, 'max_age', false));
+    }
+    return closed;
+  }
+
+  /** Closes every open trace (shutdown), oldest first. */
+  closeAll(): ClosedTrace[] {
+    const closed: ClosedTrace[] = [];
+    for (const trace of [...this.byOpen.values()]) this.pushClosed(closed, this.close(trace, 'shutdown', false));
+    return closed;
+  }
+
+  private close(trace: OpenTrace, reason: CloseReason, truncated: boolean): ClosedTrace | null {
+    this.byOpen.delete(trace.traceId);
+    this.byLastSpan.delete(trace.traceId);
+    this.totalBytes -= trace.bytes;
+    if (trace.spans.length === 0) return null; // logs only: nothing to analyse, nothing to remember
+    this.recentOf(trace.partition).remember(trace.traceId, trace.openedAtMs);
+    return { traceId: trace.traceId, partition: trace.partition, spans: trace.spans, logs: trace.logs, truncated, reason, openedAtMs: trace.openedAtMs };
+  }
+
+  private pushClosed(out: ClosedTrace[], closed: ClosedTrace | null): void {
+    if (closed !== null) out.push(closed);
+  }
+
+  private recentOf(partition: number): RecentClosed {
+    let recent = this.recent.get(partition);
+    if (recent === undefined) this.recent.set(partition, (recent = new RecentClosed(this.options.recentPerPartition)));
+    return recent;
+  }
+}
