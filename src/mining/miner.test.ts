@@ -88,3 +88,10 @@ test('templatesForLines reports each line with its final template', () => {
   assert.equal(out[1].template, 'disk full');
   assert.match(out[1].template_id, /^\d+$/);
 });
+
+test('empty and whitespace-only lines share one empty template', () => {
+  const miner = new LogMiner();
+  const a = miner.mine('s', '');
+  assert.equal(miner.mine('s', '   \t').id, a.id);
+  assert.equal(miner.templates()[0].template, '');
+});

@@ -31,3 +31,16 @@ test('services are spread over workers by a stable hash', () => {
   const owners = new Set(Array.from({ length: 20 }, (_, i) => workerForService(`svc-${i}`, 2)));
   assert.equal(owners.size, 2);
 });
+
+test('createMiner picks the miner for each fingerprinter mode', async () => {
+  const { createMiner } = await import('./create-miner.js');
+  const base = { sim_threshold: 0.5, max_clusters_per_service: 5000, keep_http_status: true };
+  const off = createMiner({ ...base, fingerprinter: 'off' });
+  assert.equal(off.mode, 'scalar');
+  assert.equal(off.mode === 'scalar' && off.miner.options.useCache, false);
+  assert.equal(createMiner({ ...base, fingerprinter: 'scalar' }).mode, 'scalar');
+  assert.throws(() => createMiner({ ...base, fingerprinter: 'gpu' }), /not supported/);
+  const par = createMiner({ ...base, fingerprinter: 'parallel' });
+  assert.equal(par.mode, 'parallel');
+  if (par.mode === 'parallel') await par.miner.close();
+});
