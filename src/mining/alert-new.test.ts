@@ -11,7 +11,7 @@ const run = (t: ReturnType<typeof template>[], prevMin: number | null, clockMin:
   detectNewAlerts({
     templates: t,
     prevDataClockNs: prevMin === null ? null : nsAt(prevMin),
-    dataClockNs: nsAtMinute(clockMin),
+    dataClockNs: nsAt(clockMin),
     maskingEpochStartNs: epochMin === null ? null : nsAtMinute(epochMin),
     settings: SETTINGS,
   });
@@ -42,8 +42,9 @@ test('warm-up: the service needs another template at least 15 minutes older', ()
   assert.equal(run([base, template('fresh', T0_MIN + 15)], T0_MIN + 14, T0_MIN + 16).length, 1);
   // The first template of a service never alerts; other services do not count.
   assert.equal(run([template('lonely', T0_MIN + 30, {}, 'b'), base], T0_MIN + 29, T0_MIN + 31).length, 0);
-  // On the first tick (no previous clock) every warmed-up template is a candidate.
-  assert.equal(run([base, template('fresh', T0_MIN + 15)], null, T0_MIN + 16).length, 1);
+  // On the first tick (no previous clock) only the last 60 s before this tick's clock count.
+  assert.equal(run([base, template('fresh', T0_MIN + 15)], null, T0_MIN + 16).length, 0);
+  assert.equal(run([base, template('fresh', T0_MIN + 15)], null, T0_MIN + 15.5).length, 1);
 });
 
 test('no new alerts during the 15 minutes after a masking epoch starts', () => {

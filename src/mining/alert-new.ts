@@ -12,7 +12,7 @@ import {
 
 export interface NewAlertInput {
   templates: readonly TemplateState[];
-  /** Data clock (newest log time) of the previous tick; null on the first tick after start. */
+  /** Data clock (newest log time) of the previous tick; null on the first tick after a start. */
   prevDataClockNs: bigint | null;
   /** Data clock of this tick. */
   dataClockNs: bigint;
@@ -25,8 +25,8 @@ export interface NewAlertInput {
 }
 
 /**
- * Rule: first seen after the previous tick's data clock minus 60 s (every template on the first
- * tick; ids are deterministic, so a repeat is deduplicated downstream), where another template
+ * Rule: first seen after the previous tick's data clock minus 60 s (on the first tick after a
+ * start, this tick's clock stands in, so a restart does not re-announce old templates), where another template
  * of the service was first seen at least new_template_warmup_min earlier. During the 15 minutes
  * after a masking epoch starts nothing is raised: neither on a tick whose data clock is inside
  * that period, nor later for a template first seen inside it (or before it: re-mined templates
@@ -38,10 +38,10 @@ export function detectNewAlerts(input: NewAlertInput): LogAlert[] {
   if (quietUntilNs !== null && dataClockNs < quietUntilNs) return [];
   const warmupNs = BigInt(input.settings.new_template_warmup_min) * NS_PER_MINUTE;
   const earliest = earliestTwoPerService(templates);
-  const sinceNs = prevDataClockNs === null ? null : prevDataClockNs - NEW_ALERT_DATA_CLOCK_SLACK_NS;
+  const sinceNs = (prevDataClockNs ?? dataClockNs) - NEW_ALERT_DATA_CLOCK_SLACK_NS;
   const out: LogAlert[] = [];
   for (const t of templates) {
-    if (sinceNs !== null && t.firstSeenNs <= sinceNs) continue;
+    if (t.firstSeenNs <= sinceNs) continue;
     if (quietUntilNs !== null && t.firstSeenNs < quietUntilNs) continue;
     const e = earliest.get(t.service);
     // The earliest template of the service other than this one.
