@@ -23,7 +23,9 @@
  * can never disagree on what the masked line is.
  */
 
-/** Bumped whenever a rule above changes; a new value starts a masking epoch. */
+import { CLASS, C_DELIM, C_NONHEX, C_SPACE, isDigit, isHttpVersionToken, isMaskedSegment, isStatusToken } from './masking-rules.js';
+
+/** Bumped whenever a rule (here or in masking-rules.ts) changes; a new value starts a masking epoch. */
 export const MASKING_VERSION = 1;
 
 /** Limit from the contract: at most this many tokens per mined line. */
@@ -31,12 +33,6 @@ export const MAX_TOKENS = 64;
 
 /** Text of a wildcard in templates. */
 export const WILDCARD = '<*>';
-
-/** Characters that split a whitespace token into segments (kept literally in templates). */
-const SEGMENT_DELIMITERS = '=:,()[]{}"\';@|<>';
-
-const IS_DELIMITER = new Uint8Array(128);
-for (const ch of SEGMENT_DELIMITERS) IS_DELIMITER[ch.charCodeAt(0)] = 1;
 
 export interface MaskOptions {
   keepHttpStatus: boolean;
@@ -53,114 +49,12 @@ export interface ScanOutput {
   fingerprint: number;
 }
 
-function isDigit(c: number): boolean {
-  return c >= 48 && c <= 57;
-}
-
-function isHexLetter(c: number): boolean {
-  return (c >= 97 && c <= 102) || (c >= 65 && c <= 70);
-}
-
-/** `HTTP/1.1`, `HTTP/1.0"`, `"HTTP/2` and the like. */
-export function isHttpVersionToken(line: string, start: number, end: number): boolean {
-  let i = start;
-  if (line.charCodeAt(i) === 34) i++;
-  if (!line.startsWith('HTTP/', i)) return false;
-  i += 5;
-  if (i >= end || !isDigit(line.charCodeAt(i))) return false;
-  i++;
-  if (i < end && line.charCodeAt(i) === 46) {
-    i++;
-    if (i >= end || !isDigit(line.charCodeAt(i))) return false;
-    i++;
-  }
-  if (i < end && line.charCodeAt(i) === 34) i++;
-  return i === end;
-}
-
-const DATE_NAMES = new Set(['Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat', 'Sun', 'Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec']);
-
-/** Abbreviated weekday and month names: parts of timestamps, hence variables. */
-function isDateName(line: string, start: number): boolean {
-  return DATE_NAMES.has(line.slice(start, start + 3));
-}
-
-const UNIT_NAMES = new Set(['B', 'KB', 'MB', 'GB', 'TB', 'PB', 'KiB', 'MiB', 'GiB', 'TiB', 'bytes', 'ms', 'us', 'ns', 's', 'sec', 'secs', 'min', 'mins']);
-
-/** Size and duration units (only masked right after a masked number). */
-function isUnitName(line: string, start: number, end: number): boolean {
-  return UNIT_NAMES.has(line.slice(start, end));
-}
-
-/** Lowercase dotted name with at least three labels ending in a 2-3 letter label: a host name. */
-function isHostName(line: string, start: number, end: number): boolean {
-  let k = end - 1;
-  while (k > start && line.charCodeAt(k) !== 46) k--;
-  const tld = end - k - 1;
-  if (tld < 2 || tld > 3) return false;
-  for (let j = k + 1; j < end; j++) {
-    const c = line.charCodeAt(j);
-    if (c < 97 || c > 122) return false;
-  }
-  return true;
-}
-
-/** An HTTP status code: exactly three digits, 100..599. */
-function isStatusToken(line: string, start: number, end: number): boolean {
-  if (end - start !== 3) return false;
-  const a = line.charCodeAt(start);
-  return a >= 49 && a <= 53 && isDigit(line.charCodeAt(start + 1)) && isDigit(line.charCodeAt(start + 2));
-}
-
-/** Character classes, one table lookup per character (non-ASCII: an ordinary non-hex letter). */
-const C_SPACE = 1;
-const C_DELIM = 2;
-const C_DIGIT = 4;
-const C_NONHEX = 8;
-const C_SLASH = 16;
-const C_BACKSLASH = 32;
-const C_DOT = 64;
-const C_UPPER = 128;
-const CLASS = new Uint8Array(128);
-for (let c = 0; c < 128; c++) {
-  let f = 0;
-  if (c === 32 || (c >= 9 && c <= 13)) f = C_SPACE;
-  else if (IS_DELIMITER[c] === 1) f = C_DELIM;
-  else if (isDigit(c)) f = C_DIGIT;
-  else {
-    if (!isHexLetter(c)) f |= C_NONHEX;
-    if (c === 47) f |= C_SLASH;
-    if (c === 92) f |= C_BACKSLASH;
-    if (c === 46) f |= C_DOT;
-    if (c >= 65 && c <= 90) f |= C_UPPER;
-  }
-  CLASS[c] = f;
-}
-
 /** Per-character step (FNV-1a); the second lane is mixed only at segment and token ends. */
 function step(h: number, v: number): number {
   return Math.imul(h ^ v, 0x01000193);
 }
 function mixB(h: number, v: number): number {
   return Math.imul(h ^ v, 0x5bd1e995) ^ (h >>> 15);
-}
-
-function countChar(line: string, start: number, end: number, code: number): number {
-  let n = 0;
-  for (let k = start; k < end; k++) if (line.charCodeAt(k) === code) n++;
-  return n;
-}
-
-/** Whether a segment (its classes OR-ed in `flags`) is a value to mask. */
-function isMaskedSegment(line: string, start: number, end: number, flags: number, afterValue: boolean): boolean {
-  if ((flags & C_DIGIT) !== 0) return true;
-  const len = end - start;
-  if ((flags & C_NONHEX) === 0 && len >= 8) return true;
-  if ((flags & C_BACKSLASH) !== 0) return true;
-  if ((flags & C_SLASH) !== 0 && countChar(line, start, end, 47) >= 2) return true;
-  if ((flags & (C_DOT | C_UPPER)) === C_DOT && countChar(line, start, end, 46) >= 2 && isHostName(line, start, end)) return true;
-  if (len === 3 && (flags & C_UPPER) !== 0 && isDateName(line, start)) return true;
-  return afterValue && len <= 5 && isUnitName(line, start, end);
 }
 
 /**
