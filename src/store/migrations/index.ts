@@ -1,6 +1,7 @@
 /** Every migration, in version order. Append new ones; never edit one that has shipped. */
 
 import { migration0001 } from './0001-initial.js';
+import { migration0002 } from './0002-trace-ops.js';
 import type { Migration } from './migration.js';
 
-export const MIGRATIONS: readonly Migration[] = [migration0001];
+export const MIGRATIONS: readonly Migration[] = [migration0001, migration0002];
