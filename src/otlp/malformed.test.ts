@@ -81,10 +81,15 @@ describe('malformed OTLP protobuf', () => {
   });
 
   it('rejects AnyValue nesting past the depth limit instead of overflowing the stack', () => {
-    let value = message(lenField(1, 'leaf'));
-    for (let i = 0; i < 5000; i++) value = message(lenField(5, message(lenField(1, value))));
-    const bytes = tracesData([spanMessage([lenField(9, message(lenField(1, 'deep'), lenField(2, value)))])]);
-    assert.throws(() => decodeTraces(bytes), OtlpDecodeError);
+    const nested = (levels: number): Uint8Array => {
+      let value = message(lenField(1, 'leaf'));
+      for (let i = 0; i < levels; i++) value = message(lenField(5, message(lenField(1, value))));
+      return tracesData([spanMessage([lenField(9, message(lenField(1, 'deep'), lenField(2, value)))])]);
+    };
+    assert.throws(() => decodeTraces(nested(300)), OtlpDecodeError);
+    let leaf: unknown = decodeTraces(nested(50))[0].attrs[0][1];
+    for (let i = 0; i < 50; i++) leaf = (leaf as unknown[])[0];
+    assert.equal(leaf, 'leaf');
   });
 
   it('rejects or decodes every truncation of valid payloads, and rejects a cut inside a span', () => {
