@@ -1,0 +1,33 @@
+import { useEffect, useState } from 'react';
+import { apiFetch } from './client';
+
+export interface ApiState<T> {
+  data: T | undefined;
+  error: Error | undefined;
+  loading: boolean;
+}
+
+/**
+ * Fetches an API path and re-fetches when it changes; a stale answer never overwrites a newer one
+ * because the previous request is aborted. `null` skips the request (a page without what it needs).
+ */
+export function useApi<T>(path: string | null, reloadKey = 0): ApiState<T> {
+  const [state, setState] = useState<ApiState<T>>({ data: undefined, error: undefined, loading: path !== null });
+  useEffect(() => {
+    if (path === null) {
+      setState({ data: undefined, error: undefined, loading: false });
+      return;
+    }
+    const controller = new AbortController();
+    // Keep the previous data while loading so tables do not flash empty on a filter change.
+    setState((previous) => ({ data: previous.data, error: undefined, loading: true }));
+    apiFetch<T>(path, { signal: controller.signal }).then(
+      (data) => setState({ data, error: undefined, loading: false }),
+      (error: Error) => {
+        if (error.name !== 'AbortError') setState({ data: undefined, error, loading: false });
+      },
+    );
+    return () => controller.abort();
+  }, [path, reloadKey]);
+  return state;
+}

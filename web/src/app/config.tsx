@@ -1,0 +1,25 @@
+import { createContext, useContext, type ReactNode } from 'react';
+import { useApi } from '../api/useApi';
+import type { AppConfig } from '../api/types';
+
+// Read once per load: the settings behind it are fixed at server start-up.
+const fallback: AppConfig = { trace_viewer_url: null, dashboard_url: null, auth_enabled: false, infra_services: [] };
+
+const ConfigContext = createContext<{ config: AppConfig; loaded: boolean }>({ config: fallback, loaded: false });
+
+export function ConfigProvider({ children }: { children: ReactNode }) {
+  const { data } = useApi<AppConfig>('/api/v1/config');
+  // Clients must tolerate added fields; missing ones fall back to "feature off".
+  const config: AppConfig = data === undefined ? fallback : { ...fallback, ...data, infra_services: data.infra_services ?? [] };
+  return <ConfigContext.Provider value={{ config, loaded: data !== undefined }}>{children}</ConfigContext.Provider>;
+}
+
+export function useConfig(): { config: AppConfig; loaded: boolean } {
+  return useContext(ConfigContext);
+}
+
+/** A link into the configured trace viewer, or null when none is configured. */
+export function traceViewerLink(base: string | null, traceId: string): string | null {
+  if (base === null || base === '') return null;
+  return /[/=]$/.test(base) ? `${base}${traceId}` : `${base}/${traceId}`;
+}

@@ -1,0 +1,112 @@
+import { useEffect, useRef } from 'react';
+import uPlot from 'uplot';
+import 'uplot/dist/uPlot.min.css';
+import { formatLocal, formatUtc } from '../lib/format';
+
+export interface ChartSeries {
+  label: string;
+  /** A CSS variable name (`--error`) or a colour. */
+  color: string;
+  values: (number | null)[];
+  bars?: boolean;
+}
+
+function cssColor(color: string, element: HTMLElement): string {
+  return color.startsWith('--') ? getComputedStyle(element).getPropertyValue(color).trim() || '#888' : color;
+}
+
+/**
+ * A uPlot time-series chart over x values in Unix seconds. Rebuilt when data or theme change
+ * (uPlot takes colours at construction); sized to its container.
+ */
+export function Chart({ title, xs, series, height = 180, format = (v: number) => String(v), yMin }: {
+  title: string;
+  xs: number[];
+  series: ChartSeries[];
+  height?: number;
+  format?: (value: number) => string;
+  yMin?: number;
+}) {
+  const holder = useRef<HTMLDivElement>(null);
+
+  useEffect(() => {
+    const element = holder.current;
+    if (element === null) return;
+    let plot: uPlot | null = null;
+    const build = () => {
+      plot?.destroy();
+      const axisColor = cssColor('--muted', element);
+      const gridColor = cssColor('--grid', element);
+      const axis: uPlot.Axis = { stroke: axisColor, grid: { stroke: gridColor, width: 1 }, ticks: { stroke: gridColor, width: 1 } };
+      plot = new uPlot(
+        {
+          width: Math.max(200, element.clientWidth),
+          height,
+          legend: { show: true },
+          cursor: { drag: { x: false, y: false } },
+          scales: { x: { time: true }, y: yMin === undefined ? {} : { range: (_u, _min, max) => [yMin, Math.max(max, yMin + 1)] } },
+          axes: [
+            { ...axis },
+            { ...axis, size: 64, values: (_u, values) => values.map((v) => (v === null ? '' : format(v))) },
+          ],
+          series: [
+            { label: 'Time', value: (_u, v) => (v === null ? '–' : `${formatLocal(v * 1000)} (${formatUtc(v * 1000)})`) },
+            ...series.map((s) => {
+              const stroke = cssColor(s.color, element);
+              return {
+                label: s.label,
+                stroke,
+                width: s.bars ? 0 : 1.5,
+                fill: s.bars ? stroke : `${stroke}22`,
+                paths: s.bars ? uPlot.paths.bars?.({ size: [0.8, 24] }) : undefined,
+                points: { show: false },
+                spanGaps: false,
+                value: (_u: uPlot, v: number | null) => (v === null ? '–' : format(v)),
+              };
+            }),
+          ],
+        },
+        [xs, ...series.map((s) => s.values)],
+        element,
+      );
+    };
+    build();
+    const resize = new ResizeObserver(() => plot?.setSize({ width: Math.max(200, element.clientWidth), height }));
+    resize.observe(element);
+    const scheme = window.matchMedia('(prefers-color-scheme: dark)');
+    scheme.addEventListener('change', build);
+    return () => {
+      resize.disconnect();
+      scheme.removeEventListener('change', build);
+      plot?.destroy();
+    };
+  }, [xs, series, height, format, yMin]);
+
+  return (
+    <figure className="chart">
+      <figcaption>{title}</figcaption>
+      <div ref={holder} className="chart-plot" />
+    </figure>
+  );
+}
+
+/**
+ * Aligns sparse `[x, value]` series (empty buckets omitted) on one x grid of `stepSecs` over the
+ * window, filling gaps with `fill` (0 for counts, null for quantiles).
+ */
+export function alignSeries(lists: [number, number | null][][], startSecs: number, endSecs: number, stepSecs: number, fill: number | null): { xs: number[]; values: (number | null)[][] } {
+  const step = Math.max(1, stepSecs);
+  const first = Math.floor(startSecs / step) * step;
+  const xs: number[] = [];
+  for (let x = first; x < endSecs; x += step) xs.push(x);
+  const index = new Map(xs.map((x, i) => [x, i]));
+  const values = lists.map((list) => {
+    const row: (number | null)[] = xs.map(() => fill);
+    for (const [x, value] of list) {
+      const at = index.get(Math.floor(x / step) * step);
+      if (at !== undefined) row[at] = value;
+    }
+    return row;
+  });
+  return { xs, values };
+}

@@ -1,0 +1,84 @@
+// Display helpers: times in local time (UTC on hover), durations in human units, never raw ns.
+
+const NS_PER_MS = 1e6;
+
+/** A duration in ns as "850 µs", "12.3 ms", "4.07 s", "2 min 5 s", "3 h 20 min". */
+export function formatDuration(ns: number): string {
+  if (!Number.isFinite(ns)) return '–';
+  const abs = Math.abs(ns);
+  const sign = ns < 0 ? '-' : '';
+  if (abs < 1e3) return `${sign}${Math.round(abs)} ns`;
+  if (abs < 1e6) return `${sign}${trim(abs / 1e3)} µs`;
+  if (abs < 1e9) return `${sign}${trim(abs / 1e6)} ms`;
+  const secs = abs / 1e9;
+  if (secs < 60) return `${sign}${trim(secs)} s`;
+  if (secs < 3600) return `${sign}${Math.floor(secs / 60)} min ${Math.round(secs % 60)} s`;
+  if (secs < 86400) return `${sign}${Math.floor(secs / 3600)} h ${Math.round((secs % 3600) / 60)} min`;
+  return `${sign}${Math.floor(secs / 86400)} d ${Math.round((secs % 86400) / 3600)} h`;
+}
+
+/** Seconds in human units (data lag). */
+export function formatSeconds(secs: number): string {
+  return formatDuration(secs * 1e9);
+}
+
+/** Three significant digits, no trailing zeros. */
+function trim(value: number): string {
+  return String(Number(value.toPrecision(3)));
+}
+
+const localFormat = new Intl.DateTimeFormat(undefined, { year: 'numeric', month: 'short', day: 'numeric', hour: '2-digit', minute: '2-digit', second: '2-digit' });
+const localTimeOnly = new Intl.DateTimeFormat(undefined, { hour: '2-digit', minute: '2-digit', second: '2-digit' });
+
+/** Local date and time of a Unix-ms instant. */
+export function formatLocal(ms: number, timeOnly = false): string {
+  return (timeOnly ? localTimeOnly : localFormat).format(new Date(ms));
+}
+
+/** ISO 8601 UTC of a Unix-ms instant, shown on hover. */
+export function formatUtc(ms: number): string {
+  return new Date(ms).toISOString().replace('T', ' ').replace(/\.\d+Z$/, ' UTC');
+}
+
+export const nsToMs = (ns: number): number => ns / NS_PER_MS;
+
+const integer = new Intl.NumberFormat(undefined, { maximumFractionDigits: 0 });
+const decimal = new Intl.NumberFormat(undefined, { maximumFractionDigits: 2 });
+
+/** A count with grouping. */
+export function formatCount(value: number): string {
+  return integer.format(value);
+}
+
+/** A rate or ratio-free number with up to two decimals. */
+export function formatNumber(value: number): string {
+  return decimal.format(value);
+}
+
+/** A 0..1 ratio as a percentage. */
+export function formatPercent(ratio: number): string {
+  if (!Number.isFinite(ratio)) return '–';
+  if (ratio > 0 && ratio < 0.001) return '<0.1 %';
+  return `${Number((ratio * 100).toPrecision(3))} %`;
+}
+
+/** How long ago a Unix-ms instant was, coarse ("3 min ago"). */
+export function formatAgo(ms: number, nowMs = Date.now()): string {
+  const secs = Math.max(0, Math.round((nowMs - ms) / 1000));
+  if (secs < 60) return `${secs} s ago`;
+  if (secs < 3600) return `${Math.floor(secs / 60)} min ago`;
+  if (secs < 86400) return `${Math.floor(secs / 3600)} h ago`;
+  return `${Math.floor(secs / 86400)} d ago`;
+}
+
+/** Severity number (OTLP 1..24) to its short name. */
+export function severityName(number: number, text = ''): string {
+  if (text !== '') return text;
+  if (number >= 21) return 'FATAL';
+  if (number >= 17) return 'ERROR';
+  if (number >= 13) return 'WARN';
+  if (number >= 9) return 'INFO';
+  if (number >= 5) return 'DEBUG';
+  if (number >= 1) return 'TRACE';
+  return 'UNSET';
+}

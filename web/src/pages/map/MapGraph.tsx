@@ -1,0 +1,92 @@
+import { useMemo } from 'react';
+import type { MapEdge, MapNode } from '../../api/types';
+import { formatDuration, formatNumber, formatPercent } from '../../lib/format';
+import { layoutGraph, NODE_HEIGHT, NODE_WIDTH, type PlacedNode } from './layout';
+
+/** The laid-out service graph as SVG; nodes are buttons that open the service's RED charts. */
+export function MapGraph({ nodes, edges, matched, selected, onSelect }: {
+  nodes: MapNode[];
+  edges: MapEdge[];
+  matched: ReadonlySet<string>;
+  selected: string;
+  onSelect: (service: string) => void;
+}) {
+  const layout = useMemo(() => layoutGraph(nodes, edges), [nodes, edges]);
+  const byName = new Map(layout.nodes.map((n) => [n.service, n]));
+  return (
+    <div className="map-canvas">
+      <svg width={layout.width} height={layout.height} viewBox={`0 0 ${layout.width} ${layout.height}`} role="group" aria-label="Service map">
+        <defs>
+          <marker id="arrow" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="7" markerHeight="7" orient="auto-start-reverse">
+            <path d="M 0 0 L 10 5 L 0 10 z" className="map-arrow" />
+          </marker>
+        </defs>
+        {layout.edges.map((edge) => {
+          const from = byName.get(edge.parent);
+          const to = byName.get(edge.child);
+          if (from === undefined || to === undefined) return null;
+          return <EdgePath key={`${edge.parent}->${edge.child}`} edge={edge} from={from} to={to} />;
+        })}
+        {layout.nodes.map((placed) => (
+          <NodeBox key={placed.service} placed={placed} highlighted={matched.has(placed.service)} selected={placed.service === selected} onSelect={onSelect} />
+        ))}
+      </svg>
+    </div>
+  );
+}
+
+function EdgePath({ edge, from, to }: { edge: MapEdge; from: PlacedNode; to: PlacedNode }) {
+  const forward = to.layer > from.layer;
+  const x1 = forward ? from.x + NODE_WIDTH : from.x + NODE_WIDTH / 2;
+  const y1 = forward ? from.y + NODE_HEIGHT / 2 : from.y + NODE_HEIGHT;
+  const x2 = forward ? to.x : to.x + NODE_WIDTH / 2;
+  const y2 = forward ? to.y + NODE_HEIGHT / 2 : to.y + NODE_HEIGHT;
+  // Back and same-layer edges loop below the nodes so they do not cross them.
+  const d = forward ? `M ${x1} ${y1} C ${x1 + 50} ${y1}, ${x2 - 50} ${y2}, ${x2} ${y2}` : `M ${x1} ${y1} C ${x1} ${y1 + 60}, ${x2} ${y2 + 60}, ${x2} ${y2}`;
+  const midX = forward ? (x1 + x2) / 2 : (x1 + x2) / 2;
+  const midY = forward ? (y1 + y2) / 2 - 6 : Math.max(y1, y2) + 42;
+  const tone = edge.error_rate >= 0.05 ? 'error' : edge.error_rate > 0 ? 'warn' : 'ok';
+  const label = `${formatNumber(edge.calls)} calls · ${formatPercent(edge.error_rate)} err · ${formatDuration(edge.avg_duration_ns)}`;
+  return (
+    <g className={`map-edge tone-${tone}`}>
+      <path d={d} markerEnd="url(#arrow)" strokeWidth={Math.min(5, 1 + Math.log10(1 + edge.calls))}>
+        <title>{`${edge.parent} → ${edge.child}: ${edge.calls} calls, ${edge.errors} errors (${formatPercent(edge.error_rate)}), average ${formatDuration(edge.avg_duration_ns)}`}</title>
+      </path>
+      <text x={midX} y={midY} textAnchor="middle" className="map-edge-label">
+        {label}
+      </text>
+    </g>
+  );
+}
+
+function NodeBox({ placed, highlighted, selected, onSelect }: { placed: PlacedNode; highlighted: boolean; selected: boolean; onSelect: (service: string) => void }) {
+  const node = placed.node;
+  const health = node?.health ?? 'ok';
+  const detail = node === undefined ? 'no server spans' : `${formatNumber(node.rate)}/s · ${formatPercent(node.error_ratio)} err · p99 ${formatDuration(node.p99_ns)}`;
+  return (
+    <g
+      className={`map-node health-${health}${selected ? ' selected' : ''}${highlighted ? ' highlighted' : ''}`}
+      transform={`translate(${placed.x} ${placed.y})`}
+      role="button"
+      tabIndex={0}
+      aria-label={`${placed.service}, health ${health}, ${detail}. Open its charts.`}
+      aria-pressed={selected}
+      onClick={() => onSelect(placed.service)}
+      onKeyDown={(event) => {
+        if (event.key === 'Enter' || event.key === ' ') {
+          event.preventDefault();
+          onSelect(placed.service);
+        }
+      }}
+    >
+      <rect width={NODE_WIDTH} height={NODE_HEIGHT} rx={8} />
+      <text x={10} y={20} className="map-node-name">
+        {placed.service.length > 22 ? `${placed.service.slice(0, 21)}…` : placed.service}
+      </text>
+      <text x={10} y={38} className="map-node-detail">
+        {detail}
+      </text>
+      <title>{`${placed.service}: ${health}; ${detail}`}</title>
+    </g>
+  );
+}

@@ -1,0 +1,61 @@
+import type { StoryGroup } from '../../api/types';
+import { Link, setQuery } from '../../app/router';
+import { KindBadge } from '../../components/KindBadge';
+import { ServiceTag } from '../../components/ServiceTag';
+import { Sparkline } from '../../components/Sparkline';
+import { Time } from '../../components/Time';
+import { formatCount } from '../../lib/format';
+
+/** Story groups, most stories first; a row opens the newest story, the count opens the group. */
+export function GroupTable({ groups, startMs, endMs, windowQuery }: { groups: StoryGroup[]; startMs: number; endMs: number; windowQuery: string }) {
+  return (
+    <table className="data groups">
+      <thead>
+        <tr>
+          <th scope="col">Kind</th>
+          <th scope="col">Summary</th>
+          <th scope="col">Root cause</th>
+          <th scope="col">Endpoint</th>
+          <th scope="col" className="num">Stories</th>
+          <th scope="col">Over the window</th>
+          <th scope="col">First seen</th>
+          <th scope="col">Last seen</th>
+        </tr>
+      </thead>
+      <tbody>
+        {groups.map((group) => (
+          <tr key={group.fingerprint}>
+            <td>
+              <KindBadge kind={group.kind} />
+            </td>
+            <td className="summary-cell">
+              <Link to={`/stories/${group.sample_story_id}${windowQuery}`}>{group.summary}</Link>
+            </td>
+            <td>
+              <ServiceTag service={group.rc_service} />
+              <div className="sub">{group.rc_span_name}</div>
+            </td>
+            <td>
+              <ServiceTag service={group.endpoint_service} />
+              <div className="sub">{group.endpoint_name}</div>
+            </td>
+            <td className="num">
+              <button type="button" className="link-button" onClick={() => setQuery({ group: group.fingerprint })} title="Show this group's stories">
+                {formatCount(group.stories)}
+              </button>
+            </td>
+            <td>
+              <Sparkline buckets={group.buckets} bucketSecs={group.bucket_secs} startMs={startMs} endMs={endMs} label={`Stories of ${group.summary}`} tone={group.kind} />
+            </td>
+            <td>
+              <Time ns={group.first_seen_ns} />
+            </td>
+            <td>
+              <Time ns={group.last_seen_ns} />
+            </td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}
