@@ -26,6 +26,7 @@ interface PendingResource<Row> {
   resource: AttrPair[];
   serviceName: string;
   scopesByKey: Map<string, ScopeGroup<Row>>;
+  newestScope: ScopeGroup<Row> | undefined;
 }
 
 /**
@@ -50,11 +51,11 @@ export function groupRows<Row extends GroupableRow>(rows: Row[]): ResourceGroup<
       }
     }
     if (group === undefined) {
-      group = { resource: row.resource, serviceName: row.serviceName, scopesByKey: new Map() };
+      group = { resource: row.resource, serviceName: row.serviceName, scopesByKey: new Map(), newestScope: undefined };
       candidates.push(group);
       pending.push(group);
     }
-    addToScope(group.scopesByKey, row);
+    addToScope(group, row);
   }
   const merged = pending.length > 1 ? mergeEqualResources(pending) : pending;
   return merged.map((group) => ({
@@ -63,12 +64,23 @@ export function groupRows<Row extends GroupableRow>(rows: Row[]): ResourceGroup<
   }));
 }
 
-function addToScope<Row extends GroupableRow>(scopesByKey: Map<string, ScopeGroup<Row>>, row: Row): void {
+function addToScope<Row extends GroupableRow>(group: PendingResource<Row>, row: Row): void {
+  // Rows of one scope usually arrive together: try the newest scope before building a key.
+  const newest = group.newestScope;
+  if (newest !== undefined && newest.name === row.scopeName && newest.version === row.scopeVersion) {
+    newest.rows.push(row);
+    return;
+  }
   // Length-prefixed so that no two (name, version) pairs share a key.
   const key = `${row.scopeName.length}:${row.scopeName}${row.scopeVersion}`;
-  const scope = scopesByKey.get(key);
-  if (scope === undefined) scopesByKey.set(key, { name: row.scopeName, version: row.scopeVersion, rows: [row] });
-  else scope.rows.push(row);
+  let scope = group.scopesByKey.get(key);
+  if (scope === undefined) {
+    scope = { name: row.scopeName, version: row.scopeVersion, rows: [row] };
+    group.scopesByKey.set(key, scope);
+  } else {
+    scope.rows.push(row);
+  }
+  group.newestScope = scope;
 }
 
 function mergeEqualResources<Row extends GroupableRow>(groups: PendingResource<Row>[]): PendingResource<Row>[] {
@@ -81,7 +93,7 @@ function mergeEqualResources<Row extends GroupableRow>(groups: PendingResource<R
       continue;
     }
     for (const scope of group.scopesByKey.values()) {
-      for (const row of scope.rows) addToScope(existing.scopesByKey, row);
+      for (const row of scope.rows) addToScope(existing, row);
     }
   }
   return [...byContent.values()];
