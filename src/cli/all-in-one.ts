@@ -3,6 +3,7 @@ import { loadSettings } from '../config/load.js';
 import { parseListenAddr } from '../config/listen-addr.js';
 import type { Settings } from '../config/settings.js';
 import { createApi } from '../api/server.js';
+import { createAssembler } from '../assembler/assembler.js';
 import { createIngest } from '../ingest/ingest.js';
 import { MemoryBus } from '../bus/memory/memory-bus.js';
 import type { Bus } from '../model/bus.js';
@@ -31,7 +32,7 @@ export async function runAllInOne(env: NodeJS.ProcessEnv): Promise<number> {
   const bus = await createBus(settings, logger);
   await bus.ensureTopics(topicSpecs(settings));
 
-  const registries = { ingest: new Registry(), writer: new Registry(), api: new Registry() };
+  const registries = { ingest: new Registry(), writer: new Registry(), assembler: new Registry(), api: new Registry() };
   collectDefaultMetrics({ register: registries.api });
 
   const writer = createWriter(
@@ -45,6 +46,10 @@ export async function runAllInOne(env: NodeJS.ProcessEnv): Promise<number> {
       logger,
     },
   );
+  const assembler = createAssembler(
+    { assembler: settings.assembler, thresholds: settings.thresholds, topic: settings.kafka.topic },
+    { bus, store, registry: registries.assembler, logger },
+  );
   const api = createApi(
     { listen: parseListenAddr(settings.http_addr), queryTimeoutSecs: settings.query_timeout_secs },
     { traces: createTraceRepo(store, settings.query_timeout_secs), registry: registries.api, metricRegistries: Object.values(registries), logger },
@@ -56,6 +61,7 @@ export async function runAllInOne(env: NodeJS.ProcessEnv): Promise<number> {
 
   // Consumers first, ingest last: nothing is accepted before something can store it.
   await writer.start();
+  await assembler.start();
   await api.start();
   await ingest.start();
   logger.info(
@@ -65,10 +71,12 @@ export async function runAllInOne(env: NodeJS.ProcessEnv): Promise<number> {
 
   const signal = await waitForStopSignal(logger);
   logger.info({ signal }, 'stopping: no new exports; draining buffers into storage');
-  // Ingest first so in-flight exports finish (their acks wait for the writer), then the writer
-  // stores what it holds, then the readers and the store.
+  // Ingest first so in-flight exports finish (their acks wait for the writer), then the assembler
+  // takes the rest of the topic and analyses every open trace, the writer stores what it holds,
+  // then the readers and the store.
   const clean = await closeInOrder(logger, [
     ['ingest', () => ingest.close()],
+    ['assembler', () => assembler.close()],
     ['writer', () => writer.close()],
     ['api', () => api.close()],
     ['bus', () => bus.close()],

@@ -1,0 +1,218 @@
+/**
+ * The assembler: groups spans and logs of the signals topic by trace, closes traces (trace-buffer.ts),
+ * analyses each closed trace against its endpoint's baseline, and writes trace summaries, stories and
+ * service edges, publishing each story to the stories topic.
+ *
+ * Commit timing: a bus batch is committed as soon as its items are buffered, not when their traces
+ * close. Holding the commit until close would pin up to max_age_ms (60 s) of the whole signals
+ * stream in the bus (the in-process bus of all-in-one is bounded and keeps a record until every
+ * group commits it, so ingest would push back on clients for a derived output). The price: a crash
+ * loses the stories of the traces open at that moment. Raw spans and logs are unaffected: the writer
+ * stores them under its own group and commits only what is stored.
+ */
+import { performance } from 'node:perf_hooks';
+import type { Registry } from 'prom-client';
+import { analyzeTrace } from '../analysis/analyze.js';
+import type { AssemblerSettings, ThresholdSettings } from '../config/settings.js';
+import { SIGNAL_HEADER, type Bus, type BusConsumer, type BusRecord } from '../model/bus.js';
+import type { Component } from '../model/component.js';
+import type { LogRow, SpanRow } from '../model/signals.js';
+import type { Store } from '../model/store.js';
+import { decodeLogs } from '../otlp/decode-logs.js';
+import { decodeTraces } from '../otlp/decode-traces.js';
+import { readBaselineSamples } from '../store/baseline-samples.js';
+import type { Logger } from '../util/log.js';
+import { isStorable } from '../writer/retention.js';
+import { Baselines } from './baselines.js';
+import { createAssemblerMetrics } from './metrics.js';
+import { AssemblerOutputs } from './outputs.js';
+import { TraceBuffer, type ClosedTrace } from './trace-buffer.js';
+
+export const ASSEMBLER_GROUP = 'svc-assembler';
+/** How often due traces are looked for: well below any sensible gap_ms. */
+const SCHEDULER_MS = 100;
+/** Analysis is synchronous; yield to the event loop after this long so I/O keeps flowing. */
+const YIELD_AFTER_MS = 20;
+/** On close, how long to wait for the rest of the topic to reach the buffer (in-process bus). */
+const DRAIN_GRACE_MS = 5_000;
+
+export interface AssemblerDeps {
+  bus: Bus;
+  store: Store;
+  registry: Registry;
+  logger: Logger;
+  nowMs?: () => number;
+}
+
+export interface AssemblerConfig {
+  assembler: AssemblerSettings;
+  thresholds: ThresholdSettings;
+  /** The signals topic (kafka.topic). */
+  topic: string;
+}
+
+/** Creates the assembler component (consumer group `svc-assembler`). */
+export function createAssembler(settings: AssemblerConfig, deps: AssemblerDeps): Component {
+  const logger = deps.logger.child({ component: 'assembler' });
+  const nowMs = deps.nowMs ?? Date.now;
+  const metrics = createAssemblerMetrics(deps.registry);
+  const { assembler } = settings;
+  const buffer = new TraceBuffer({
+    gapMs: assembler.gap_ms,
+    maxAgeMs: assembler.max_age_ms,
+    maxSpans: assembler.max_spans,
+    maxBufferBytes: assembler.max_buffer_bytes,
+    recentPerPartition: assembler.recent_per_partition,
+  });
+  const baselines = new Baselines({
+    assembler,
+    thresholds: settings.thresholds,
+    readSamples: (query) => readBaselineSamples(deps.store, query),
+    nowMs,
+    logger,
+    onRefreshed: (trusted) => metrics.trustedBaselines.set(trusted),
+    onFailure: () => metrics.baselineRefreshFailures.inc(),
+  });
+  const outputs = new AssemblerOutputs({ store: deps.store, bus: deps.bus, storiesTopic: assembler.stories_topic, metrics, logger, nowMs });
+  let consumer: BusConsumer | undefined;
+  let scheduler: NodeJS.Timeout | undefined;
+  let ticking: Promise<void> | undefined;
+  const loggedOnce = new Set<string>();
+
+  function logOnce(key: string, log: () => void): void {
+    if (loggedOnce.has(key)) return;
+    loggedOnce.add(key);
+    log();
+  }
+
+  /** Analyses one closed trace and queues what it produced. */
+  function finish(closed: ClosedTrace): void {
+    metrics.tracesClosed.inc({ reason: closed.reason });
+    const startedMs = performance.now();
+    try {
+      const analysis = analyzeTrace({
+        spans: closed.spans,
+        logs: closed.logs,
+        truncated: closed.truncated,
+        baseline: baselines.lookup,
+        thresholds: settings.thresholds,
+      });
+      metrics.analysisSeconds.observe((performance.now() - startedMs) / 1000);
+      if (analysis === null) return;
+      outputs.add(analysis);
+      if (analysis.story !== null) metrics.stories.inc({ kind: analysis.story.kind });
+    } catch (error) {
+      metrics.analysisFailures.inc();
+      logOnce('analysis', () => logger.error({ err: error, traceId: closed.traceId }, 'trace analysis failed; trace skipped (counted in svc_assembler_analysis_failures_total; logged once)'));
+    }
+  }
+
+  function updateGauges(): void {
+    metrics.openTraces.set(buffer.openTraces);
+    metrics.bufferedBytes.set(buffer.bufferedBytes);
+  }
+
+  function decode(record: BusRecord): { spans: SpanRow[]; logs: LogRow[] } {
+    try {
+      if (record.headers?.[SIGNAL_HEADER] === 'logs') return { spans: [], logs: decodeLogs(record.value) };
+      return { spans: decodeTraces(record.value), logs: [] };
+    } catch (error) {
+      metrics.droppedItems.inc({ reason: 'bad_record' });
+      logOnce('bad_record', () => logger.error({ err: error, topic: record.topic, partition: record.partition, offset: String(record.offset) }, 'skipping an undecodable bus record (counted in svc_assembler_dropped_items_total; logged once)'));
+      return { spans: [], logs: [] };
+    }
+  }
+
+  /**
+   * Buffers a batch and resolves at once, so the bus commits it (see the file comment). Synchronous
+   * inside, so the batches of a partition are buffered in delivery order.
+   */
+  async function handle(records: BusRecord[]): Promise<void> {
+    const now = nowMs();
+    const nowNs = BigInt(now) * 1_000_000n;
+    let tooOld = 0;
+    for (const record of records) {
+      const { spans, logs } = decode(record);
+      // One record normally holds one trace; group anyway, an export may be keyed otherwise.
+      const byTrace = new Map<string, { spans: SpanRow[]; logs: LogRow[] }>();
+      const itemsOf = (traceId: string) => {
+        let items = byTrace.get(traceId);
+        if (items === undefined) byTrace.set(traceId, (items = { spans: [], logs: [] }));
+        return items;
+      };
+      // Items the writer will not store (stamped 0 or older than 3 days) get no story either:
+      // it would point at a trace nobody can open.
+      for (const span of spans) if (isStorable(span.startNs, nowNs)) itemsOf(span.traceId).spans.push(span); else tooOld++;
+      for (const log of logs) {
+        if (log.traceId === '') continue; // not part of any trace
+        if (isStorable(log.tsNs, nowNs)) itemsOf(log.traceId).logs.push(log); else tooOld++;
+      }
+      for (const [traceId, items] of byTrace) {
+        const result = buffer.add(record.partition, traceId, items.spans, items.logs, now);
+        if (result.late > 0) metrics.lateItems.inc(result.late);
+        if (result.newPieces > 0) metrics.tracePieces.inc(result.newPieces);
+        for (const closed of result.closed) finish(closed);
+      }
+    }
+    if (tooOld > 0) metrics.droppedItems.inc({ reason: 'too_old' }, tooOld);
+    updateGauges();
+  }
+
+  /** Closes and analyses due traces, yielding now and then so a burst of closes does not stall I/O. */
+  async function closeDue(): Promise<void> {
+    const due = buffer.closeDue(nowMs());
+    let sliceStartMs = performance.now();
+    for (const closed of due) {
+      finish(closed);
+      if (performance.now() - sliceStartMs >= YIELD_AFTER_MS) {
+        await new Promise((resolve) => setImmediate(resolve));
+        sliceStartMs = performance.now();
+      }
+    }
+    outputs.tick();
+    updateGauges();
+  }
+
+  function tick(): void {
+    if (ticking !== undefined) return;
+    ticking = closeDue().finally(() => {
+      ticking = undefined;
+    });
+  }
+
+  /** Waits (bounded) until the group has taken everything already on the topic, so close() loses nothing in flight. */
+  async function drainTopic(): Promise<void> {
+    const deadlineMs = Date.now() + DRAIN_GRACE_MS;
+    while (Date.now() < deadlineMs) {
+      const offsets = await deps.bus.offsets(ASSEMBLER_GROUP, settings.topic);
+      if (offsets.every((p) => p.committed >= p.end)) return;
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    logger.warn('assembler close: the topic was not drained within the grace period; the rest stays uncommitted');
+  }
+
+  return {
+    async start() {
+      // Baselines first, so that the first closed traces are already judged against them.
+      await baselines.refresh();
+      baselines.start();
+      scheduler = setInterval(tick, SCHEDULER_MS);
+      scheduler.unref();
+      consumer = deps.bus.consume({ group: ASSEMBLER_GROUP, topics: [settings.topic], handler: handle, maxBatchRecords: 500 });
+      logger.info({ gapMs: assembler.gap_ms, maxAgeMs: assembler.max_age_ms, baselineRefreshSecs: assembler.baseline_refresh_secs }, 'assembler consuming');
+    },
+    async close() {
+      if (consumer !== undefined) {
+        await drainTopic().catch((error: unknown) => logger.warn({ err: error }, 'assembler close: could not read offsets'));
+        await consumer.close();
+      }
+      if (scheduler !== undefined) clearInterval(scheduler);
+      await ticking;
+      await baselines.stop();
+      // Every open trace is analysed now rather than lost: it is as closed as it will get.
+      for (const closed of buffer.closeAll()) finish(closed);
+      updateGauges();
+      await outputs.close();
+    },
+  };
+}

@@ -1,0 +1,77 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { RowQueue, type RowQueueOptions } from './row-queue.js';
+
+function queue(overrides: Partial<RowQueueOptions<number>> & { failures?: number } = {}) {
+  const writes: number[][] = [];
+  const dropped: number[] = [];
+  const failuresSeen: number[] = [];
+  let left = overrides.failures ?? 0;
+  const q = new RowQueue<number>({
+    maxRows: 3,
+    maxAgeMs: 30,
+    maxQueuedRows: 100,
+    retryBaseMs: 5,
+    retryMaxMs: 20,
+    nowMs: Date.now,
+    write: async (rows) => {
+      if (left-- > 0) throw new Error('store down');
+      writes.push([...rows]);
+    },
+    onWritten: () => {},
+    onFailure: (_error, attempt) => failuresSeen.push(attempt),
+    onDropped: (rows) => dropped.push(rows),
+    ...overrides,
+  });
+  return { q, writes, dropped, failuresSeen };
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+test('writes at maxRows at once, in batches of at most maxRows', async () => {
+  const { q, writes } = queue();
+  q.push([1, 2, 3, 4, 5, 6, 7]);
+  await sleep(10);
+  assert.deepEqual(writes.slice(0, 2), [[1, 2, 3], [4, 5, 6]]);
+  await q.close();
+  assert.deepEqual(writes, [[1, 2, 3], [4, 5, 6], [7]]);
+});
+
+test('writes a partial batch once the oldest row is maxAgeMs old, not before', async () => {
+  const { q, writes } = queue({ maxAgeMs: 80 });
+  q.push([1]);
+  await sleep(30);
+  q.push([2]);
+  assert.deepEqual(writes, []);
+  await sleep(100);
+  assert.deepEqual(writes, [[1, 2]]);
+  await q.close();
+});
+
+test('a failing write is retried with the same rows; rows queued meanwhile follow', async () => {
+  const { q, writes, failuresSeen, dropped } = queue({ failures: 2 });
+  q.push([1, 2, 3]);
+  q.push([4]);
+  await q.close();
+  assert.deepEqual(writes, [[1, 2, 3], [4]]);
+  assert.deepEqual(failuresSeen, [1, 2]);
+  assert.deepEqual(dropped, []);
+});
+
+test('past maxQueuedRows the oldest queued rows are dropped and counted', async () => {
+  const { q, writes, dropped } = queue({ maxRows: 100, maxQueuedRows: 4 });
+  q.push([1, 2, 3]);
+  q.push([4, 5, 6]);
+  assert.equal(q.queued, 4);
+  assert.deepEqual(dropped, [2]);
+  await q.close();
+  assert.deepEqual(writes, [[3, 4, 5, 6]]);
+});
+
+test('close gives up on a store that stays down after the grace period, counting the rows as dropped', async () => {
+  const { q, writes, dropped } = queue({ failures: 1_000 });
+  q.push([1, 2]);
+  await q.close(30);
+  assert.deepEqual(writes, []);
+  assert.deepEqual(dropped, [2]);
+});

@@ -1,0 +1,110 @@
+/**
+ * A bounded, batching write queue for the assembler's outputs (one per table or topic): rows from
+ * many closed traces share one insert, at `maxRows` rows or once the oldest queued row is
+ * `maxAgeMs` old. A failed write is retried with the same rows, with backoff, until it succeeds or
+ * the queue is closed past its grace period; meanwhile new rows keep queueing up to
+ * `maxQueuedRows`, beyond which the oldest are dropped and counted (every buffer is bounded).
+ *
+ * Unlike the writer's Batcher nothing waits on a write here: the assembler's input is already
+ * committed (see assembler.ts), so the queue only has to be bounded and keep trying.
+ */
+
+export interface RowQueueOptions<T> {
+  maxRows: number;
+  maxAgeMs: number;
+  maxQueuedRows: number;
+  retryBaseMs: number;
+  retryMaxMs: number;
+  write: (rows: T[]) => Promise<void>;
+  nowMs: () => number;
+  onWritten: (rows: number, seconds: number) => void;
+  onFailure: (error: unknown, attempt: number) => void;
+  onDropped: (rows: number) => void;
+}
+
+export class RowQueue<T> {
+  private pending: T[] = [];
+  private firstAtMs = 0;
+  private flushing: Promise<void> | undefined;
+  private timer: NodeJS.Timeout | undefined;
+  private closeDeadlineMs: number | undefined;
+
+  constructor(private readonly options: RowQueueOptions<T>) {}
+
+  /** Rows waiting for a write (not counting a batch being written). */
+  get queued(): number {
+    return this.pending.length;
+  }
+
+  push(rows: readonly T[]): void {
+    if (rows.length === 0) return;
+    if (this.pending.length === 0) this.firstAtMs = this.options.nowMs();
+    for (const row of rows) this.pending.push(row);
+    const excess = this.pending.length - this.options.maxQueuedRows;
+    if (excess > 0) {
+      this.pending = this.pending.slice(excess);
+      this.options.onDropped(excess);
+    }
+    if (this.pending.length >= this.options.maxRows) this.kick();
+    else this.arm();
+  }
+
+  /** Writes everything queued, then stops; gives up on a failing write after `graceMs` (counted as dropped). */
+  async close(graceMs = 15_000): Promise<void> {
+    this.closeDeadlineMs = this.options.nowMs() + graceMs;
+    if (this.timer !== undefined) clearTimeout(this.timer);
+    this.timer = undefined;
+    while (this.flushing !== undefined || this.pending.length > 0) {
+      if (this.flushing === undefined) this.kick();
+      await this.flushing;
+    }
+  }
+
+  private arm(): void {
+    if (this.timer !== undefined || this.flushing !== undefined || this.closeDeadlineMs !== undefined) return;
+    const waitMs = Math.max(0, this.firstAtMs + this.options.maxAgeMs - this.options.nowMs());
+    this.timer = setTimeout(() => {
+      this.timer = undefined;
+      this.kick();
+    }, waitMs);
+    // A pending write never keeps the process alive on its own; close() flushes explicitly.
+    this.timer.unref();
+  }
+
+  private kick(): void {
+    if (this.flushing !== undefined || this.pending.length === 0) return;
+    if (this.timer !== undefined) {
+      clearTimeout(this.timer);
+      this.timer = undefined;
+    }
+    const batch = this.pending.length > this.options.maxRows ? this.pending.slice(0, this.options.maxRows) : this.pending;
+    this.pending = batch === this.pending ? [] : this.pending.slice(batch.length);
+    if (this.pending.length > 0) this.firstAtMs = this.options.nowMs();
+    this.flushing = this.writeWithRetry(batch).finally(() => {
+      this.flushing = undefined;
+      if (this.closeDeadlineMs !== undefined) return; // close() drives the rest
+      if (this.pending.length >= this.options.maxRows) this.kick();
+      else if (this.pending.length > 0) this.arm();
+    });
+  }
+
+  private async writeWithRetry(batch: T[]): Promise<void> {
+    const startedMs = this.options.nowMs();
+    for (let attempt = 1; ; attempt++) {
+      try {
+        await this.options.write(batch);
+        this.options.onWritten(batch.length, (this.options.nowMs() - startedMs) / 1000);
+        return;
+      } catch (error) {
+        this.options.onFailure(error, attempt);
+        if (this.closeDeadlineMs !== undefined && this.options.nowMs() >= this.closeDeadlineMs) {
+          this.options.onDropped(batch.length + this.pending.length);
+          this.pending = [];
+          return;
+        }
+        const delayMs = Math.min(this.options.retryMaxMs, this.options.retryBaseMs * 2 ** Math.min(attempt - 1, 10));
+        await new Promise((resolve) => setTimeout(resolve, delayMs));
+      }
+    }
+  }
+}
