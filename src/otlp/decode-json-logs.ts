@@ -6,7 +6,7 @@ import { jsonResource, jsonRoot, jsonScope } from './json-envelope.js';
 import { jsonArray, jsonEnum, jsonId, jsonObject, jsonString, jsonUint64 } from './json-fields.js';
 import { logIdOf } from './log-id.js';
 import type { ScopeFields } from './read-envelope.js';
-import { serviceNameOf } from './rows.js';
+import { serviceNameOf } from './service-name.js';
 
 /**
  * Decodes a parsed OTLP/JSON `ExportLogsServiceRequest` / `LogsData` to the same log rows the

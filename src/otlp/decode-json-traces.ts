@@ -5,7 +5,8 @@ import { jsonAttributes } from './json-any-value.js';
 import { jsonResource, jsonRoot, jsonScope } from './json-envelope.js';
 import { jsonArray, jsonEnum, jsonId, jsonObject, jsonString, jsonUint64 } from './json-fields.js';
 import type { ScopeFields } from './read-envelope.js';
-import { serviceNameOf, spanKindOf, spanStatusOf } from './rows.js';
+import { serviceNameOf } from './service-name.js';
+import { spanKindOf, spanStatusOf } from './span-enums.js';
 
 /**
  * Decodes a parsed OTLP/JSON `ExportTraceServiceRequest` / `TracesData` to the same span rows the

@@ -45,6 +45,7 @@ describe('decodeTracesJson / decodeLogsJson', () => {
         { key: 'a', value: { intValue: '9007199254740993' } },
         { key: 'b', value: { intValue: -5 } },
         { key: 'c', value: { doubleValue: 'NaN' } },
+        { key: 'c2', value: { doubleValue: '-2.5e3' } },
         { key: 'd', value: { bytesValue: 'AAEC-g' } },
         { key: 'e', value: {} },
         { key: 'f' },
@@ -59,7 +60,7 @@ describe('decodeTracesJson / decodeLogsJson', () => {
     assert.equal(row.status, 'error');
     assert.equal(row.statusMessage, '');
     assert.deepEqual(row.attrs, [
-      ['a', '9007199254740993'], ['b', -5], ['c', NaN], ['d', Buffer.from([0, 1, 2, 250]).toString('base64')],
+      ['a', '9007199254740993'], ['b', -5], ['c', NaN], ['c2', -2500], ['d', Buffer.from([0, 1, 2, 250]).toString('base64')],
       ['e', null], ['f', null], ['g', { x: [true] }],
     ]);
   });
@@ -96,6 +97,7 @@ describe('decodeTracesJson / decodeLogsJson', () => {
     ['intValue a float', tracesWith({ attributes: [{ key: 'k', value: { intValue: 1.5 } }] })],
     ['intValue past int64', tracesWith({ attributes: [{ key: 'k', value: { intValue: '9223372036854775808' } }] })],
     ['doubleValue an object', tracesWith({ attributes: [{ key: 'k', value: { doubleValue: {} } }] })],
+    ['doubleValue a hex string', tracesWith({ attributes: [{ key: 'k', value: { doubleValue: '0x10' } }] })],
     ['bytesValue not base64', tracesWith({ attributes: [{ key: 'k', value: { bytesValue: '***' } }] })],
     ['arrayValue.values not an array', tracesWith({ attributes: [{ key: 'k', value: { arrayValue: { values: 1 } } }] })],
     ['events not an array', tracesWith({ events: 'x' })],

@@ -6,7 +6,7 @@ import { hex8, traceIdHex } from './hex.js';
 import { logIdOf } from './log-id.js';
 import { fieldMask, ProtoReader } from './proto-reader.js';
 import { readResource, readScope, type ScopeFields } from './read-envelope.js';
-import { serviceNameOf } from './rows.js';
+import { serviceNameOf } from './service-name.js';
 
 // Tags are (field << 3) | wire type, field numbers from opentelemetry-proto logs.proto.
 // LogsData and ExportLogsServiceRequest: resource_logs = 1.

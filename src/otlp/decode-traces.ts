@@ -5,7 +5,8 @@ import { OtlpDecodeError } from './errors.js';
 import { hex8, traceIdHex } from './hex.js';
 import { fieldMask, ProtoReader } from './proto-reader.js';
 import { readResource, readScope, type ScopeFields } from './read-envelope.js';
-import { serviceNameOf, spanKindOf, spanStatusOf } from './rows.js';
+import { serviceNameOf } from './service-name.js';
+import { spanKindOf, spanStatusOf } from './span-enums.js';
 
 // Tags are (field << 3) | wire type, field numbers from opentelemetry-proto trace.proto.
 // TracesData and ExportTraceServiceRequest: resource_spans = 1.

@@ -4,7 +4,7 @@ import { sizeResourceField, sizeScopeField, writeResourceField, writeScopeField 
 import { OtlpEncodeError } from './errors.js';
 import { groupRows } from './group-rows.js';
 import { fieldSize, ProtoWriter, varintSize } from './proto-writer.js';
-import { spanKindValue, spanStatusValue } from './rows.js';
+import { spanKindValue, spanStatusValue } from './span-enums.js';
 
 // Tags are (field << 3) | wire type, field numbers from opentelemetry-proto trace.proto.
 const TAG_RESOURCE_SPANS = 0x0a;

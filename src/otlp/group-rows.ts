@@ -1,6 +1,6 @@
 import type { AttrPair } from '../model/signals.js';
 import { UNKNOWN_SERVICE } from '../model/signals.js';
-import { serviceNameOf } from './rows.js';
+import { serviceNameOf } from './service-name.js';
 
 /** The fields the encoders group by. */
 export interface GroupableRow {

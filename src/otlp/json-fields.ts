@@ -10,6 +10,8 @@ const MIN_INT64 = -(1n << 63n);
 const MAX_INT64 = (1n << 63n) - 1n;
 const UNSIGNED_DECIMAL = /^[0-9]+$/;
 const SIGNED_DECIMAL = /^-?[0-9]+$/;
+/** Number() alone would also take '0x10' or ' 1 '. */
+const DECIMAL_FLOAT = /^-?([0-9]+\.?[0-9]*|\.[0-9]+)([eE][+-]?[0-9]+)?$/;
 
 // Every helper treats null and a missing key alike: the proto3 JSON mapping reads null as the default.
 
@@ -76,8 +78,7 @@ export function jsonDouble(value: unknown, what: string): number {
     if (value === 'NaN') return NaN;
     if (value === 'Infinity') return Infinity;
     if (value === '-Infinity') return -Infinity;
-    const parsed = value.trim() === '' ? NaN : Number(value);
-    if (!Number.isNaN(parsed)) return parsed;
+    if (DECIMAL_FLOAT.test(value)) return Number(value);
   }
   throw new OtlpDecodeError(`${what} must be a number`);
 }

@@ -1,5 +1,4 @@
-import type { AttrPair, SpanKind, SpanStatus } from '../model/signals.js';
-import { UNKNOWN_SERVICE } from '../model/signals.js';
+import type { SpanKind, SpanStatus } from '../model/signals.js';
 
 /** Span kinds by OTLP enum value (trace.proto SpanKind); unknown values read as 'unspecified'. */
 export const SPAN_KINDS: readonly SpanKind[] = ['unspecified', 'internal', 'server', 'client', 'producer', 'consumer'];
@@ -22,16 +21,4 @@ export function spanKindValue(kind: SpanKind): number {
 export function spanStatusValue(status: SpanStatus): number {
   const value = SPAN_STATUSES.indexOf(status);
   return value < 0 ? 0 : value;
-}
-
-/** The resource's `service.name` (last occurrence wins, as in a map) when a non-empty string, else 'unknown_service'. */
-export function serviceNameOf(resource: AttrPair[]): string {
-  for (let i = resource.length - 1; i >= 0; i--) {
-    const pair = resource[i];
-    if (pair[0] === 'service.name') {
-      const value = pair[1];
-      return typeof value === 'string' && value !== '' ? value : UNKNOWN_SERVICE;
-    }
-  }
-  return UNKNOWN_SERVICE;
 }
