@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { xxh3 } from '@node-rs/xxhash';
 import { decodeLogs } from './decode-logs.js';
-import { logIdOf } from './log-id.js';
+import { canonicalLogContent, logIdOf } from './log-id.js';
 import { expectedLogRows, logsToProtobuf, makeLogs } from './otlp-fixtures.js';
 import { doubleField, fixed64Field, hexBytes, lenField, logsData, message, stringAttr, varint, tag, varintField } from './proto-build.js';
 
@@ -54,8 +54,20 @@ describe('decodeLogs', () => {
       lenField(5, message(lenField(1, 'body'))), stringAttr(6, 'k', 'v'),
       lenField(9, hexBytes('0af7651916cd43dd8448eb211c80319c')), lenField(10, hexBytes('b7ad6b7169203331')),
     )], [stringAttr(1, 'service.name', 'api')]));
-    const canonical = JSON.stringify(['api', '10', '11', '0af7651916cd43dd8448eb211c80319c', 'b7ad6b7169203331', 9, 'INFO', 'body', [['k', 'v']]]);
+    const canonical = '3:api10,11,0af7651916cd43dd8448eb211c80319c,b7ad6b7169203331,9,4:INFO4:body1:1:ks1:v';
+    assert.equal(canonicalLogContent(row), canonical);
     assert.equal(row.logId, xxh3.xxh64(canonical).toString());
+  });
+
+  it('serializes attribute values unambiguously (type letters and length prefixes)', () => {
+    const base = { serviceName: 's', tsNs: 1n, observedTsNs: 1n, traceId: '', spanId: '', severityNumber: 0, severityText: '', body: '', attrs: [] };
+    const variants = [
+      [['a', 'b']], [['a', 'bc']], [['ab', 'c']], [['a', 1]], [['a', '1']], [['a', true]], [['a', 'true']], [['a', null]],
+      [['a', [1, 2]]], [['a', [[1], 2]]], [['a', { x: 1 }]], [['a', { x: '1' }]], [['a', 1], ['b', 2]], [['a', [1]], ['b', 2]],
+    ] as const;
+    const ids = variants.map((attrs) => canonicalLogContent({ ...base, attrs: attrs.map(([k, v]) => [k, structuredClone(v)]) as never }));
+    assert.equal(new Set(ids).size, variants.length);
+    assert.notEqual(canonicalLogContent({ ...base, body: 'x', severityText: '' }), canonicalLogContent({ ...base, body: '', severityText: 'x' }));
   });
 
   it('changes the id when any hashed field changes, and includes the service even when the resource comes last', () => {
