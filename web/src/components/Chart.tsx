@@ -9,6 +9,8 @@ export interface ChartSeries {
   color: string;
   values: (number | null)[];
   bars?: boolean;
+  /** Side-by-side bars: -1 left of the tick, 1 right, so two bar series do not hide each other. */
+  barAlign?: -1 | 1;
 }
 
 function cssColor(color: string, element: HTMLElement): string {
@@ -44,7 +46,8 @@ export function Chart({ title, xs, series, height = 180, format = (v: number) =>
           height,
           legend: { show: true },
           cursor: { drag: { x: false, y: false } },
-          scales: { x: { time: true }, y: yMin === undefined ? {} : { range: (_u, _min, max) => [yMin, Math.max(max, yMin + 1)] } },
+          // From yMin up to the data's top (or yMin + 1 when all values are yMin), so small values keep their shape.
+          scales: { x: { time: true }, y: yMin === undefined ? {} : { range: (_u, _min, max) => [yMin, max > yMin ? max * 1.05 : yMin + 1] } },
           axes: [
             { ...axis },
             { ...axis, size: 64, values: (_u, values) => values.map((v) => (v === null ? '' : format(v))) },
@@ -57,8 +60,9 @@ export function Chart({ title, xs, series, height = 180, format = (v: number) =>
                 label: s.label,
                 stroke,
                 width: s.bars ? 0 : 1.5,
-                fill: s.bars ? stroke : `${stroke}22`,
-                paths: s.bars ? uPlot.paths.bars?.({ size: [0.8, 24] }) : undefined,
+                // Only a lone line gets an area fill: overlapping fills would hide each other.
+                fill: s.bars ? stroke : series.length === 1 ? `${stroke}22` : undefined,
+                paths: s.bars ? uPlot.paths.bars?.(s.barAlign === undefined ? { size: [0.8, 24] } : { size: [0.4, 12], align: s.barAlign }) : undefined,
                 points: { show: false },
                 spanGaps: false,
                 value: (_u: uPlot, v: number | null) => (v === null ? '–' : format(v)),

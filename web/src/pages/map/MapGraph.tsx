@@ -17,7 +17,7 @@ export function MapGraph({ nodes, edges, matched, selected, onSelect }: {
     <div className="map-canvas">
       <svg width={layout.width} height={layout.height} viewBox={`0 0 ${layout.width} ${layout.height}`} role="group" aria-label="Service map">
         <defs>
-          <marker id="arrow" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="7" markerHeight="7" orient="auto-start-reverse">
+          <marker id="arrow" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="9" markerHeight="9" markerUnits="userSpaceOnUse" orient="auto-start-reverse">
             <path d="M 0 0 L 10 5 L 0 10 z" className="map-arrow" />
           </marker>
         </defs>
@@ -42,9 +42,11 @@ function EdgePath({ edge, from, to }: { edge: MapEdge; from: PlacedNode; to: Pla
   const x2 = forward ? to.x : to.x + NODE_WIDTH / 2;
   const y2 = forward ? to.y + NODE_HEIGHT / 2 : to.y + NODE_HEIGHT;
   // Back and same-layer edges loop below the nodes so they do not cross them.
-  const d = forward ? `M ${x1} ${y1} C ${x1 + 50} ${y1}, ${x2 - 50} ${y2}, ${x2} ${y2}` : `M ${x1} ${y1} C ${x1} ${y1 + 60}, ${x2} ${y2 + 60}, ${x2} ${y2}`;
-  const midX = forward ? (x1 + x2) / 2 : (x1 + x2) / 2;
-  const midY = forward ? (y1 + y2) / 2 - 6 : Math.max(y1, y2) + 42;
+  const c1 = forward ? [x1 + 60, y1] : [x1, y1 + 60];
+  const c2 = forward ? [x2 - 60, y2] : [x2, y2 + 60];
+  const d = `M ${x1} ${y1} C ${c1[0]} ${c1[1]}, ${c2[0]} ${c2[1]}, ${x2} ${y2}`;
+  // Labels sit past the middle, where edges fanning out of one node have already spread apart.
+  const [midX, midY] = bezierPoint([x1, y1], c1, c2, [x2, y2], forward ? 0.62 : 0.5);
   const tone = edge.error_rate >= 0.05 ? 'error' : edge.error_rate > 0 ? 'warn' : 'ok';
   const label = `${formatNumber(edge.calls)} calls · ${formatPercent(edge.error_rate)} err · ${formatDuration(edge.avg_duration_ns)}`;
   return (
@@ -52,7 +54,7 @@ function EdgePath({ edge, from, to }: { edge: MapEdge; from: PlacedNode; to: Pla
       <path d={d} markerEnd="url(#arrow)" strokeWidth={Math.min(5, 1 + Math.log10(1 + edge.calls))}>
         <title>{`${edge.parent} → ${edge.child}: ${edge.calls} calls, ${edge.errors} errors (${formatPercent(edge.error_rate)}), average ${formatDuration(edge.avg_duration_ns)}`}</title>
       </path>
-      <text x={midX} y={midY} textAnchor="middle" className="map-edge-label">
+      <text x={midX} y={midY - 5} textAnchor="middle" className="map-edge-label">
         {label}
       </text>
     </g>
@@ -81,7 +83,7 @@ function NodeBox({ placed, highlighted, selected, onSelect }: { placed: PlacedNo
     >
       <rect width={NODE_WIDTH} height={NODE_HEIGHT} rx={8} />
       <text x={10} y={20} className="map-node-name">
-        {placed.service.length > 22 ? `${placed.service.slice(0, 21)}…` : placed.service}
+        {placed.service.length > 26 ? `${placed.service.slice(0, 25)}…` : placed.service}
       </text>
       <text x={10} y={38} className="map-node-detail">
         {detail}
@@ -89,4 +91,10 @@ function NodeBox({ placed, highlighted, selected, onSelect }: { placed: PlacedNo
       <title>{`${placed.service}: ${health}; ${detail}`}</title>
     </g>
   );
+}
+
+function bezierPoint(p0: number[], p1: number[], p2: number[], p3: number[], t: number): [number, number] {
+  const u = 1 - t;
+  const at = (i: number) => u * u * u * p0[i] + 3 * u * u * t * p1[i] + 3 * u * t * t * p2[i] + t * t * t * p3[i];
+  return [at(0), at(1)];
 }

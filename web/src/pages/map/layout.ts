@@ -1,8 +1,8 @@
 import type { MapEdge, MapNode } from '../../api/types';
 
-export const NODE_WIDTH = 168;
+export const NODE_WIDTH = 210;
 export const NODE_HEIGHT = 50;
-const LAYER_GAP = 120;
+const LAYER_GAP = 200;
 const ROW_GAP = 34;
 
 export interface PlacedNode {

@@ -18,8 +18,8 @@ export function OverviewFigures({ overview, series, startMs, endMs, alertsHref }
     return {
       xs,
       series: [
-        { label: 'Error stories', color: '--error', values: values[0], bars: true },
-        { label: 'Slow stories', color: '--slow', values: values[1], bars: true },
+        { label: 'Error stories', color: '--error', values: values[0], bars: true, barAlign: -1 as const },
+        { label: 'Slow stories', color: '--slow', values: values[1], bars: true, barAlign: 1 as const },
       ],
     };
   }, [series, startMs, endMs]);
