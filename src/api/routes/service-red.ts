@@ -9,8 +9,10 @@ import type { RequestContext } from '../request-context.js';
 import { bucketCoveredSecs, bucketGrid } from '../window.js';
 
 export function registerServiceRedRoute(app: FastifyInstance, deps: DataRouteDeps, context: RequestContext): void {
-  app.get<{ Params: { name: string } }>('/api/v1/services/:name', async (request) => {
-    const service = checkText('service name', request.params.name);
+  // A wildcard, not `:name`: the router refuses parametric segments over 100 characters with its
+  // own 414, and the contract allows service names up to 200 (more bytes once percent-encoded).
+  app.get<{ Params: { '*': string } }>('/api/v1/services/*', async (request) => {
+    const service = checkText('service name', request.params['*']);
     const window = requestWindow(request, HOUR_SECS, deps.nowMs());
     const options = readOptions(context, request);
     const range = nsRange(window, 'spans');

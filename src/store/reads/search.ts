@@ -36,14 +36,14 @@ export interface TemplateMatch {
 /** Templates (newest version) whose text contains `q` or whose id is `q`, most hits first. */
 export async function searchTemplates(store: Store, q: string, range: SearchRange, options: QueryOptions): Promise<TemplateMatch[]> {
   return store.query<TemplateMatch>(
-    `SELECT toString(template_id) AS template_id, service, text AS template FROM (
-       SELECT template_id, service, argMax(template, updated_at_ms) AS text, argMax(count, updated_at_ms) AS hits
+    `SELECT toString(id) AS template_id, service, text AS template FROM (
+       SELECT template_id AS id, service, argMax(template, updated_at_ms) AS text, argMax(count, updated_at_ms) AS hits
        FROM templates
        WHERE last_seen_ns >= {oldest_ns:Int64}
        GROUP BY service, template_id
      )
-     WHERE positionCaseInsensitiveUTF8(text, {q:String}) > 0 OR toString(template_id) = {q:String}
-     ORDER BY hits DESC, template_id
+     WHERE positionCaseInsensitiveUTF8(text, {q:String}) > 0 OR toString(id) = {q:String}
+     ORDER BY hits DESC, id
      LIMIT {limit:UInt32}`,
     { oldest_ns: range.templatesOldestNs, q, limit: SEARCH_LIMIT },
     options,
@@ -62,24 +62,24 @@ export interface GroupMatch {
  * fingerprint is `q`; most stories first. Summary is the newest story's.
  */
 export async function searchGroups(store: Store, q: string, range: SearchRange, options: QueryOptions): Promise<GroupMatch[]> {
-  const rows = await store.query<{ fingerprint: string; kind: 'error' | 'slow'; newest_summary: string; stories: string }>(
-    `SELECT toString(fingerprint) AS fingerprint, toString(argMax(kind, ts_ns)) AS kind, argMax(summary, ts_ns) AS newest_summary,
+  const rows = await store.query<{ fp_text: string; newest_kind: 'error' | 'slow'; newest_summary: string; stories: string }>(
+    `SELECT toString(fingerprint) AS fp_text, toString(argMax(kind, ts_ns)) AS newest_kind, argMax(summary, ts_ns) AS newest_summary,
        uniqExact(story_id) AS stories
      FROM stories
      WHERE ts_ns >= {oldest_ns:Int64}
      GROUP BY fingerprint
-     HAVING toString(fingerprint) = {q:String} OR countIf(
+     HAVING fp_text = {q:String} OR countIf(
        positionCaseInsensitiveUTF8(summary, {q:String}) > 0 OR positionCaseInsensitiveUTF8(endpoint_name, {q:String}) > 0
        OR positionCaseInsensitiveUTF8(endpoint_service, {q:String}) > 0 OR positionCaseInsensitiveUTF8(rc_service, {q:String}) > 0
        OR positionCaseInsensitiveUTF8(rc_span_name, {q:String}) > 0) > 0
-     ORDER BY stories DESC, fingerprint
+     ORDER BY stories DESC, fp_text
      LIMIT {limit:UInt32}`,
     { oldest_ns: range.storiesOldestNs, q, limit: SEARCH_LIMIT },
     options,
   );
   return rows.map((row) => ({
-    fingerprint: row.fingerprint,
-    kind: row.kind,
+    fingerprint: row.fp_text,
+    kind: row.newest_kind,
     summary: row.newest_summary,
     stories: Number(row.stories),
   }));

@@ -18,12 +18,16 @@ export interface TraceLogTemplate {
 
 /** One item per mined log line of the trace, in log time order; [] before the log miner has written hits. */
 export async function readTraceLogTemplates(store: Store, traceId: string, nowMs: number, options: QueryOptions): Promise<TraceLogTemplate[]> {
+  // Aliases differ from the columns: ClickHouse would otherwise read the aliases in ORDER/LIMIT BY.
   const hits = await store.query<{ log_id: string; template_id: string; ts_ns: string }>(
-    `SELECT toString(log_id) AS log_id, toString(template_id) AS template_id, ts_ns
-     FROM template_hits
-     WHERE trace_id = {trace_id:String} AND ts_ns >= {oldest_ns:Int64}
-     ORDER BY ts_ns, log_id
-     LIMIT 1 BY log_id`,
+    `SELECT log_text AS log_id, template_text AS template_id, hit_ns AS ts_ns FROM (
+       SELECT toString(log_id) AS log_text, toString(template_id) AS template_text, ts_ns AS hit_ns, log_id AS hit_log_id
+       FROM template_hits
+       WHERE trace_id = {trace_id:String} AND ts_ns >= {oldest_ns:Int64}
+       ORDER BY ts_ns, log_id
+       LIMIT 1 BY log_id
+     )
+     ORDER BY hit_ns, hit_log_id`,
     { trace_id: traceId, oldest_ns: oldestAllowedNs('template_hits', nowMs) },
     options,
   );
@@ -71,15 +75,15 @@ function pickAlerts(alerts: StoredAlert[], traceNs: bigint): Map<string, StoredA
 }
 
 async function readTemplateTexts(store: Store, templateIds: string[], nowMs: number, options: QueryOptions): Promise<Map<string, string>> {
-  const rows = await store.query<{ template_id: string; text: string }>(
-    `SELECT toString(template_id) AS template_id, argMax(template, updated_at_ms) AS text
+  const rows = await store.query<{ id: string; text: string }>(
+    `SELECT toString(template_id) AS id, argMax(template, updated_at_ms) AS text
      FROM templates
      WHERE template_id IN {ids:Array(UInt64)} AND last_seen_ns >= {oldest_ns:Int64}
      GROUP BY template_id`,
     { ids: templateIds.map((id) => BigInt(id)), oldest_ns: oldestAllowedNs('templates', nowMs) },
     options,
   );
-  return new Map(rows.map((row) => [row.template_id, row.text]));
+  return new Map(rows.map((row) => [row.id, row.text]));
 }
 
 async function readTemplateAlerts(store: Store, templateIds: string[], nowMs: number, options: QueryOptions): Promise<StoredAlert[]> {
@@ -95,10 +99,10 @@ async function readTemplateAlerts(store: Store, templateIds: string[], nowMs: nu
 
 /** The trace's first span start, or null without spans in their lifetime. */
 async function readTraceStartNs(store: Store, traceId: string, nowMs: number, options: QueryOptions): Promise<bigint | null> {
-  const rows = await store.query<{ start_ns: string; n: string }>(
-    `SELECT min(start_ns) AS start_ns, count() AS n FROM spans WHERE trace_id = {trace_id:String} AND start_ns >= {oldest_ns:Int64}`,
+  const rows = await store.query<{ first_ns: string; n: string }>(
+    `SELECT min(start_ns) AS first_ns, count() AS n FROM spans WHERE trace_id = {trace_id:String} AND start_ns >= {oldest_ns:Int64}`,
     { trace_id: traceId, oldest_ns: oldestAllowedNs('spans', nowMs) },
     options,
   );
-  return rows.length > 0 && rows[0].n !== '0' ? BigInt(rows[0].start_ns) : null;
+  return rows.length > 0 && rows[0].n !== '0' ? BigInt(rows[0].first_ns) : null;
 }
