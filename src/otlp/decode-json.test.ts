@@ -65,6 +65,14 @@ describe('decodeTracesJson / decodeLogsJson', () => {
     ]);
   });
 
+  it('reads all-zero optional ids as empty, like the protobuf path', () => {
+    const [span] = decodeTracesJson(tracesWith({ parentSpanId: '0'.repeat(16) }));
+    assert.equal(span.parentSpanId, '');
+    const [row] = decodeLogsJson(logsWith({ traceId: '0'.repeat(32), spanId: '0'.repeat(16) }));
+    assert.equal(row.traceId, '');
+    assert.equal(row.spanId, '');
+  });
+
   it('reads log bodies and ids like the protobuf path', () => {
     const [row] = decodeLogsJson(logsWith({ observedTimeUnixNano: '77', body: { kvlistValue: { values: [{ key: 'k', value: { intValue: '1' } }] } }, traceId: '', spanId: '' }));
     assert.equal(row.tsNs, 77n);

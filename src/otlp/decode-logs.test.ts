@@ -83,6 +83,12 @@ describe('decodeLogs', () => {
     assert.equal(late.logId, base.logId);
   });
 
+  it('reads all-zero trace and span ids as no trace context', () => {
+    const [row] = decodeLogs(logsData([message(lenField(9, new Uint8Array(16)), lenField(10, new Uint8Array(8)))]));
+    assert.equal(row.traceId, '');
+    assert.equal(row.spanId, '');
+  });
+
   it('reads severity numbers, including negative ones sign-extended to 10 bytes', () => {
     const [negative] = decodeLogs(logsData([message([...tag(2, 0), ...varint(-3n)])]));
     assert.equal(negative.severityNumber, -3);

@@ -2,7 +2,7 @@ import type { AttrPair, LogRow } from '../model/signals.js';
 import { UNKNOWN_SERVICE } from '../model/signals.js';
 import { readBody, readKeyValue } from './any-value.js';
 import { OtlpDecodeError } from './errors.js';
-import { hex8, traceIdHex } from './hex.js';
+import { hex8, traceIdHex, ZERO_SPAN_ID, ZERO_TRACE_ID } from './hex.js';
 import { logIdOf } from './log-id.js';
 import { fieldMask, ProtoReader } from './proto-reader.js';
 import { readResource, readScope, type ScopeFields } from './read-envelope.js';
@@ -126,18 +126,28 @@ function readLogRecord(r: ProtoReader, end: number, resource: AttrPair[], scope:
       case TAG_TRACE_ID: {
         const idEnd = r.lengthEnd(end);
         const idLength = idEnd - r.pos;
-        if (idLength === 16) traceId = traceIdHex(buf, r.pos);
-        else if (idLength === 0) traceId = '';
-        else throw new OtlpDecodeError('log trace id must be 0 or 16 bytes');
+        if (idLength === 16) {
+          traceId = traceIdHex(buf, r.pos);
+          if (traceId === ZERO_TRACE_ID) traceId = '';
+        } else if (idLength === 0) {
+          traceId = '';
+        } else {
+          throw new OtlpDecodeError('log trace id must be 0 or 16 bytes');
+        }
         r.pos = idEnd;
         break;
       }
       case TAG_SPAN_ID: {
         const idEnd = r.lengthEnd(end);
         const idLength = idEnd - r.pos;
-        if (idLength === 8) spanId = hex8(buf, r.pos);
-        else if (idLength === 0) spanId = '';
-        else throw new OtlpDecodeError('log span id must be 0 or 8 bytes');
+        if (idLength === 8) {
+          spanId = hex8(buf, r.pos);
+          if (spanId === ZERO_SPAN_ID) spanId = '';
+        } else if (idLength === 0) {
+          spanId = '';
+        } else {
+          throw new OtlpDecodeError('log span id must be 0 or 8 bytes');
+        }
         r.pos = idEnd;
         break;
       }

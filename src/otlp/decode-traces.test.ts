@@ -123,6 +123,13 @@ describe('decodeTraces', () => {
     });
   });
 
+  it('reads an all-zero parent span id as a root span', () => {
+    const [row] = decodeTraces(tracesData([spanMessage([lenField(4, new Uint8Array(8))])]));
+    assert.equal(row.parentSpanId, '');
+    const [child] = decodeTraces(tracesData([spanMessage([lenField(4, Uint8Array.from([0, 0, 0, 0, 0, 0, 0, 1]))])]));
+    assert.equal(child.parentSpanId, '0000000000000001');
+  });
+
   it('decodes a negative enum (sign-extended to 10 bytes) as unspecified kind', () => {
     const [row] = decodeTraces(tracesData([spanMessage([[...tag(6, 0), ...varint(-1n)]])]));
     assert.equal(row.kind, 'unspecified');

@@ -2,7 +2,7 @@ import type { AttrPair, SpanEvent, SpanRow } from '../model/signals.js';
 import { UNKNOWN_SERVICE } from '../model/signals.js';
 import { readKeyValue } from './any-value.js';
 import { OtlpDecodeError } from './errors.js';
-import { hex8, traceIdHex } from './hex.js';
+import { hex8, traceIdHex, ZERO_SPAN_ID } from './hex.js';
 import { fieldMask, ProtoReader } from './proto-reader.js';
 import { readResource, readScope, type ScopeFields } from './read-envelope.js';
 import { serviceNameOf } from './service-name.js';
@@ -140,9 +140,14 @@ function readSpan(r: ProtoReader, end: number, resource: AttrPair[], serviceName
       case TAG_PARENT_SPAN_ID: {
         const idEnd = r.lengthEnd(end);
         const idLength = idEnd - r.pos;
-        if (idLength === 8) parentSpanId = hex8(buf, r.pos);
-        else if (idLength === 0) parentSpanId = '';
-        else throw new OtlpDecodeError('parent span id must be 0 or 8 bytes');
+        if (idLength === 8) {
+          parentSpanId = hex8(buf, r.pos);
+          if (parentSpanId === ZERO_SPAN_ID) parentSpanId = '';
+        } else if (idLength === 0) {
+          parentSpanId = '';
+        } else {
+          throw new OtlpDecodeError('parent span id must be 0 or 8 bytes');
+        }
         r.pos = idEnd;
         break;
       }

@@ -45,6 +45,13 @@ export function traceIdHex(bytes: Uint8Array, pos: number): string {
   return lastTraceIdHex;
 }
 
+/**
+ * All-zero ids are invalid in W3C trace context and OTLP; senders use them to mean "none", so
+ * optional ids (parent span, a log's trace context) that are all zeros read as ''.
+ */
+export const ZERO_SPAN_ID = '0000000000000000';
+export const ZERO_TRACE_ID = '00000000000000000000000000000000';
+
 /** Lowercase hex of any byte range (used off the hot path). */
 export function bytesToHex(bytes: Uint8Array, start: number, end: number): string {
   let out = '';

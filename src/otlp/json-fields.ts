@@ -1,5 +1,5 @@
 import { OtlpDecodeError } from './errors.js';
-import { isHex } from './hex.js';
+import { isHex, ZERO_SPAN_ID, ZERO_TRACE_ID } from './hex.js';
 
 /** A parsed JSON object. */
 export type JsonObject = { [key: string]: unknown };
@@ -102,7 +102,8 @@ export function jsonEnum(value: unknown, names: ReadonlyMap<string, number>, wha
 
 /**
  * A trace or span id: a hex string (either case, OTLP/JSON's deviation from proto3 base64) of
- * exactly `bytes` bytes, or '' when absent or empty and `optional`. Returned in lowercase.
+ * exactly `bytes` bytes, or '' when absent or empty and `optional`. Returned in lowercase; an
+ * optional all-zero id reads as '' like on the protobuf path.
  */
 export function jsonId(value: unknown, bytes: number, optional: boolean, what: string): string {
   const text = jsonString(value, what);
@@ -110,7 +111,8 @@ export function jsonId(value: unknown, bytes: number, optional: boolean, what: s
   if (text.length !== bytes * 2 || !isHex(text)) {
     throw new OtlpDecodeError(optional ? `${what} must be empty or ${bytes * 2} hex characters` : `${what} must be ${bytes * 2} hex characters`);
   }
-  return text.toLowerCase();
+  const id = text.toLowerCase();
+  return optional && (id === ZERO_SPAN_ID || id === ZERO_TRACE_ID) ? '' : id;
 }
 
 /** A bytes field: standard or URL-safe base64, with or without padding, normalized to padded standard base64. */
