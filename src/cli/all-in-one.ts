@@ -3,6 +3,7 @@ import { loadSettings } from '../config/load.js';
 import { parseListenAddr } from '../config/listen-addr.js';
 import type { Settings } from '../config/settings.js';
 import { createApi } from '../api/server.js';
+import { createStoryRoutes } from '../api/routes/story-routes.js';
 import { createAssembler } from '../assembler/assembler.js';
 import { createIngest } from '../ingest/ingest.js';
 import { MemoryBus } from '../bus/memory/memory-bus.js';
@@ -52,7 +53,7 @@ export async function runAllInOne(env: NodeJS.ProcessEnv): Promise<number> {
   );
   const api = createApi(
     { listen: parseListenAddr(settings.http_addr), queryTimeoutSecs: settings.query_timeout_secs },
-    { traces: createTraceRepo(store, settings.query_timeout_secs), registry: registries.api, metricRegistries: Object.values(registries), logger },
+    { traces: createTraceRepo(store, settings.query_timeout_secs), registry: registries.api, metricRegistries: Object.values(registries), logger, routes: [createStoryRoutes(store)] },
   );
   const ingest = createIngest(
     { grpcAddr: parseListenAddr(settings.grpc_addr), httpAddr: parseListenAddr(settings.otlp_http_addr), kafka: settings.kafka },
