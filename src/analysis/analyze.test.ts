@@ -287,3 +287,22 @@ test('analyze: story timestamps stay exact above 2^53', () => {
   assert.equal(story?.ts_ns, 1_763_800_000_000_000_000n);
   assert.equal(typeof story?.critical_path.segments[0].start_ns, 'bigint');
 });
+
+test('the baseline may be given as a lookup by endpoint key, asked once with the derived endpoint', () => {
+  const asked: string[] = [];
+  const result = analyzeTrace({
+    spans: [{ id: 'r', service: 'checkout', name: 'POST /orders', kind: 'server', start: 0, end: 900 }].map(span),
+    logs: [],
+    truncated: false,
+    baseline: (key) => {
+      asked.push(key);
+      return trusted(310);
+    },
+    thresholds: DEFAULT_THRESHOLDS,
+  });
+  assert.deepEqual(asked, ['checkout\u0000POST /orders']);
+  assert.equal(result?.story?.kind, 'slow');
+  assert.ok(result?.story?.baseline_diff !== null);
+  const none = analyzeTrace({ spans: [span({ id: 'r', start: 0, end: 900 })], logs: [], truncated: false, baseline: () => null, thresholds: DEFAULT_THRESHOLDS });
+  assert.equal(none?.story, null);
+});
