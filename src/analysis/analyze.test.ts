@@ -291,7 +291,7 @@ test('analyze: story timestamps stay exact above 2^53', () => {
 test('the baseline may be given as a lookup by endpoint key, asked once with the derived endpoint', () => {
   const asked: string[] = [];
   const result = analyzeTrace({
-    spans: [{ id: 'r', service: 'checkout', name: 'POST /orders', kind: 'server', start: 0, end: 900 }].map(span),
+    spans: [span({ id: 'r', service: 'checkout', name: 'POST /orders', kind: 'server', start: 0, end: 900 })],
     logs: [],
     truncated: false,
     baseline: (key) => {
