@@ -12,6 +12,7 @@ import { xxh3 } from '@node-rs/xxhash';
 import { startAllInOne, tempDataDir, type RunningAllInOne } from '../testing/all-in-one.js';
 import { getJson, metricValue } from '../testing/http.js';
 import { exportSpans, hrAt, hrToNs, traceExporter } from '../testing/otel.js';
+import { createStore } from '../store/create-store.js';
 import { stringifyJson } from '../util/json.js';
 
 const GAP_MS = 300;
@@ -238,5 +239,24 @@ describe('stories through the real SDK', () => {
     assert.equal(stored.length, 8);
     const story = await waitForStory(firstTraceId);
     assert.equal(story.span_count, 7, 'the story is not recomputed');
+  });
+});
+
+describe('graceful stop', () => {
+  test('a failing trace sent just before SIGTERM still gets its story stored, and the stop is clean', async () => {
+    const t = new SdkTrace();
+    const root = t.span(svcName('shutdown'), 'POST /last', { kind: SpanKind.SERVER, startMs: -20, endMs: -5, error: 'stopped mid-flight' });
+    await send(t.spans());
+    assert.equal(await svc.stop(), 0);
+    // The process is gone, so its data directory can be opened here (chDB locks it per process).
+    const store = await createStore({ clickhouse: { url: '', database: 'svc' }, embedded: { data_dir: data.dir } });
+    try {
+      const rows = await store.query<{ summary: string }>('SELECT summary FROM stories WHERE story_id = {id:String}', { id: root.spanContext().traceId });
+      assert.deepEqual(rows, [{ summary: `${svcName('shutdown')} failed in "POST /last": stopped mid-flight` }]);
+    } finally {
+      await store.close();
+    }
+    const failures = svc.logs.filter((entry) => entry.component === 'assembler' && Number(entry.level) >= 50);
+    assert.deepEqual(failures, []);
   });
 });
