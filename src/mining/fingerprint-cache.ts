@@ -4,12 +4,21 @@
  * Two generations approximate LRU without per-hit bookkeeping: entries live in `young`; when it
  * holds half the capacity it becomes `old` and the previous `old` is dropped. A hit in `old` is
  * promoted. At most `capacity` entries are held at any time.
+ *
+ * Maps are keyed by the low 30 bits of the 53-bit fingerprint, a small integer that V8 hashes
+ * without boxing; the entry keeps the whole fingerprint and a hit is checked against it, so a
+ * clash of the low bits is a miss, never a wrong answer.
  */
+
+/** What the cache stores: anything that remembers its full fingerprint. */
+export interface Fingerprinted {
+  readonly fingerprint: number;
+}
 
 /** Contract limit: fingerprint cache entries per service. */
 export const FINGERPRINT_CACHE_ENTRIES = 10_000;
 
-export class FingerprintCache<V> {
+export class FingerprintCache<V extends Fingerprinted> {
   private young = new Map<number, V>();
   private old = new Map<number, V>();
   private readonly generationSize: number;
@@ -19,22 +28,23 @@ export class FingerprintCache<V> {
   }
 
   get(fingerprint: number): V | undefined {
-    const hit = this.young.get(fingerprint);
-    if (hit !== undefined) return hit;
-    const aged = this.old.get(fingerprint);
-    if (aged !== undefined) {
-      this.old.delete(fingerprint);
-      this.set(fingerprint, aged);
-    }
+    const key = fingerprint & 0x3fffffff;
+    const hit = this.young.get(key);
+    if (hit !== undefined) return hit.fingerprint === fingerprint ? hit : undefined;
+    const aged = this.old.get(key);
+    if (aged === undefined || aged.fingerprint !== fingerprint) return undefined;
+    this.old.delete(key);
+    this.set(aged);
     return aged;
   }
 
-  set(fingerprint: number, value: V): void {
-    if (!this.young.has(fingerprint) && this.young.size >= this.generationSize) {
+  set(value: V): void {
+    const key = value.fingerprint & 0x3fffffff;
+    if (!this.young.has(key) && this.young.size >= this.generationSize) {
       this.old = this.young;
       this.young = new Map();
     }
-    this.young.set(fingerprint, value);
+    this.young.set(key, value);
   }
 
   get size(): number {

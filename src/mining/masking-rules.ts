@@ -27,18 +27,37 @@ export function isHttpVersionToken(line: string, start: number, end: number): bo
   return i === end;
 }
 
-const DATE_NAMES = new Set(['Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat', 'Sun', 'Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec']);
+/** Words grouped by their first character, so a check compares in place without slicing. */
+function byFirstChar(words: readonly string[]): Map<number, string[]> {
+  const out = new Map<number, string[]>();
+  for (const w of words) {
+    const k = w.charCodeAt(0);
+    const list = out.get(k);
+    if (list === undefined) out.set(k, [w]);
+    else list.push(w);
+  }
+  return out;
+}
+
+function isOneOf(words: Map<number, string[]>, line: string, start: number, end: number): boolean {
+  const list = words.get(line.charCodeAt(start));
+  if (list === undefined) return false;
+  for (const w of list) if (w.length === end - start && line.startsWith(w, start)) return true;
+  return false;
+}
+
+const DATE_NAMES = byFirstChar(['Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat', 'Sun', 'Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec']);
 
 /** Abbreviated weekday and month names: parts of timestamps, hence variables. */
 function isDateName(line: string, start: number): boolean {
-  return DATE_NAMES.has(line.slice(start, start + 3));
+  return isOneOf(DATE_NAMES, line, start, start + 3);
 }
 
-const UNIT_NAMES = new Set(['B', 'KB', 'MB', 'GB', 'TB', 'PB', 'KiB', 'MiB', 'GiB', 'TiB', 'bytes', 'ms', 'us', 'ns', 's', 'sec', 'secs', 'min', 'mins']);
+const UNIT_NAMES = byFirstChar(['B', 'KB', 'MB', 'GB', 'TB', 'PB', 'KiB', 'MiB', 'GiB', 'TiB', 'bytes', 'ms', 'us', 'ns', 's', 'sec', 'secs', 'min', 'mins']);
 
 /** Size and duration units (only masked right after a masked number). */
 function isUnitName(line: string, start: number, end: number): boolean {
-  return UNIT_NAMES.has(line.slice(start, end));
+  return isOneOf(UNIT_NAMES, line, start, end);
 }
 
 /** Lowercase dotted name with at least three labels ending in a 2-3 letter label: a host name. */

@@ -187,9 +187,12 @@ function scan(line: string, opts: MaskOptions, build: boolean, tokensOut: string
   return (b & 0x1fffff) * 0x1_0000_0000 + (a >>> 0);
 }
 
+/** Never written: scan only pushes tokens when building. */
+const NO_TOKENS: string[] = [];
+
 /** Hash of the masked token stream of `line`, without allocating the tokens. */
 export function fingerprintLine(line: string, opts: MaskOptions): number {
-  return scan(line, opts, false, []);
+  return scan(line, opts, false, NO_TOKENS);
 }
 
 /** Masked tokens of `line` (at most MAX_TOKENS) and their fingerprint. */

@@ -55,6 +55,7 @@ export interface TemplateInfo {
 }
 
 interface CacheEntry {
+  fingerprint: number;
   cluster: Cluster;
   leaf: Leaf;
   version: number;
@@ -99,7 +100,7 @@ export class LogMiner {
         const { tokens } = maskLine(line, this.mask);
         const added = state.tree.add(tokens, line);
         cluster = added.cluster;
-        state.cache.set(fingerprint, { cluster, leaf: added.leaf, version: added.leaf.version });
+        state.cache.set({ fingerprint, cluster, leaf: added.leaf, version: added.leaf.version });
       }
     } else {
       cluster = state.tree.add(maskLine(line, this.mask).tokens, line).cluster;
