@@ -49,7 +49,11 @@ export interface AssemblerConfig {
   thresholds: ThresholdSettings;
   /** The signals topic (kafka.topic). */
   topic: string;
+  /** kafka.max_record_bytes, the budget of a story record (default: the contract's 900,000). */
+  maxRecordBytes?: number;
 }
+
+const DEFAULT_MAX_RECORD_BYTES = 900_000;
 
 /** Creates the assembler component (consumer group `svc-assembler`). */
 export function createAssembler(settings: AssemblerConfig, deps: AssemblerDeps): Component {
@@ -73,7 +77,15 @@ export function createAssembler(settings: AssemblerConfig, deps: AssemblerDeps):
     onRefreshed: (trusted) => metrics.trustedBaselines.set(trusted),
     onFailure: () => metrics.baselineRefreshFailures.inc(),
   });
-  const outputs = new AssemblerOutputs({ store: deps.store, bus: deps.bus, storiesTopic: assembler.stories_topic, metrics, logger, nowMs });
+  const outputs = new AssemblerOutputs({
+    store: deps.store,
+    bus: deps.bus,
+    storiesTopic: assembler.stories_topic,
+    maxRecordBytes: settings.maxRecordBytes ?? DEFAULT_MAX_RECORD_BYTES,
+    metrics,
+    logger,
+    nowMs,
+  });
   let consumer: BusConsumer | undefined;
   let scheduler: NodeJS.Timeout | undefined;
   let ticking: Promise<void> | undefined;

@@ -33,6 +33,8 @@ export interface OutputsDeps {
   store: Store;
   bus: Bus;
   storiesTopic: string;
+  /** The broker's record budget: a bigger story record is not published (its story is still stored). */
+  maxRecordBytes: number;
   metrics: AssemblerMetrics;
   logger: Logger;
   nowMs: () => number;
@@ -64,7 +66,10 @@ export class AssemblerOutputs {
     if (story === null || storyRecord === null) return;
     this.stories.push([{ story, writtenAtMs: this.deps.nowMs() }]);
     // Keyed by fingerprint (contract: svc.stories key), so one group's stories stay in order.
-    this.records.push([{ key: story.fingerprint, value: Buffer.from(stringifyJson(storyRecord)) }]);
+    const value = Buffer.from(stringifyJson(storyRecord));
+    // A record over the budget would be refused by the broker on every retry, blocking the queue.
+    if (value.length + story.fingerprint.length > this.deps.maxRecordBytes) this.dropped('stories_topic', 1);
+    else this.records.push([{ key: story.fingerprint, value }]);
   }
 
   /** Queues the summed edges once EDGE_FLUSH_MS has passed since the last time (called by the scheduler). */
@@ -90,6 +95,8 @@ export class AssemblerOutputs {
       retryBaseMs: 250,
       retryMaxMs: 10_000,
       write,
+      // Rows that cannot be encoded (TypeError from the store modules) never will be.
+      isPermanent: (error) => error instanceof TypeError,
       nowMs: this.deps.nowMs,
       onWritten: (rows) => metrics.rowsWritten.inc({ table }, rows),
       onFailure: (error, attempt) => {
@@ -104,6 +111,6 @@ export class AssemblerOutputs {
     this.deps.metrics.droppedRows.inc({ table }, rows);
     if (this.loggedDrop.has(table)) return;
     this.loggedDrop.add(table);
-    this.deps.logger.error({ table, rows }, 'assembler output queue full: dropping the oldest rows (counted in svc_assembler_dropped_rows_total; logged once)');
+    this.deps.logger.error({ table, rows }, 'assembler output dropped: queue full, an unwritable row or a story record over the record budget (counted in svc_assembler_dropped_rows_total; logged once)');
   }
 }

@@ -75,3 +75,21 @@ test('close gives up on a store that stays down after the grace period, counting
   assert.deepEqual(writes, []);
   assert.deepEqual(dropped, [2]);
 });
+
+test('a permanent failure drops its batch (counted) instead of blocking the queue', async () => {
+  let calls = 0;
+  const { q, writes, dropped } = queue({
+    write: async (rows) => {
+      calls++;
+      if (rows.includes(13)) throw new TypeError('cannot encode');
+      writes.push([...rows]);
+    },
+    isPermanent: (error) => error instanceof TypeError,
+  });
+  q.push([12, 13, 14]);
+  q.push([15]);
+  await q.close();
+  assert.deepEqual(writes, [[15]]);
+  assert.deepEqual(dropped, [3]);
+  assert.equal(calls, 2);
+});

@@ -16,6 +16,11 @@ export interface RowQueueOptions<T> {
   retryBaseMs: number;
   retryMaxMs: number;
   write: (rows: T[]) => Promise<void>;
+  /**
+   * A failure that retrying cannot fix (a row that cannot be encoded): the batch is dropped and
+   * counted instead of blocking the queue forever.
+   */
+  isPermanent?: (error: unknown) => boolean;
   nowMs: () => number;
   onWritten: (rows: number, seconds: number) => void;
   onFailure: (error: unknown, attempt: number) => void;
@@ -97,6 +102,10 @@ export class RowQueue<T> {
         return;
       } catch (error) {
         this.options.onFailure(error, attempt);
+        if (this.options.isPermanent?.(error) === true) {
+          this.options.onDropped(batch.length);
+          return;
+        }
         if (this.closeDeadlineMs !== undefined && this.options.nowMs() >= this.closeDeadlineMs) {
           this.options.onDropped(batch.length + this.pending.length);
           this.pending = [];

@@ -48,7 +48,7 @@ export async function runAllInOne(env: NodeJS.ProcessEnv): Promise<number> {
     },
   );
   const assembler = createAssembler(
-    { assembler: settings.assembler, thresholds: settings.thresholds, topic: settings.kafka.topic },
+    { assembler: settings.assembler, thresholds: settings.thresholds, topic: settings.kafka.topic, maxRecordBytes: settings.kafka.max_record_bytes },
     { bus, store, registry: registries.assembler, logger },
   );
   const api = createApi(
