@@ -2,6 +2,7 @@ import type { AttrPair, AttrValue } from '../model/signals.js';
 import { OtlpDecodeError } from './errors.js';
 import { MAX_NESTING_DEPTH } from './limits.js';
 import { fieldMask, type ProtoReader } from './proto-reader.js';
+import { readUtf8 } from './utf8.js';
 
 // common.proto AnyValue: string_value=1, bool_value=2, int_value=3, double_value=4,
 // array_value=5, kvlist_value=6, bytes_value=7. Tags are (field << 3) | wire type.
@@ -76,6 +77,20 @@ export function readBody(r: ProtoReader, end: number): string {
   return value === null ? '' : JSON.stringify(value);
 }
 
+/**
+ * Fast path for the most common attribute value, an AnyValue holding only a short string_value
+ * (one-byte length): reads it without the general loop. Returns null, having read nothing, otherwise.
+ */
+function readSimpleString(r: ProtoReader, end: number): string | null {
+  const pos = r.pos;
+  const buf = r.buf;
+  if (end - pos < 2 || buf[pos] !== TAG_STRING) return null;
+  const length = buf[pos + 1];
+  if (length >= 0x80 || pos + 2 + length !== end) return null;
+  r.pos = end;
+  return readUtf8(buf, pos + 2, end);
+}
+
 /** Decodes one KeyValue message in [r.pos, end) to a [key, value] pair. */
 export function readKeyValue(r: ProtoReader, end: number, depth: number): AttrPair {
   let key = '';
@@ -85,7 +100,9 @@ export function readKeyValue(r: ProtoReader, end: number, depth: number): AttrPa
     if (tag === TAG_KEY) {
       key = r.string(end);
     } else if (tag === TAG_VALUE) {
-      value = readAnyValue(r, r.lengthEnd(end), depth);
+      const valueEnd = r.lengthEnd(end);
+      value = readSimpleString(r, valueEnd);
+      if (value === null) value = readAnyValue(r, valueEnd, depth);
     } else {
       r.skipUnknown(tag, end, KEY_VALUE_FIELDS);
     }
