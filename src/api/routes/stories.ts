@@ -1,8 +1,7 @@
 /** GET /api/v1/stories/{story_id} and /api/v1/stories/series. */
 
 import type { FastifyInstance } from 'fastify';
-import { readStoryCounts } from '../../store/reads/stories.js';
-import { readStoryJson } from '../../store/reads/stories.js';
+import { readStoryCounts, readStoryJson } from '../../store/reads/stories.js';
 import { HOUR_SECS, nsRange, readOptions, requestWindow, type DataRouteDeps } from '../data-route.js';
 import { notFound } from '../errors.js';
 import { optionalText, storyKind, type Query } from '../query-params.js';
