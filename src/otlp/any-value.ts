@@ -37,7 +37,9 @@ export function readAnyValue(r: ProtoReader, end: number, depth: number): AttrVa
         value = r.string(end);
         break;
       case TAG_BOOL:
-        value = r.varint32(end) !== 0;
+        // Any non-zero varint is true, including one whose low 32 bits are all zero.
+        r.varint64(end);
+        value = (r.lo | r.hi) !== 0;
         break;
       case TAG_INT:
         value = r.int64(end);

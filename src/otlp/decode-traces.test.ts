@@ -42,6 +42,8 @@ describe('decodeTraces', () => {
     const bytes = decodeTraces(tracesData([spanMessage([
       attr('s', message(lenField(1, 'text'))),
       attr('b', message(varintField(2, 1))),
+      attr('bHigh', message(varintField(2, 1n << 32n))),
+      attr('bFalse', message(varintField(2, 0))),
       attr('i', message(varintField(3, 42))),
       attr('neg', message(varintField(3, -7n))),
       attr('maxSafe', message(varintField(3, 2n ** 53n - 1n))),
@@ -57,6 +59,8 @@ describe('decodeTraces', () => {
     const attrs = Object.fromEntries(bytes[0].attrs);
     assert.equal(attrs.s, 'text');
     assert.equal(attrs.b, true);
+    assert.equal(attrs.bHigh, true);
+    assert.equal(attrs.bFalse, false);
     assert.equal(attrs.i, 42);
     assert.equal(attrs.neg, -7);
     assert.equal(attrs.maxSafe, Number.MAX_SAFE_INTEGER);
