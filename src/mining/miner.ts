@@ -61,7 +61,8 @@ interface CacheEntry {
   version: number;
 }
 
-interface ServiceState {
+/** One service's tree and fingerprint cache (null when the cache is off). */
+export interface ServiceState {
   tree: DrainTree;
   cache: FingerprintCache<CacheEntry> | null;
 }
