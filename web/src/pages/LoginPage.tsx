@@ -4,12 +4,7 @@ import { useConfig } from '../app/config';
 import { navigate, useQueryParam } from '../app/router';
 import { useTitle } from '../app/useTitle';
 import { Loading } from '../components/Status';
-
-/** `next` must be a path inside the app (not `//host` or a URL); anything else lands on `/`. */
-export function safeNext(next: string): string {
-  if (!next.startsWith('/') || next.startsWith('//') || next.startsWith('/\\') || next.startsWith('/api/') || next.startsWith('/login')) return '/';
-  return next;
-}
+import { safeNext } from '../lib/next';
 
 /** Sign-in, only with authentication on; otherwise the contract sends the user to `/`. */
 export default function LoginPage() {

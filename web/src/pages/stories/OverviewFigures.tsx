@@ -1,6 +1,7 @@
 import { useMemo } from 'react';
 import type { Overview, StoriesSeries } from '../../api/types';
-import { alignSeries, Chart } from '../../components/Chart';
+import { Chart } from '../../components/Chart';
+import { alignSeries } from '../../lib/series';
 import { formatCount, formatNumber, formatSeconds } from '../../lib/format';
 import { Link } from '../../app/router';
 

@@ -1,0 +1,56 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { formatDuration, formatPercent, severityName } from './format.js';
+import { safeNext } from './next.js';
+import { alignSeries } from './series.js';
+import { sinceSecs, toUntilParam, untilMs, withWindow } from './window.js';
+
+describe('formatDuration', () => {
+  it('uses human units, never raw ns beyond a microsecond', () => {
+    assert.equal(formatDuration(850), '850 ns');
+    assert.equal(formatDuration(1_500), '1.5 µs');
+    assert.equal(formatDuration(12_345_678), '12.3 ms');
+    assert.equal(formatDuration(4_070_000_000), '4.07 s');
+    assert.equal(formatDuration(125e9), '2 min 5 s');
+    assert.equal(formatDuration(3 * 3600e9 + 20 * 60e9), '3 h 20 min');
+  });
+  it('formats ratios and severities', () => {
+    assert.equal(formatPercent(0.12), '12 %');
+    assert.equal(formatPercent(0.0001), '<0.1 %');
+    assert.equal(severityName(17), 'ERROR');
+    assert.equal(severityName(9, 'Information'), 'Information');
+  });
+});
+
+describe('window parameters', () => {
+  it('reads since and until as the contract writes them', () => {
+    assert.equal(sinceSecs('15m'), 900);
+    assert.equal(sinceSecs('7d'), 604800);
+    assert.equal(sinceSecs('1w'), null);
+    assert.equal(untilMs('1700000000'), 1_700_000_000_000);
+    assert.equal(untilMs('2026-11-22T06:00:00+01:00'), Date.parse('2026-11-22T05:00:00Z'));
+    assert.equal(untilMs(''), null);
+    assert.equal(toUntilParam(Date.parse('2026-11-22T05:00:00.750Z')), '2026-11-22T05:00:00Z');
+  });
+  it('carries the window between pages', () => {
+    assert.equal(withWindow('/map', new URLSearchParams('since=6h&kind=error')), '/map?since=6h');
+    assert.equal(withWindow('/logs/alerts?service=a', new URLSearchParams('until=1700000000')), '/logs/alerts?service=a&until=1700000000');
+    assert.equal(withWindow('/', new URLSearchParams('kind=error')), '/');
+  });
+});
+
+describe('safeNext', () => {
+  it('keeps paths inside the app and sends everything else to /', () => {
+    assert.equal(safeNext('/map?since=6h'), '/map?since=6h');
+    for (const bad of ['', 'https://evil.example', '//evil.example', '/\\evil.example', '/api/v1/stories/x', '/login?next=/']) assert.equal(safeNext(bad), '/', bad);
+  });
+});
+
+describe('alignSeries', () => {
+  it('places sparse buckets on the window grid and fills the gaps', () => {
+    const { xs, values } = alignSeries([[[120, 5], [300, 2]]], 100, 360, 60, 0);
+    assert.deepEqual(xs, [60, 120, 180, 240, 300]);
+    assert.deepEqual(values[0], [0, 5, 0, 0, 2]);
+    assert.deepEqual(alignSeries([[[180, 1]]], 120, 240, 60, null).values[0], [null, 1]);
+  });
+});
