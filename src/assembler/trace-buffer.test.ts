@@ -221,20 +221,65 @@ describe('late items and pieces', () => {
 describe('RecentClosed', () => {
   test('is a ring: the oldest id is forgotten past capacity; re-remembering moves an id to the newest', () => {
     const ring = new RecentClosed(3);
-    ring.remember('a', 1);
-    ring.remember('b', 2);
-    ring.remember('c', 3);
-    ring.remember('a', 4); // a is now the newest; its old slot is empty
-    ring.remember('d', 5);
-    assert.equal(ring.openedAt('a'), 4);
-    assert.equal(ring.openedAt('b'), undefined);
-    assert.equal(ring.openedAt('c'), 3);
-    assert.equal(ring.openedAt('d'), 5);
+    ring.remember(T(1), 1);
+    ring.remember(T(2), 2);
+    ring.remember(T(3), 3);
+    ring.remember(T(1), 4); // T(1) is now the newest; its old slot is empty
+    ring.remember(T(4), 5);
+    assert.equal(ring.openedAt(T(1)), 4);
+    assert.equal(ring.openedAt(T(2)), undefined);
+    assert.equal(ring.openedAt(T(3)), 3);
+    assert.equal(ring.openedAt(T(4)), 5);
     assert.ok(ring.size <= 3);
-    ring.remember('e', 6);
-    ring.remember('f', 7);
+    ring.remember(T(5), 6);
+    ring.remember(T(6), 7);
     assert.equal(ring.size, 3);
-    assert.equal(ring.openedAt('c'), undefined);
+    assert.equal(ring.openedAt(T(3)), undefined);
+  });
+
+  test('ids that are not 32 hex characters work too (hashed to 128 bits)', () => {
+    const ring = new RecentClosed(2);
+    ring.remember('not-hex', 1);
+    ring.remember('ABCDEF', 2);
+    assert.equal(ring.openedAt('not-hex'), 1);
+    assert.equal(ring.openedAt('ABCDEF'), 2);
+    assert.equal(ring.openedAt('abcdef'), undefined);
+    ring.forget('not-hex');
+    assert.equal(ring.openedAt('not-hex'), undefined);
+    assert.equal(ring.size, 1);
+  });
+
+  test('matches a plain Map-and-queue model over many random operations (collisions, deletions, wrap-around)', () => {
+    const capacity = 64;
+    const ring = new RecentClosed(capacity);
+    const model = new Map<string, number>();
+    const order: string[] = [];
+    let seed = 12345;
+    const rand = (n: number) => ((seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) % n);
+    // Few distinct ids, all sharing their first words, so probe chains collide and wrap.
+    const id = (n: number) => `00000000000000000000${n.toString(16).padStart(12, '0')}`;
+    for (let step = 0; step < 20_000; step++) {
+      const key = id(rand(200));
+      const op = rand(10);
+      if (op < 6) {
+        ring.remember(key, step);
+        if (model.has(key)) order.splice(order.indexOf(key), 1, '');
+        model.set(key, step);
+        order.push(key);
+        // The ring evicts by slot: count slots, including emptied ones, like the ring does.
+        while (order.length > capacity) {
+          const evicted = order.shift()!;
+          if (evicted !== '') model.delete(evicted);
+        }
+      } else if (op < 8) {
+        ring.forget(key);
+        if (model.has(key)) order.splice(order.indexOf(key), 1, '');
+        model.delete(key);
+      } else {
+        assert.equal(ring.openedAt(key), model.get(key), `step ${step}`);
+      }
+      assert.equal(ring.size, model.size);
+    }
   });
 
   test('refuses a capacity below 1', () => {
