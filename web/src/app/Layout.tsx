@@ -1,4 +1,5 @@
-import { useState, type FormEvent, type ReactNode } from 'react';
+import type { ReactNode } from 'react';
+import { GlobalSearch } from '../components/GlobalSearch';
 import { apiSend } from '../api/client';
 import { withWindow } from '../lib/window';
 import { useConfig } from './config';
@@ -12,25 +13,10 @@ const NAV = [
   { to: '/pipeline', label: 'Pipeline', active: (p: string) => p === '/pipeline' },
 ];
 
-/** Header with the page navigation (keeping the window) and a jump-to-trace box. */
+/** Header with the page navigation (keeping the window) and the search box. */
 export function Layout({ children }: { children: ReactNode }) {
   const location = useLocation();
   const { config } = useConfig();
-  const [traceId, setTraceId] = useState('');
-  const [jumpError, setJumpError] = useState('');
-
-  const jump = (event: FormEvent) => {
-    event.preventDefault();
-    const id = traceId.trim().toLowerCase();
-    if (!/^[0-9a-f]{32}$/.test(id)) {
-      setJumpError('A trace id is 32 hexadecimal characters.');
-      return;
-    }
-    setJumpError('');
-    setTraceId('');
-    navigate(`/traces/${id}`);
-  };
-
   const logout = async () => {
     await apiSend('POST', '/api/v1/auth/logout', {}).catch(() => undefined);
     navigate('/login');
@@ -52,26 +38,7 @@ export function Layout({ children }: { children: ReactNode }) {
             </Link>
           ))}
         </nav>
-        <form className="jump" onSubmit={jump} role="search">
-          <label htmlFor="jump-trace" className="visually-hidden">
-            Open a trace by id
-          </label>
-          <input
-            id="jump-trace"
-            placeholder="Trace id"
-            value={traceId}
-            onChange={(event) => setTraceId(event.target.value)}
-            aria-invalid={jumpError !== ''}
-            aria-describedby={jumpError === '' ? undefined : 'jump-error'}
-            spellCheck={false}
-          />
-          <button type="submit">Open</button>
-          {jumpError !== '' && (
-            <span id="jump-error" className="field-error" role="alert">
-              {jumpError}
-            </span>
-          )}
-        </form>
+        <GlobalSearch />
         {config.auth_enabled && location.pathname !== '/login' && (
           <button type="button" className="link-button" onClick={logout}>
             Sign out
