@@ -100,6 +100,9 @@ export function createAssembler(settings: AssemblerConfig, deps: AssemblerDeps):
   /** Analyses one closed trace and queues what it produced. */
   function finish(closed: ClosedTrace): void {
     metrics.tracesClosed.inc({ reason: closed.reason });
+    if (closed.reason === 'buffer') {
+      logOnce('buffer', () => logger.warn({ maxBufferBytes: assembler.max_buffer_bytes }, 'open traces passed assembler.max_buffer_bytes: closing the oldest early, flagged truncated (counted in svc_assembler_traces_closed_total{reason="buffer"}; logged once)'));
+    }
     const startedMs = performance.now();
     try {
       const analysis = analyzeTrace({
