@@ -38,7 +38,8 @@ export function createApi(settings: ApiSettings, deps: ApiDeps): Api {
   const logger = deps.logger.child({ component: 'api' });
   const metrics = createApiMetrics(deps.registry);
   const context = createRequestContext(settings.queryTimeoutSecs);
-  const app = Fastify({ logger: false, bodyLimit: 1024 * 1024, return503OnClosing: true, exposeHeadRoutes: true });
+  // Path parameters may be 200 characters, percent-encoded up to 12 bytes each.
+  const app = Fastify({ logger: false, bodyLimit: 1024 * 1024, return503OnClosing: true, exposeHeadRoutes: true, routerOptions: { maxParamLength: 2400 } });
   let boundPort = 0;
 
   app.setReplySerializer((payload) => stringifyJson(payload));

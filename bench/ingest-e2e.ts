@@ -1,0 +1,118 @@
+/**
+ * End-to-end ingest of all-in-one: a real `svc all-in-one` process on loopback, fed spans and logs
+ * over OTLP/HTTP protobuf by concurrent clients for a fixed time, then checked for loss: every item
+ * a client was told was accepted must be stored. Prints accepted and stored rates and the RSS.
+ *   SVC_BENCH_INGEST_SECS   load duration (default 30; the DESIGN target is stated for 600)
+ *   SVC_BENCH_INGEST_CLIENTS  concurrent exporters per signal (default 24)
+ */
+import { randomBytes } from 'node:crypto';
+import type { LogRow, SpanRow } from '../src/model/signals.js';
+import { encodeLogsData } from '../src/otlp/encode-logs.js';
+import { encodeTracesData } from '../src/otlp/encode-traces.js';
+import { startAllInOne, tempDataDir } from '../src/testing/all-in-one.js';
+import { metricValue } from '../src/testing/http.js';
+
+// The SDK's BatchSpanProcessor exports up to 512 items per request; acks wait for the writer's
+// group commit, so throughput comes from many exporters in flight, as in a real fleet.
+const SPANS_PER_REQUEST = 500;
+const LOGS_PER_REQUEST = 500;
+const SERVICES = ['frontend', 'checkout', 'payments', 'inventory', 'shipping'];
+
+function spanBatch(nowNs: bigint, sequence: number): SpanRow[] {
+  const rows: SpanRow[] = [];
+  // Ten traces of ten spans per request, like a busy service's exporter batch.
+  for (let t = 0; t < SPANS_PER_REQUEST / 10; t++) {
+    const traceId = randomBytes(16).toString('hex');
+    const rootId = randomBytes(8).toString('hex');
+    for (let s = 0; s < 10; s++) {
+      const startNs = nowNs + BigInt(s * 1_000_000);
+      rows.push({
+        traceId,
+        spanId: s === 0 ? rootId : randomBytes(8).toString('hex'),
+        parentSpanId: s === 0 ? '' : rootId,
+        serviceName: SERVICES[(sequence + s) % SERVICES.length],
+        name: s === 0 ? 'GET /api/orders/:id' : `SELECT orders ${s}`,
+        kind: s === 0 ? 'server' : 'client',
+        startNs,
+        endNs: startNs + BigInt(2_000_000 + s * 100_000),
+        status: 'unset',
+        statusMessage: '',
+        attrs: [['http.route', '/api/orders/:id'], ['http.status_code', 200], ['db.system', 'postgresql'], ['net.peer.name', 'db-1'], ['user.id', `u-${sequence % 1000}`], ['retry', false], ['ratio', 0.5], ['region', 'eu-west-1'], ['build', '1.4.2'], ['thread', s]],
+        resource: [['service.name', SERVICES[(sequence + s) % SERVICES.length]], ['host.name', 'bench-host']],
+        events: [],
+        scopeName: 'bench',
+        scopeVersion: '1.0.0',
+      });
+    }
+  }
+  return rows;
+}
+
+function logBatch(nowNs: bigint, sequence: number): LogRow[] {
+  return Array.from({ length: LOGS_PER_REQUEST }, (_, i) => ({
+    logId: '0',
+    tsNs: nowNs + BigInt(i),
+    observedTsNs: nowNs + BigInt(i),
+    traceId: i % 2 === 0 ? randomBytes(16).toString('hex') : '',
+    spanId: i % 2 === 0 ? randomBytes(8).toString('hex') : '',
+    serviceName: SERVICES[i % SERVICES.length],
+    severityNumber: i % 10 === 0 ? 17 : 9,
+    severityText: i % 10 === 0 ? 'ERROR' : 'INFO',
+    body: `order ${sequence * LOGS_PER_REQUEST + i} processed in ${i % 37} ms for user u-${i % 100}`,
+    attrs: [['attempt', i % 3]],
+    resource: [['service.name', SERVICES[i % SERVICES.length]]],
+    scopeName: 'bench',
+    scopeVersion: '',
+  }));
+}
+
+export async function main(): Promise<{ spansPerSec: number; logsPerSec: number; lost: number; rssMiB: number }> {
+  const seconds = Number(process.env.SVC_BENCH_INGEST_SECS ?? 30);
+  const clients = Number(process.env.SVC_BENCH_INGEST_CLIENTS ?? 24);
+  const data = tempDataDir('svc-bench-ingest-');
+  const svc = await startAllInOne({ dataDir: data.dir });
+  const base = `http://127.0.0.1:${svc.otlpHttpPort}`;
+  let acceptedSpans = 0;
+  let acceptedLogs = 0;
+  let retries = 0;
+  let sequence = 0;
+  const deadlineMs = Date.now() + seconds * 1000;
+  const startedMs = Date.now();
+
+  async function client(path: string, build: (nowNs: bigint, sequence: number) => Buffer, items: number, onAccepted: () => void): Promise<void> {
+    while (Date.now() < deadlineMs) {
+      const body = build(BigInt(Date.now()) * 1_000_000n, sequence++);
+      for (;;) {
+        const response = await fetch(`${base}${path}`, { method: 'POST', body, headers: { 'content-type': 'application/x-protobuf' } });
+        await response.arrayBuffer();
+        if (response.status === 200) break;
+        if (response.status !== 503) throw new Error(`unexpected status ${response.status}`);
+        retries++;
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+      onAccepted();
+      void items;
+    }
+  }
+
+  await Promise.all([
+    ...Array.from({ length: clients }, () => client('/v1/traces', (nowNs, seq) => encodeTracesData(spanBatch(nowNs, seq)), SPANS_PER_REQUEST, () => (acceptedSpans += SPANS_PER_REQUEST))),
+    ...Array.from({ length: clients }, () => client('/v1/logs', (nowNs, seq) => encodeLogsData(logBatch(nowNs, seq)), LOGS_PER_REQUEST, () => (acceptedLogs += LOGS_PER_REQUEST))),
+  ]);
+  const elapsedSecs = (Date.now() - startedMs) / 1000;
+  const metrics = await (await fetch(`${svc.apiUrl}/metrics`)).text();
+  // Acknowledged means stored (all-in-one acks after the writer's insert), so these match at once.
+  const storedSpans = metricValue(metrics, 'svc_writer_rows_written_total', { table: 'spans' });
+  const storedLogs = metricValue(metrics, 'svc_writer_rows_written_total', { table: 'logs' });
+  const rssMiB = metricValue(metrics, 'process_resident_memory_bytes') / 2 ** 20;
+  await svc.stop();
+  data.cleanup();
+  const lost = Math.max(0, acceptedSpans - storedSpans) + Math.max(0, acceptedLogs - storedLogs);
+  const figures = { spansPerSec: acceptedSpans / elapsedSecs, logsPerSec: acceptedLogs / elapsedSecs, lost, rssMiB };
+  console.log(`ingest e2e all-in-one (OTLP/HTTP protobuf, ${clients}+${clients} clients, ${seconds} s): ${Math.round(figures.spansPerSec)} spans/s + ${Math.round(figures.logsPerSec)} logs/s accepted and stored`);
+  console.log(`ingest e2e loss: ${lost} items (accepted ${acceptedSpans} spans / stored ${storedSpans}; accepted ${acceptedLogs} logs / stored ${storedLogs}); ${retries} retry-later answers`);
+  console.log(`ingest e2e RSS at end: ${rssMiB.toFixed(0)} MiB`);
+  return figures;
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) await main();
