@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'react';
 import { apiFetch } from './client';
+import { takePrefetched } from './prefetch';
 
 export interface ApiState<T> {
   data: T | undefined;
@@ -21,10 +22,12 @@ export function useApi<T>(path: string | null, reloadKey = 0): ApiState<T> {
     const controller = new AbortController();
     // Keep the previous data while loading so tables do not flash empty on a filter change.
     setState((previous) => ({ data: previous.data, error: undefined, loading: true }));
-    apiFetch<T>(path, { signal: controller.signal }).then(
-      (data) => setState({ data, error: undefined, loading: false }),
+    (takePrefetched<T>(path) ?? apiFetch<T>(path, { signal: controller.signal })).then(
+      (data) => {
+        if (!controller.signal.aborted) setState({ data, error: undefined, loading: false });
+      },
       (error: Error) => {
-        if (error.name !== 'AbortError') setState({ data: undefined, error, loading: false });
+        if (error.name !== 'AbortError' && !controller.signal.aborted) setState({ data: undefined, error, loading: false });
       },
     );
     return () => controller.abort();

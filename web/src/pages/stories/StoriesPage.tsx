@@ -1,6 +1,7 @@
 import { useMemo } from 'react';
 import { apiPath } from '../../api/client';
 import type { Overview, StoriesSeries, StoryGroup } from '../../api/types';
+import { overviewPath, storyGroupsPath } from '../../api/prefetch';
 import { useApi } from '../../api/useApi';
 import { setQuery, useLocation } from '../../app/router';
 import { useTitle } from '../../app/useTitle';
@@ -26,8 +27,8 @@ export default function StoriesPage() {
   const group = query.get('group') ?? '';
   const [serviceField, setServiceField] = useQueryField('service');
 
-  const overview = useApi<Overview>(apiPath('overview', { since, until }));
-  const groups = useApi<StoryGroup[]>(apiPath('story-groups', { since, until, kind, service }));
+  const overview = useApi<Overview>(overviewPath(query));
+  const groups = useApi<StoryGroup[]>(storyGroupsPath(query));
   // The overview's chart covers all stories; a kind or service filter needs the filtered series.
   const filteredSeries = useApi<StoriesSeries>(kind !== '' || service !== '' ? apiPath('stories/series', { since, until, kind, service }) : null);
   const series = kind !== '' || service !== '' ? filteredSeries.data : overview.data?.stories;

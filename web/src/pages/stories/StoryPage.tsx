@@ -1,4 +1,4 @@
-import { apiPath } from '../../api/client';
+import { storyPath } from '../../api/prefetch';
 import type { Story } from '../../api/types';
 import { useApi } from '../../api/useApi';
 import { traceViewerLink, useConfig } from '../../app/config';
@@ -19,7 +19,7 @@ export default function StoryPage({ params }: { params: Record<string, string> }
   const id = params.id;
   const { query } = useLocation();
   const { config } = useConfig();
-  const { data: story, error, loading } = useApi<Story>(apiPath(`stories/${encodeURIComponent(id)}`));
+  const { data: story, error, loading } = useApi<Story>(storyPath(id));
   useTitle(story === undefined ? 'Story' : story.summary);
 
   if (error !== undefined) {

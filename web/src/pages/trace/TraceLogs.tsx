@@ -6,7 +6,8 @@ import { ServiceTag } from '../../components/ServiceTag';
 import { Time } from '../../components/Time';
 import { severityName } from '../../lib/format';
 
-const FIRST_SHOWN = 300;
+// The first view of a big trace must stay fast: the rest of its logs render on request.
+const FIRST_SHOWN = 50;
 
 /** Logs with their mined template and, when the template alerted around the trace, the alert. */
 export function LogList({ logs, templates, showSpan, onSelectSpan }: {

@@ -1,6 +1,7 @@
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import { apiPath } from '../../api/client';
 import type { Trace, TraceLog, TraceLogTemplate } from '../../api/types';
+import { tracePath } from '../../api/prefetch';
 import { useApi } from '../../api/useApi';
 import { traceViewerLink, useConfig } from '../../app/config';
 import { Link, setQuery, useQueryParam } from '../../app/router';
@@ -20,7 +21,7 @@ export default function TracePage({ params }: { params: Record<string, string> }
   useTitle(`Trace ${id.slice(0, 8)}`);
   const { config } = useConfig();
   const selectedId = useQueryParam('span');
-  const { data: trace, error, loading } = useApi<Trace>(apiPath(`traces/${encodeURIComponent(id)}`));
+  const { data: trace, error, loading } = useApi<Trace>(tracePath(id));
   // Templates arrive separately so the waterfall never waits for them.
   const templatesState = useApi<TraceLogTemplate[]>(trace === undefined || trace.logs.length === 0 ? null : apiPath(`traces/${encodeURIComponent(id)}/log-templates`));
 
