@@ -184,6 +184,7 @@ describe('stories through the real SDK', () => {
     await send(t.spans());
     const row = await until('the trace in search', async () => {
       const response = await getJson(`${svc.apiUrl}/api/v1/traces/search?service=${encodeURIComponent(svcName('quiet'))}`);
+      if (response.status >= 500) return undefined; // a loaded machine may answer 504 once; ask again
       assert.equal(response.status, 200, stringifyJson(response.body));
       return (response.body as { trace_id: string; story_id: string | null; story_kind: string | null; span_count: number; is_error: boolean }[]).find((r) => r.trace_id === traceId);
     });
