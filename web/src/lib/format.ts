@@ -7,20 +7,23 @@ export function formatDuration(ns: number): string {
   if (!Number.isFinite(ns)) return '–';
   const abs = Math.abs(ns);
   const sign = ns < 0 ? '-' : '';
-  if (abs < 1e3) return `${sign}${Math.round(abs)} ns`;
-  if (abs < 1e6) return `${sign}${trim(abs / 1e3)} µs`;
-  if (abs < 1e9) return `${sign}${trim(abs / 1e6)} ms`;
+  // Compare after rounding, so 999.96 µs reads "1 ms", not "1000 µs".
+  if (Math.round(abs) < 1e3) return `${sign}${Math.round(abs)} ns`;
+  if (round3(abs / 1e3) < 1e3) return `${sign}${trim(abs / 1e3)} µs`;
+  if (round3(abs / 1e6) < 1e3) return `${sign}${trim(abs / 1e6)} ms`;
   const secs = abs / 1e9;
-  if (secs < 60) return `${sign}${trim(secs)} s`;
+  if (round3(secs) < 60) return `${sign}${trim(secs)} s`;
   if (secs < 3600) return `${sign}${Math.floor(secs / 60)} min ${Math.round(secs % 60)} s`;
   if (secs < 86400) return `${sign}${Math.floor(secs / 3600)} h ${Math.round((secs % 3600) / 60)} min`;
   return `${sign}${Math.floor(secs / 86400)} d ${Math.round((secs % 86400) / 3600)} h`;
 }
 
-/** Seconds in human units (data lag). */
+/** Seconds in human units (data lag); below a second it stays in seconds ("0 s", "0.25 s"). */
 export function formatSeconds(secs: number): string {
-  return formatDuration(secs * 1e9);
+  return Math.abs(secs) < 1 ? `${trim(secs)} s` : formatDuration(secs * 1e9);
 }
+
+const round3 = (value: number): number => Number(value.toPrecision(3));
 
 /** Three significant digits, no trailing zeros. */
 function trim(value: number): string {

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { formatDuration, formatPercent, severityName } from './format.js';
+import { formatDuration, formatPercent, formatSeconds, severityName } from './format.js';
 import { safeNext } from './next.js';
 import { alignSeries } from './series.js';
 import { sinceSecs, toUntilParam, untilMs, withWindow } from './window.js';
@@ -13,6 +13,10 @@ describe('formatDuration', () => {
     assert.equal(formatDuration(4_070_000_000), '4.07 s');
     assert.equal(formatDuration(125e9), '2 min 5 s');
     assert.equal(formatDuration(3 * 3600e9 + 20 * 60e9), '3 h 20 min');
+    assert.equal(formatDuration(999_960), '1 ms');
+    assert.equal(formatDuration(999.7), '1 µs');
+    assert.equal(formatSeconds(0), '0 s');
+    assert.equal(formatSeconds(2.4), '2.4 s');
   });
   it('formats ratios and severities', () => {
     assert.equal(formatPercent(0.12), '12 %');

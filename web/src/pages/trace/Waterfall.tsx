@@ -172,7 +172,7 @@ const WaterfallRow = memo(function WaterfallRow({ row, top, startNs, totalNs, lo
         {collapsed && <span className="wf-folded">+{row.descendants}</span>}
       </span>
       <span className="wf-track">
-        <span className="wf-bar" style={{ left: `${left}%`, width: `max(1px, ${width}%)`, background: row.isError ? 'var(--error)' : color }} />
+        <span className="wf-bar" style={{ left: `${left}%`, width: `max(1px, ${width}%)`, background: color }} />
         {logs?.map((log) => (
           <span key={log.log_id} className={`wf-log-tick${log.severity_number >= 17 ? ' severe' : ''}`} style={{ left: `${((log.ts_ns - startNs) / totalNs) * 100}%` }} />
         ))}
