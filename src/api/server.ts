@@ -1,9 +1,11 @@
 import Fastify, { type FastifyInstance } from 'fastify';
 import { Registry } from 'prom-client';
+import type { AuthSettings } from '../config/settings.js';
 import type { Component } from '../model/component.js';
 import type { Logger } from '../util/log.js';
 import { stringifyJson } from '../util/json.js';
-import { classifyError, notFound } from './errors.js';
+import { registerAuth } from './auth/auth.js';
+import { classifyError, notFound, unsupportedMediaType } from './errors.js';
 import { createApiMetrics } from './metrics.js';
 import type { TraceRepo } from './repo.js';
 import { createRequestContext, type RequestContext } from './request-context.js';
@@ -12,7 +14,11 @@ import { registerTraceRoutes } from './routes/traces.js';
 export interface ApiSettings {
   listen: { host: string; port: number };
   queryTimeoutSecs: number;
+  /** Absent: authentication off. */
+  auth?: AuthSettings;
 }
+
+const AUTH_OFF: AuthSettings = { enabled: false, username: '', password_hash: '', session_ttl_secs: 43_200, session_key: null, secure_cookie: false };
 
 /** A later feature plugs its routes in here with the shared context (window rules, timeouts). */
 export type RouteModule = (app: FastifyInstance, context: RequestContext) => void;
@@ -61,6 +67,14 @@ export function createApi(settings: ApiSettings, deps: ApiDeps): Api {
       logger.error({ err: error, url: request.url }, 'request failed');
     }
     if (reply.sent) return;
+    const code = (error as { code?: string }).code;
+    if (code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') {
+      const unsupported = unsupportedMediaType();
+      void reply.code(unsupported.status).send({ error: unsupported.message });
+      return;
+    }
+    const retryAfterSecs = (error as { retryAfterSecs?: number }).retryAfterSecs;
+    if (retryAfterSecs !== undefined) void reply.header('retry-after', String(retryAfterSecs));
     // Fastify's own client errors (bad JSON body, body too large) keep their status.
     const fastifyStatus = (error as { statusCode?: number }).statusCode;
     if (apiError.status === 500 && fastifyStatus !== undefined && fastifyStatus >= 400 && fastifyStatus < 500) {
@@ -74,6 +88,21 @@ export function createApi(settings: ApiSettings, deps: ApiDeps): Api {
     const error = notFound();
     void reply.code(error.status).send({ error: error.message });
   });
+
+  // JSON bodies may be empty (logout carries the JSON content type and no body); routes validate
+  // what they need. Anything else with a body gets fastify's 415, mapped to our message above.
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, body, done) => {
+    const text = String(body);
+    if (text.trim() === '') return done(null, undefined);
+    try {
+      done(null, JSON.parse(text));
+    } catch {
+      done(Object.assign(new Error('body is not valid json'), { statusCode: 400 }), undefined);
+    }
+  });
+
+  registerAuth(app, settings.auth ?? AUTH_OFF, { logger });
 
   app.get('/healthz', async (_request, reply) => reply.type('text/plain').send('ok'));
   app.get('/metrics', async (_request, reply) => {

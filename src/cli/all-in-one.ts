@@ -1,8 +1,12 @@
+import { fileURLToPath } from 'node:url';
 import { collectDefaultMetrics, Registry } from 'prom-client';
 import { loadSettings } from '../config/load.js';
 import { parseListenAddr } from '../config/listen-addr.js';
 import type { Settings } from '../config/settings.js';
 import { createApi } from '../api/server.js';
+import { configRoutes } from '../api/routes/config.js';
+import { staticRoutes } from '../api/static.js';
+import { appConfig } from './app-config.js';
 import { createStoryRoutes } from '../api/routes/story-routes.js';
 import { createAssembler } from '../assembler/assembler.js';
 import { createIngest } from '../ingest/ingest.js';
@@ -16,6 +20,9 @@ import { otlpCodec } from './codec.js';
 import { closeInOrder, waitForStopSignal } from './lifecycle.js';
 import { createSignalSink, createTraceRepo } from './store-adapters.js';
 import { topicSpecs } from './topics.js';
+
+/** The built web app, beside the compiled server in the package (dist/src/cli -> web/dist). */
+const WEB_DIST_DIR = fileURLToPath(new URL('../../../web/dist', import.meta.url));
 
 /** How much the in-process bus may hold for consumers before ingest answers "retry later". */
 const MEMORY_BUS_MAX_BYTES = 256 * 1024 * 1024;
@@ -52,8 +59,8 @@ export async function runAllInOne(env: NodeJS.ProcessEnv): Promise<number> {
     { bus, store, registry: registries.assembler, logger },
   );
   const api = createApi(
-    { listen: parseListenAddr(settings.http_addr), queryTimeoutSecs: settings.query_timeout_secs },
-    { traces: createTraceRepo(store, settings.query_timeout_secs), registry: registries.api, metricRegistries: Object.values(registries), logger, routes: [createStoryRoutes(store)] },
+    { listen: parseListenAddr(settings.http_addr), queryTimeoutSecs: settings.query_timeout_secs, auth: settings.auth },
+    { traces: createTraceRepo(store, settings.query_timeout_secs), registry: registries.api, metricRegistries: Object.values(registries), logger, routes: [createStoryRoutes(store), configRoutes(appConfig(settings)), staticRoutes(WEB_DIST_DIR)] },
   );
   const ingest = createIngest(
     { grpcAddr: parseListenAddr(settings.grpc_addr), httpAddr: parseListenAddr(settings.otlp_http_addr), kafka: settings.kafka },
