@@ -1,0 +1,177 @@
+/** The recorder against real chDB (one engine per test file) and real local HTTP targets. */
+
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { Counter, Gauge, Histogram, Registry } from 'prom-client';
+import type { Store } from '../model/store.js';
+import { createStore } from '../store/create-store.js';
+import { migrate } from '../store/migrate.js';
+import { createLogger } from '../util/log.js';
+import { createRecorder, IN_PROCESS_INSTANCE, MAX_SAMPLES_PER_TICK } from './recorder.js';
+
+interface StoredSample {
+  ts_ms: string;
+  job: string;
+  instance: string;
+  metric: string;
+  labels: Record<string, string>;
+  value: number;
+}
+
+const dir = mkdtempSync(join(tmpdir(), 'svc-recorder-'));
+let store: Store;
+/** Recent, because the table's TTL drops older rows in background merges. */
+let clockMs = Date.now() - 3_600_000;
+
+before(async () => {
+  store = await createStore({ clickhouse: { url: '', database: 'svc_recorder' }, embedded: { data_dir: join(dir, 'data') } });
+  await migrate(store);
+});
+after(async () => {
+  await store.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+/** Each test records at its own clock reading and reads back only that tick. */
+function nextTick(): number {
+  clockMs += 60_000;
+  return clockMs;
+}
+
+async function samplesAt(tsMs: number): Promise<StoredSample[]> {
+  return store.query<StoredSample>(
+    'SELECT ts_ms, job, instance, metric, labels, value FROM metric_samples WHERE ts_ms = {ts:Int64} ORDER BY job, instance, metric, toString(labels)',
+    { ts: tsMs },
+  );
+}
+
+function listen(server: Server): Promise<number> {
+  return new Promise((done) => server.listen(0, '127.0.0.1', () => done((server.address() as AddressInfo).port)));
+}
+
+describe('recorder', () => {
+  it('records every in-process registry under its job, with up 1 and raw histogram parts', async () => {
+    const ingest = new Registry();
+    const api = new Registry();
+    new Counter({ name: 'svc_ingest_records_published_total', help: 'h', registers: [ingest] }).inc(42);
+    new Histogram({ name: 'svc_api_request_duration_seconds', help: 'h', labelNames: ['route'], buckets: [0.1, 1], registers: [api] }).observe({ route: '/x' }, 0.5);
+    new Gauge({ name: 'svc_logminer_templates', help: 'h', registers: [api] }).set(Number.NaN);
+    const tsMs = nextTick();
+    const recorder = createRecorder(
+      { record_secs: 15, metric_targets: [] },
+      { store, logger: createLogger('silent'), sources: new Map([['svc-ingest', ingest], ['svc-api', api]]), nowMs: () => tsMs },
+    );
+    const result = await recorder.recordOnce();
+    assert.deepEqual(result.down, []);
+    const rows = await samplesAt(tsMs);
+    assert.equal(result.written, rows.length);
+    const plain = rows.map((r) => [r.job, r.instance, r.metric, r.labels, r.value]);
+    assert.deepEqual(plain, [
+      ['svc-api', IN_PROCESS_INSTANCE, 'svc_api_request_duration_seconds_bucket', { le: '+Inf', route: '/x' }, 1],
+      ['svc-api', IN_PROCESS_INSTANCE, 'svc_api_request_duration_seconds_bucket', { le: '0.1', route: '/x' }, 0],
+      ['svc-api', IN_PROCESS_INSTANCE, 'svc_api_request_duration_seconds_bucket', { le: '1', route: '/x' }, 1],
+      ['svc-api', IN_PROCESS_INSTANCE, 'svc_api_request_duration_seconds_count', { route: '/x' }, 1],
+      ['svc-api', IN_PROCESS_INSTANCE, 'svc_api_request_duration_seconds_sum', { route: '/x' }, 0.5],
+      ['svc-api', IN_PROCESS_INSTANCE, 'up', {}, 1],
+      ['svc-ingest', IN_PROCESS_INSTANCE, 'svc_ingest_records_published_total', {}, 42],
+      ['svc-ingest', IN_PROCESS_INSTANCE, 'up', {}, 1],
+    ]);
+  });
+
+  it('scrapes each target: up 1 with its samples for a live one, up 0 for a dead one', async () => {
+    const server = createServer((request, response) => {
+      response.setHeader('content-type', 'text/plain; version=0.0.4');
+      response.end(`# TYPE svc_logminer_logs_mined_total counter\nsvc_logminer_logs_mined_total 7\nsvc_logminer_data_lag_seconds{partition="1"} 2.5\n`);
+    });
+    const livePort = await listen(server);
+    const dead = createServer();
+    const deadPort = await listen(dead);
+    await new Promise((done) => dead.close(done));
+    const tsMs = nextTick();
+    try {
+      const recorder = createRecorder(
+        {
+          record_secs: 15,
+          metric_targets: [
+            { job: 'svc-logminer', url: `http://127.0.0.1:${livePort}/metrics` },
+            { job: 'svc-logminer', url: `http://127.0.0.1:${deadPort}/metrics` },
+          ],
+        },
+        { store, logger: createLogger('silent'), sources: new Map(), nowMs: () => tsMs },
+      );
+      const result = await recorder.recordOnce();
+      assert.deepEqual(result.down, [{ job: 'svc-logminer', instance: `127.0.0.1:${deadPort}` }]);
+      const rows = (await samplesAt(tsMs)).map((r) => [r.job, r.instance, r.metric, r.labels, r.value]);
+      const live = `127.0.0.1:${livePort}`;
+      const expected = [
+        ['svc-logminer', live, 'svc_logminer_data_lag_seconds', { partition: '1' }, 2.5],
+        ['svc-logminer', live, 'svc_logminer_logs_mined_total', {}, 7],
+        ['svc-logminer', live, 'up', {}, 1],
+        ['svc-logminer', `127.0.0.1:${deadPort}`, 'up', {}, 0],
+      ].sort((a, b) => String(a[1]).localeCompare(String(b[1])));
+      assert.deepEqual(rows, expected);
+    } finally {
+      await new Promise((done) => server.close(done));
+    }
+  });
+
+  it('counts a target answering an error status as down', async () => {
+    const server = createServer((_request, response) => {
+      response.statusCode = 500;
+      response.end('a 1\n');
+    });
+    const port = await listen(server);
+    const tsMs = nextTick();
+    try {
+      const recorder = createRecorder(
+        { record_secs: 15, metric_targets: [{ job: 'svc-writer', url: `http://127.0.0.1:${port}/metrics` }] },
+        { store, logger: createLogger('silent'), sources: new Map(), nowMs: () => tsMs },
+      );
+      await recorder.recordOnce();
+      assert.deepEqual((await samplesAt(tsMs)).map((r) => [r.metric, r.value]), [['up', 0]]);
+    } finally {
+      await new Promise((done) => server.close(done));
+    }
+  });
+
+  it('writes at most the per-tick bound, keeping up, and counts the rest', async () => {
+    const registry = new Registry();
+    const counter = new Counter({ name: 'svc_many_total', help: 'h', labelNames: ['n'], registers: [registry] });
+    for (let n = 0; n < MAX_SAMPLES_PER_TICK + 10; n++) counter.inc({ n: String(n) });
+    const own = new Registry();
+    const tsMs = nextTick();
+    const recorder = createRecorder({ record_secs: 15, metric_targets: [] }, { store, logger: createLogger('silent'), sources: new Map([['svc-writer', registry]]), registry: own, nowMs: () => tsMs });
+    const result = await recorder.recordOnce();
+    assert.equal(result.written, MAX_SAMPLES_PER_TICK);
+    assert.equal(result.dropped, 11, 'ten over the bound, plus one for the up sample that went first');
+    const counts = await store.query<{ n: string; up: string }>('SELECT count() AS n, countIf(metric = \'up\') AS up FROM metric_samples WHERE ts_ms = {ts:Int64}', { ts: tsMs });
+    assert.deepEqual(counts, [{ n: String(MAX_SAMPLES_PER_TICK), up: '1' }]);
+    assert.match(await own.metrics(), /svc_api_recorder_dropped_samples_total 11/);
+  });
+
+  it('records on its interval once started, stops on close, and is off at 0', async () => {
+    const registry = new Registry();
+    new Gauge({ name: 'svc_interval_probe', help: 'h', registers: [registry] }).set(1);
+    const tsMs = nextTick();
+    const lines: string[] = [];
+    const logger = createLogger('info', { write: (line: string) => lines.push(line) } as unknown as NodeJS.WritableStream);
+    const recorder = createRecorder({ record_secs: 1, metric_targets: [] }, { store, logger, sources: new Map([['svc-notifier', registry]]), nowMs: () => tsMs });
+    await recorder.start();
+    await new Promise((done) => setTimeout(done, 1_300));
+    await recorder.close();
+    assert.ok((await samplesAt(tsMs)).length > 0, 'a tick ran within 1.3 s');
+    assert.ok(lines.some((line) => line.includes('"level":40') && line.includes('record_secs below 5')), lines.join(''));
+
+    const offTs = nextTick();
+    const off = createRecorder({ record_secs: 0, metric_targets: [] }, { store, logger: createLogger('silent'), sources: new Map([['svc-notifier', registry]]), nowMs: () => offTs });
+    await off.start();
+    await new Promise((done) => setTimeout(done, 200));
+    await off.close();
+    assert.deepEqual(await samplesAt(offTs), []);
+  });
+});
