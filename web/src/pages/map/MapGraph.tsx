@@ -45,8 +45,8 @@ function EdgePath({ edge, from, to }: { edge: MapEdge; from: PlacedNode; to: Pla
   const c1 = forward ? [x1 + 60, y1] : [x1, y1 + 60];
   const c2 = forward ? [x2 - 60, y2] : [x2, y2 + 60];
   const d = `M ${x1} ${y1} C ${c1[0]} ${c1[1]}, ${c2[0]} ${c2[1]}, ${x2} ${y2}`;
-  // Labels sit past the middle, where edges fanning out of one node have already spread apart.
-  const [midX, midY] = bezierPoint([x1, y1], c1, c2, [x2, y2], forward ? 0.62 : 0.5);
+  // The label sits on the curve's middle, centred in the gap between layers, clear of both nodes.
+  const [midX, midY] = bezierPoint([x1, y1], c1, c2, [x2, y2], 0.5);
   const tone = edge.error_rate >= 0.05 ? 'error' : edge.error_rate > 0 ? 'warn' : 'ok';
   const label = `${formatNumber(edge.calls)} calls · ${formatPercent(edge.error_rate)} err · ${formatDuration(edge.avg_duration_ns)}`;
   return (
