@@ -107,8 +107,9 @@ export function createNotifier(settings: { notifier: NotifierSettings }, deps: N
         onAttempt: (outcome) => metrics.attempts.inc({ target: target.name, outcome }),
         async onFinal(job, result) {
           memory.set(deliveryKey(job.alert.alert_id, target.name), result);
-          metrics.deliveries.inc({ result });
           await writeRecords([{ alertId: job.alert.alert_id, target: target.name, result, attempts: job.attempts, updatedAtMs: stampMs() }]);
+          // Counted once recorded, so a scrape never shows a result the store does not have yet.
+          metrics.deliveries.inc({ result });
         },
         async onRetry(job) {
           await writeRecords([{ alertId: job.alert.alert_id, target: target.name, result: 'pending', attempts: job.attempts, updatedAtMs: stampMs() }]);
