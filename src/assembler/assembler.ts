@@ -14,7 +14,7 @@ import { performance } from 'node:perf_hooks';
 import type { Registry } from 'prom-client';
 import { analyzeTrace } from '../analysis/analyze.js';
 import type { AssemblerSettings, ThresholdSettings } from '../config/settings.js';
-import { SIGNAL_HEADER, type Bus, type BusConsumer, type BusRecord } from '../model/bus.js';
+import { ITEMS_HEADER, KEY_HEADER, SIGNAL_HEADER, type Bus, type BusConsumer, type BusRecord } from '../model/bus.js';
 import type { Component } from '../model/component.js';
 import type { LogRow, SpanRow } from '../model/signals.js';
 import type { Store } from '../model/store.js';
@@ -26,7 +26,7 @@ import { isStorable } from '../writer/retention.js';
 import { Baselines } from './baselines.js';
 import { createAssemblerMetrics } from './metrics.js';
 import { AssemblerOutputs } from './outputs.js';
-import { TraceBuffer, type ClosedTrace } from './trace-buffer.js';
+import { TraceBuffer, type AddResult, type ClosedTrace, type EncodedChunk } from './trace-buffer.js';
 
 export const ASSEMBLER_GROUP = 'svc-assembler';
 /** How often due traces are looked for: well below any sensible gap_ms. */
@@ -105,9 +105,10 @@ export function createAssembler(settings: AssemblerConfig, deps: AssemblerDeps):
     }
     const startedMs = performance.now();
     try {
+      const { spans, logs } = materialize(closed);
       const analysis = analyzeTrace({
-        spans: closed.spans,
-        logs: closed.logs,
+        spans,
+        logs,
         truncated: closed.truncated,
         baseline: baselines.lookup,
         thresholds: settings.thresholds,
@@ -120,6 +121,45 @@ export function createAssembler(settings: AssemblerConfig, deps: AssemblerDeps):
       metrics.analysisFailures.inc();
       logOnce('analysis', () => logger.error({ err: error, traceId: closed.traceId }, 'trace analysis failed; trace skipped (counted in svc_assembler_analysis_failures_total; logged once)'));
     }
+  }
+
+  /** The closed trace's rows: buffered ones plus its encoded chunks, decoded now, without items the writer will not store. */
+  function materialize(closed: ClosedTrace): { spans: SpanRow[]; logs: LogRow[] } {
+    if (closed.chunks.length === 0) return { spans: closed.spans, logs: closed.logs };
+    const nowNs = BigInt(nowMs()) * 1_000_000n;
+    const spans = [...closed.spans];
+    const logs = [...closed.logs];
+    let tooOld = 0;
+    for (const chunk of closed.chunks) {
+      const decoded = decodeChunk(chunk);
+      for (const span of decoded.spans) if (isStorable(span.startNs, nowNs)) spans.push(span); else tooOld++;
+      for (const log of decoded.logs) if (log.traceId !== '' && isStorable(log.tsNs, nowNs)) logs.push(log); else if (log.traceId !== '') tooOld++;
+    }
+    if (tooOld > 0) metrics.droppedItems.inc({ reason: 'too_old' }, tooOld);
+    return { spans, logs };
+  }
+
+  function decodeChunk(chunk: EncodedChunk): { spans: SpanRow[]; logs: LogRow[] } {
+    try {
+      return chunk.signal === 'logs' ? { spans: [], logs: decodeLogs(chunk.value) } : { spans: decodeTraces(chunk.value), logs: [] };
+    } catch (error) {
+      metrics.droppedItems.inc({ reason: 'bad_record' });
+      logOnce('bad_record', () => logger.error({ err: error }, 'skipping an undecodable bus record (counted in svc_assembler_dropped_items_total; logged once)'));
+      return { spans: [], logs: [] };
+    }
+  }
+
+  /**
+   * Records from our own ingest say in their headers that they hold one trace's items and how many:
+   * those are buffered still encoded. Others (another producer) are decoded at once.
+   */
+  function encodedChunkOf(record: BusRecord): EncodedChunk | 'skip' | null {
+    const signal = record.headers?.[SIGNAL_HEADER] === 'logs' ? 'logs' : 'traces';
+    const keyKind = record.headers?.[KEY_HEADER];
+    if (keyKind === 'service') return signal === 'logs' ? 'skip' : null; // logs without trace context
+    const items = Number(record.headers?.[ITEMS_HEADER]);
+    if (keyKind !== 'trace' || !Number.isInteger(items) || items < 0) return null;
+    return { signal, items, value: record.value };
   }
 
   function updateGauges(): void {
@@ -138,6 +178,12 @@ export function createAssembler(settings: AssemblerConfig, deps: AssemblerDeps):
     }
   }
 
+  function count(result: AddResult): void {
+    if (result.late > 0) metrics.lateItems.inc(result.late);
+    if (result.newPieces > 0) metrics.tracePieces.inc(result.newPieces);
+    for (const closed of result.closed) finish(closed);
+  }
+
   /**
    * Buffers a batch and resolves at once, so the bus commits it (see the file comment). Synchronous
    * inside, so the batches of a partition are buffered in delivery order.
@@ -147,6 +193,16 @@ export function createAssembler(settings: AssemblerConfig, deps: AssemblerDeps):
     const nowNs = BigInt(now) * 1_000_000n;
     let tooOld = 0;
     for (const record of records) {
+      const chunk = encodedChunkOf(record);
+      if (chunk === 'skip') continue;
+      if (chunk !== null) {
+        const result = buffer.addEncoded(record.partition, record.key, chunk, now);
+        if (result !== null) {
+          count(result);
+          continue;
+        }
+        // Past max_spans: decode so that add() cuts at the exact span.
+      }
       const { spans, logs } = decode(record);
       // One record normally holds one trace; group anyway, an export may be keyed otherwise.
       const byTrace = new Map<string, { spans: SpanRow[]; logs: LogRow[] }>();
@@ -163,10 +219,7 @@ export function createAssembler(settings: AssemblerConfig, deps: AssemblerDeps):
         if (isStorable(log.tsNs, nowNs)) itemsOf(log.traceId).logs.push(log); else tooOld++;
       }
       for (const [traceId, items] of byTrace) {
-        const result = buffer.add(record.partition, traceId, items.spans, items.logs, now);
-        if (result.late > 0) metrics.lateItems.inc(result.late);
-        if (result.newPieces > 0) metrics.tracePieces.inc(result.newPieces);
-        for (const closed of result.closed) finish(closed);
+        count(buffer.add(record.partition, traceId, items.spans, items.logs, now));
       }
     }
     if (tooOld > 0) metrics.droppedItems.inc({ reason: 'too_old' }, tooOld);

@@ -286,3 +286,47 @@ describe('RecentClosed', () => {
     assert.throws(() => new RecentClosed(0), RangeError);
   });
 });
+
+describe('encoded chunks', () => {
+  const chunk = (signal: 'traces' | 'logs', items: number, bytes = 200) => ({ signal, items, value: Buffer.alloc(bytes) });
+
+  test('are kept as bytes, keep the trace open like rows, and come back on close', () => {
+    const b = buffer();
+    assert.deepEqual(b.addEncoded(0, T(1), chunk('traces', 3), 0), { late: 0, newPieces: 0, closed: [] });
+    b.add(0, T(1), [span(T(1), 9)], [], 1_000);
+    b.addEncoded(0, T(1), chunk('logs', 2), 2_000);
+    assert.ok(b.bufferedBytes >= 400 + 100, 'chunk bytes counted');
+    assert.deepEqual(b.closeDue(10_999), [], 'the gap runs from the last span, not the log chunk');
+    const [closed] = b.closeDue(11_000);
+    assert.equal(closed.spans.length, 1);
+    assert.deepEqual(closed.chunks.map((c) => [c.signal, c.items]), [['traces', 3], ['logs', 2]]);
+    assert.equal(b.bufferedBytes, 0);
+  });
+
+  test('a logs-only trace of chunks closes to nothing; late chunks are counted by their items', () => {
+    const b = buffer();
+    b.addEncoded(0, T(2), chunk('logs', 4), 0);
+    assert.deepEqual(b.closeDue(60_000), []);
+    b.addEncoded(0, T(3), chunk('traces', 2), 0);
+    assert.equal(b.closeDue(10_000).length, 1);
+    assert.deepEqual(b.addEncoded(0, T(3), chunk('traces', 5), 20_000), { late: 5, newPieces: 0, closed: [] });
+  });
+
+  test('a chunk that would pass max_spans is refused unchanged, so the caller can cut exactly', () => {
+    const b = buffer({ maxSpans: 4 });
+    b.addEncoded(0, T(4), chunk('traces', 3), 0);
+    assert.equal(b.addEncoded(0, T(4), chunk('traces', 2), 1), null);
+    assert.equal(b.openTraces, 1);
+    const result = b.add(0, T(4), [span(T(4), 1), span(T(4), 2)], [], 2);
+    assert.equal(result.late, 1);
+    assert.equal(result.closed[0].reason, 'max_spans');
+    assert.equal(result.closed[0].spans.length + result.closed[0].chunks[0].items, 4);
+  });
+
+  test('chunks count against the byte bound, oldest trace closed first', () => {
+    const b = buffer({ maxBufferBytes: 1_000 });
+    b.addEncoded(0, T(5), chunk('traces', 1, 500), 0);
+    const result = b.addEncoded(0, T(6), chunk('traces', 1, 500), 1)!;
+    assert.deepEqual(result.closed.map((c) => [c.traceId, c.reason, c.truncated]), [[T(5), 'buffer', true]]);
+  });
+});

@@ -26,6 +26,20 @@ import type { LogRow, SpanRow } from '../model/signals.js';
 import { RecentClosed } from './recent-closed.js';
 import { logBytes, spanBytes } from './row-bytes.js';
 
+/**
+ * A bus record's items kept as their protobuf bytes until the trace closes: a few hundred bytes a
+ * span instead of kilobytes of decoded objects, which is most of the assembler's memory (it holds
+ * `gap_ms` of the whole stream). The record's headers say how many items it holds.
+ */
+export interface EncodedChunk {
+  signal: 'traces' | 'logs';
+  items: number;
+  value: Buffer;
+}
+
+/** Bookkeeping a chunk costs beyond its bytes (object, array slot). */
+const CHUNK_OVERHEAD_BYTES = 96;
+
 export type CloseReason = 'gap' | 'max_age' | 'max_spans' | 'buffer' | 'shutdown';
 
 export interface ClosedTrace {
@@ -33,6 +47,8 @@ export interface ClosedTrace {
   partition: number;
   spans: SpanRow[];
   logs: LogRow[];
+  /** Items still encoded; the caller decodes them and adds them to spans and logs. */
+  chunks: EncodedChunk[];
   /** Closed by a limit (max_spans, buffer) with part of it possibly cut. */
   truncated: boolean;
   reason: CloseReason;
@@ -64,6 +80,9 @@ interface OpenTrace {
   partition: number;
   spans: SpanRow[];
   logs: LogRow[];
+  chunks: EncodedChunk[];
+  /** Spans in `spans` and in span chunks. */
+  spanCount: number;
   bytes: number;
   openedAtMs: number;
   lastSpanAtMs: number;
@@ -102,51 +121,83 @@ export class TraceBuffer {
   add(partition: number, traceId: string, spans: readonly SpanRow[], logs: readonly LogRow[], nowMs: number): AddResult {
     const result: AddResult = { late: 0, newPieces: 0, closed: [] };
     if (spans.length === 0 && logs.length === 0) return result;
-    let trace = this.byOpen.get(traceId);
-    if (trace === undefined) {
-      const recent = this.recentOf(partition);
-      const closedOpenedAtMs = recent.openedAt(traceId);
-      if (closedOpenedAtMs !== undefined) {
-        if (nowMs - closedOpenedAtMs < this.options.maxAgeMs) {
-          result.late = spans.length + logs.length;
-          return result;
-        }
-        recent.forget(traceId);
-        result.newPieces = 1;
-      }
-      trace = { traceId, partition, spans: [], logs: [], bytes: 0, openedAtMs: nowMs, lastSpanAtMs: nowMs };
-      this.byOpen.set(traceId, trace);
-      this.byLastSpan.set(traceId, trace);
-    }
+    const trace = this.openOrLate(partition, traceId, spans.length + logs.length, nowMs, result);
+    if (trace === undefined) return result;
 
-    const room = this.options.maxSpans - trace.spans.length;
-    const taken = spans.length > room ? spans.slice(0, room) : spans;
+    const room = this.options.maxSpans - trace.spanCount;
+    const taken = spans.length > room ? spans.slice(0, Math.max(0, room)) : spans;
     let addedBytes = 0;
     for (const span of taken) {
       trace.spans.push(span);
       addedBytes += this.spanBytes(span);
     }
+    trace.spanCount += taken.length;
     for (const log of logs) {
       trace.logs.push(log);
       addedBytes += this.logBytes(log);
     }
-    trace.bytes += addedBytes;
-    this.totalBytes += addedBytes;
-    if (spans.length > 0) {
-      trace.lastSpanAtMs = nowMs;
-      this.byLastSpan.delete(traceId);
-      this.byLastSpan.set(traceId, trace);
-    }
-
+    this.grow(trace, addedBytes, spans.length > 0, nowMs);
     if (taken.length < spans.length) {
       result.late += spans.length - taken.length;
       this.pushClosed(result.closed, this.close(trace, 'max_spans', true));
     }
+    this.enforceByteBound(result);
+    return result;
+  }
+
+  /**
+   * Adds one record's items still encoded. Returns null, changing nothing, when its spans would pass
+   * `maxSpans`: the caller then decodes it and uses add(), which cuts at the exact span.
+   */
+  addEncoded(partition: number, traceId: string, chunk: EncodedChunk, nowMs: number): AddResult | null {
+    const result: AddResult = { late: 0, newPieces: 0, closed: [] };
+    if (chunk.items === 0) return result;
+    const open = this.byOpen.get(traceId);
+    if (chunk.signal === 'traces' && (open?.spanCount ?? 0) + chunk.items > this.options.maxSpans) return null;
+    const trace = this.openOrLate(partition, traceId, chunk.items, nowMs, result);
+    if (trace === undefined) return result;
+    trace.chunks.push(chunk);
+    if (chunk.signal === 'traces') trace.spanCount += chunk.items;
+    this.grow(trace, chunk.value.length + CHUNK_OVERHEAD_BYTES, chunk.signal === 'traces', nowMs);
+    this.enforceByteBound(result);
+    return result;
+  }
+
+  /** The open trace for new items, opened if needed; undefined (items counted late) when they belong to a recently closed piece. */
+  private openOrLate(partition: number, traceId: string, items: number, nowMs: number, result: AddResult): OpenTrace | undefined {
+    const open = this.byOpen.get(traceId);
+    if (open !== undefined) return open;
+    const recent = this.recentOf(partition);
+    const closedOpenedAtMs = recent.openedAt(traceId);
+    if (closedOpenedAtMs !== undefined) {
+      if (nowMs - closedOpenedAtMs < this.options.maxAgeMs) {
+        result.late = items;
+        return undefined;
+      }
+      recent.forget(traceId);
+      result.newPieces = 1;
+    }
+    const trace: OpenTrace = { traceId, partition, spans: [], logs: [], chunks: [], spanCount: 0, bytes: 0, openedAtMs: nowMs, lastSpanAtMs: nowMs };
+    this.byOpen.set(traceId, trace);
+    this.byLastSpan.set(traceId, trace);
+    return trace;
+  }
+
+  private grow(trace: OpenTrace, addedBytes: number, hadSpans: boolean, nowMs: number): void {
+    trace.bytes += addedBytes;
+    this.totalBytes += addedBytes;
+    if (hadSpans) {
+      trace.lastSpanAtMs = nowMs;
+      this.byLastSpan.delete(trace.traceId);
+      this.byLastSpan.set(trace.traceId, trace);
+    }
+  }
+
+  private enforceByteBound(result: AddResult): void {
     while (this.totalBytes > this.options.maxBufferBytes && this.byOpen.size > 0) {
       const oldest = this.byOpen.values().next().value as OpenTrace;
       this.pushClosed(result.closed, this.close(oldest, 'buffer', true));
     }
-    return result;
   }
 
   /** Closes the traces whose gap or age has run out at `nowMs`. */
@@ -174,9 +225,9 @@ export class TraceBuffer {
     this.byOpen.delete(trace.traceId);
     this.byLastSpan.delete(trace.traceId);
     this.totalBytes -= trace.bytes;
-    if (trace.spans.length === 0) return null; // logs only: nothing to analyse, nothing to remember
+    if (trace.spanCount === 0) return null; // logs only: nothing to analyse, nothing to remember
     this.recentOf(trace.partition).remember(trace.traceId, trace.openedAtMs);
-    return { traceId: trace.traceId, partition: trace.partition, spans: trace.spans, logs: trace.logs, truncated, reason, openedAtMs: trace.openedAtMs };
+    return { traceId: trace.traceId, partition: trace.partition, spans: trace.spans, logs: trace.logs, chunks: trace.chunks, truncated, reason, openedAtMs: trace.openedAtMs };
   }
 
   private pushClosed(out: ClosedTrace[], closed: ClosedTrace | null): void {

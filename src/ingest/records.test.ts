@@ -23,6 +23,7 @@ const T2 = 'b'.repeat(32);
 
 test('one record per trace id per request, keyed by trace id, with the signal header', () => {
   const built = buildSpanRecords([span(T1, 'x'), span(T2, 'y'), span(T1, 'z')], 1000, encoders);
+  assert.deepEqual(built.signals[0].headers, { 'svc-signal': 'traces', 'svc-items': '2', 'svc-key': 'trace' });
   assert.deepEqual(built.signals.map((record) => [record.key, record.value.toString(), record.headers?.[SIGNAL_HEADER]]), [
     [T1, 'x|z', 'traces'],
     [T2, 'y', 'traces'],
@@ -37,7 +38,7 @@ test('a group above the byte budget is split; every record fits; no item lost', 
   assert.ok(built.signals.length > 1);
   for (const record of built.signals) {
     assert.equal(record.key, T1);
-    assert.ok(recordBytes(record.key, record.value, 'traces') <= budget);
+    assert.ok(recordBytes(record.key, record.value, record.headers ?? {}) <= budget);
   }
   assert.deepEqual(built.signals.flatMap((record) => record.value.toString().split('|')), names);
 });
@@ -55,6 +56,7 @@ test('logs: keyed by trace id, or by service without one; also to the logs topic
     ['api', 'two'],
     ['db', 'three'],
   ]);
+  assert.deepEqual(built.signals.map((record) => record.headers?.['svc-key']), ['trace', 'service', 'service']);
   assert.deepEqual(built.logs.map((record) => [record.key, record.value.toString(), record.headers?.[SIGNAL_HEADER]]), [
     ['api', 'one|two', 'logs'],
     ['db', 'three|four', 'logs'],

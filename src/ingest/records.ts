@@ -1,4 +1,4 @@
-import { SIGNAL_HEADER, type BusMessage, type SignalKind } from '../model/bus.js';
+import { ITEMS_HEADER, KEY_HEADER, SIGNAL_HEADER, type BusMessage, type SignalKind } from '../model/bus.js';
 import type { LogRow, SpanRow } from '../model/signals.js';
 
 export interface RecordEncoders {
@@ -24,7 +24,7 @@ export function buildSpanRecords(spans: SpanRow[], maxRecordBytes: number, encod
   const groups = groupBy(spans, (span) => span.traceId || span.serviceName);
   const signals: BusMessage[] = [];
   let droppedItems = 0;
-  for (const [key, items] of groups) droppedItems += splitIntoRecords(key, items, 'traces', maxRecordBytes, encoders.encodeSpans, signals);
+  for (const [key, items] of groups) droppedItems += splitIntoRecords(key, items[0].traceId === '' ? 'service' : 'trace', items, 'traces', maxRecordBytes, encoders.encodeSpans, signals);
   return { signals, logs: [], droppedItems };
 }
 
@@ -33,18 +33,19 @@ export function buildLogRecords(logs: LogRow[], maxRecordBytes: number, encoders
   const byService: BusMessage[] = [];
   let droppedItems = 0;
   for (const [key, items] of groupBy(logs, (log) => log.traceId || log.serviceName)) {
-    droppedItems += splitIntoRecords(key, items, 'logs', maxRecordBytes, encoders.encodeLogs, signals);
+    droppedItems += splitIntoRecords(key, items[0].traceId === '' ? 'service' : 'trace', items, 'logs', maxRecordBytes, encoders.encodeLogs, signals);
   }
   // An item dropped for size on the signals topic is dropped here too: the same bytes exceed the
   // same budget, and it is counted once above.
   for (const [service, items] of groupBy(logs, (log) => log.serviceName)) {
-    splitIntoRecords(service, items, 'logs', maxRecordBytes, encoders.encodeLogs, byService);
+    splitIntoRecords(service, 'service', items, 'logs', maxRecordBytes, encoders.encodeLogs, byService);
   }
   return { signals, logs: byService, droppedItems };
 }
 
 function splitIntoRecords<T>(
   key: string,
+  keyKind: 'trace' | 'service',
   items: T[],
   signal: SignalKind,
   maxRecordBytes: number,
@@ -52,22 +53,25 @@ function splitIntoRecords<T>(
   out: BusMessage[],
 ): number {
   const value = encode(items);
-  if (recordBytes(key, value, signal) <= maxRecordBytes) {
-    out.push({ key, value, headers: { [SIGNAL_HEADER]: signal } });
+  const headers = { [SIGNAL_HEADER]: signal, [ITEMS_HEADER]: String(items.length), [KEY_HEADER]: keyKind };
+  if (recordBytes(key, value, headers) <= maxRecordBytes) {
+    out.push({ key, value, headers });
     return 0;
   }
   if (items.length === 1) return 1;
   // Halving keeps the number of encodes logarithmic in the group size.
   const middle = Math.ceil(items.length / 2);
   return (
-    splitIntoRecords(key, items.slice(0, middle), signal, maxRecordBytes, encode, out) +
-    splitIntoRecords(key, items.slice(middle), signal, maxRecordBytes, encode, out)
+    splitIntoRecords(key, keyKind, items.slice(0, middle), signal, maxRecordBytes, encode, out) +
+    splitIntoRecords(key, keyKind, items.slice(middle), signal, maxRecordBytes, encode, out)
   );
 }
 
-/** What counts against the budget: key, value and the signal header, as the broker stores them. */
-export function recordBytes(key: string, value: Buffer, signal: SignalKind): number {
-  return Buffer.byteLength(key) + value.length + SIGNAL_HEADER.length + signal.length;
+/** What counts against the budget: key, value and headers, as the broker stores them. */
+export function recordBytes(key: string, value: Buffer, headers: Record<string, string>): number {
+  let bytes = Buffer.byteLength(key) + value.length;
+  for (const [name, headerValue] of Object.entries(headers)) bytes += name.length + headerValue.length;
+  return bytes;
 }
 
 function groupBy<T>(items: T[], keyOf: (item: T) => string): Map<string, T[]> {

@@ -77,4 +77,8 @@ export class BusFullError extends Error {
 }
 
 export const SIGNAL_HEADER = 'svc-signal';
+/** Set by ingest: how many spans or logs the record holds. */
+export const ITEMS_HEADER = 'svc-items';
+/** Set by ingest: `trace` when the key is the items' trace id, `service` when they have none. */
+export const KEY_HEADER = 'svc-key';
 export type SignalKind = 'traces' | 'logs';
