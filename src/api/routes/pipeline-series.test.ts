@@ -98,7 +98,8 @@ before(async () => {
     sample('svc-logminer', 'a:9100', 'svc_logminer_templates', 50 * SECOND, 100),
     sample('svc-logminer', 'b:9100', 'svc_logminer_templates', 50 * SECOND, 80),
     sample('svc-logminer', 'a:9100', 'up', 50 * SECOND, 1),
-    sample('svc-logminer', 'b:9100', 'up', 50 * SECOND, 0),
+    sample('svc-logminer', 'b:9100', 'up', 50 * SECOND, 1),
+    sample('svc-logminer', 'c:9100', 'up', 50 * SECOND, 0),
     sample('svc-notifier', 'n:9100', 'up', 50 * SECOND, 0),
 
     // Histogram, two replicas: a's 10 observations all <= 0.1, b's 10 all in (0.1, 1].
@@ -174,7 +175,7 @@ describe('pipeline series', () => {
   it('gauge: *_data_lag_seconds, *_templates and up take the largest replica', async () => {
     assert.equal(at(await points('metric=svc_logminer_data_lag_seconds&kind=gauge'), T0), 3, "a's last value 3, not its earlier 7; b's 2.5");
     assert.equal(at(await points('metric=svc_logminer_templates&kind=gauge'), T0), 100);
-    assert.equal(at(await points('metric=up&kind=gauge&job=svc-logminer'), T0), 1);
+    assert.equal(at(await points('metric=up&kind=gauge&job=svc-logminer'), T0), 1, 'two replicas up and one down: 1, not 2');
     assert.equal(at(await points('metric=up&kind=gauge&job=svc-notifier'), T0), 0);
   });
 
