@@ -8,6 +8,8 @@ import { configRoutes } from '../api/routes/config.js';
 import { staticRoutes } from '../api/static.js';
 import { appConfig } from './app-config.js';
 import { createStoryRoutes } from '../api/routes/story-routes.js';
+import { createLogRoutes } from '../api/routes/log-routes.js';
+import { createLogminer } from '../logminer/logminer.js';
 import { createAssembler } from '../assembler/assembler.js';
 import { createIngest } from '../ingest/ingest.js';
 import { MemoryBus } from '../bus/memory/memory-bus.js';
@@ -40,7 +42,7 @@ export async function runAllInOne(env: NodeJS.ProcessEnv): Promise<number> {
   const bus = await createBus(settings, logger);
   await bus.ensureTopics(topicSpecs(settings));
 
-  const registries = { ingest: new Registry(), writer: new Registry(), assembler: new Registry(), api: new Registry() };
+  const registries = { ingest: new Registry(), writer: new Registry(), assembler: new Registry(), logminer: new Registry(), api: new Registry() };
   collectDefaultMetrics({ register: registries.api });
 
   const writer = createWriter(
@@ -58,9 +60,10 @@ export async function runAllInOne(env: NodeJS.ProcessEnv): Promise<number> {
     { assembler: settings.assembler, thresholds: settings.thresholds, topic: settings.kafka.topic, maxRecordBytes: settings.kafka.max_record_bytes },
     { bus, store, registry: registries.assembler, logger },
   );
+  const logminer = createLogminer({ logminer: settings.logminer, logsTopic: settings.kafka.logs_topic }, { bus, store, registry: registries.logminer, logger });
   const api = createApi(
     { listen: parseListenAddr(settings.http_addr), queryTimeoutSecs: settings.query_timeout_secs, auth: settings.auth },
-    { traces: createTraceRepo(store, settings.query_timeout_secs), registry: registries.api, metricRegistries: Object.values(registries), logger, routes: [createStoryRoutes(store), configRoutes(appConfig(settings)), staticRoutes(WEB_DIST_DIR)] },
+    { traces: createTraceRepo(store, settings.query_timeout_secs), registry: registries.api, metricRegistries: Object.values(registries), logger, routes: [createStoryRoutes(store), createLogRoutes(store), configRoutes(appConfig(settings)), staticRoutes(WEB_DIST_DIR)] },
   );
   const ingest = createIngest(
     { grpcAddr: parseListenAddr(settings.grpc_addr), httpAddr: parseListenAddr(settings.otlp_http_addr), kafka: settings.kafka },
@@ -70,6 +73,7 @@ export async function runAllInOne(env: NodeJS.ProcessEnv): Promise<number> {
   // Consumers first, ingest last: nothing is accepted before something can store it.
   await writer.start();
   await assembler.start();
+  await logminer.start();
   await api.start();
   await ingest.start();
   logger.info(
@@ -85,6 +89,7 @@ export async function runAllInOne(env: NodeJS.ProcessEnv): Promise<number> {
   const clean = await closeInOrder(logger, [
     ['ingest', () => ingest.close()],
     ['assembler', () => assembler.close()],
+    ['logminer', () => logminer.close()],
     ['writer', () => writer.close()],
     ['api', () => api.close()],
     ['bus', () => bus.close()],

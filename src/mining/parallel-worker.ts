@@ -2,12 +2,13 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { templateText, type Cluster } from './drain.js';
 import { LogMiner, type MinerOptions } from './miner.js';
-import { snapshotMiner } from './snapshot.js';
+import { restoreMiner, snapshotMiner } from './snapshot.js';
 import type { WorkerReply, WorkerRequest } from './parallel-protocol.js';
 
 const port = parentPort;
 if (port === null) throw new Error('parallel-worker must run in a worker thread');
-const miner = new LogMiner(workerData as MinerOptions);
+const options = workerData as MinerOptions;
+let miner = new LogMiner(options);
 
 port.on('message', (req: WorkerRequest) => {
   let reply: WorkerReply;
@@ -23,6 +24,10 @@ port.on('message', (req: WorkerRequest) => {
     reply = { kind: 'mine', seq: req.seq, ids, texts: [...touched].map((c) => [c.id, templateText(c)]) };
   } else if (req.kind === 'templates') {
     reply = { kind: 'templates', seq: req.seq, templates: miner.templates() };
+  } else if (req.kind === 'restore') {
+    // Replaces this worker's state with the stored templates of its services (logminer start).
+    miner = restoreMiner(req.snapshot, options);
+    reply = { kind: 'restore', seq: req.seq };
   } else {
     reply = { kind: 'snapshot', seq: req.seq, snapshot: snapshotMiner(miner) };
   }

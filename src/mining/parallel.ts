@@ -122,6 +122,14 @@ export class ParallelMiner {
     return { maskingVersion: snaps[0].maskingVersion, keepHttpStatus: snaps[0].keepHttpStatus, templates: snaps.flatMap((s) => s.templates) };
   }
 
+  /** Replaces every worker's state with the snapshot's templates of the services it owns. */
+  async restore(snapshot: MinerSnapshot): Promise<void> {
+    const n = this.handles.length;
+    const parts = this.handles.map(() => ({ ...snapshot, templates: [] as MinerSnapshot['templates'] }));
+    for (const t of snapshot.templates) parts[workerForService(t.service, n)].templates.push(t);
+    await Promise.all(this.handles.map((h, w) => h.request({ kind: 'restore', snapshot: parts[w] })));
+  }
+
   async close(): Promise<void> {
     await Promise.all(this.handles.map((h) => h.worker.terminate()));
   }

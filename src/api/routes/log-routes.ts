@@ -1,0 +1,24 @@
+/** The log feature's API routes as one module for createApi's `routes`. */
+
+import type { Store } from '../../model/store.js';
+import type { RouteModule } from '../server.js';
+import { registerLogAlertsRoute } from './log-alerts.js';
+import { registerLogSilenceRoute } from './log-silence.js';
+import { registerLogTemplateRoutes } from './log-templates.js';
+
+/**
+ * Log alerts, log templates, a template's detail and its silence setting. `nowMs` injects the
+ * clock (tests); default Date.now.
+ */
+export function createLogRoutes(store: Store, options: { nowMs?: () => number } = {}): RouteModule {
+  const nowMs = options.nowMs ?? Date.now;
+  // Silence versions strictly increase, so two saves in one millisecond keep their order.
+  let lastVersionMs = 0;
+  const versionMs = () => (lastVersionMs = Math.max(Date.now(), lastVersionMs + 1));
+  const deps = { store, nowMs };
+  return (app, context) => {
+    registerLogAlertsRoute(app, deps, context);
+    registerLogTemplateRoutes(app, deps, context);
+    registerLogSilenceRoute(app, { ...deps, versionMs }, context);
+  };
+}

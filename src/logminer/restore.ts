@@ -1,0 +1,103 @@
+/**
+ * Start-up: the masking epoch decision and the restore of the miner and the live state from
+ * storage (DESIGN.md §5, masking epochs).
+ * - Nothing stored yet (a fresh data directory): the current masking, no epoch, no warm-up.
+ * - Same masking version and keep_http_status as stored: templates restored (their ids stay), the
+ *   stored epoch start kept (a restart inside an epoch's quiet period stays quiet).
+ * - Anything else (an upgrade, a changed keep_http_status): a new epoch starting now; templates of
+ *   the old masking are not restored (they would never match lines masked the new way).
+ */
+import { MASKING_VERSION } from '../mining/masking.js';
+import type { MinerSnapshot } from '../mining/snapshot.js';
+import type { Store } from '../model/store.js';
+import { readLatestSpikes, storedToMined } from '../store/log-alerts.js';
+import { readLogminerState, writeLogminerState, type LogminerState } from '../store/logminer-state.js';
+import { readMinuteCounts } from '../store/template-minutes.js';
+import { readAllTemplates, type TemplateRow } from '../store/templates.js';
+import type { LogAlert } from '../mining/alert-types.js';
+import type { LiveState } from './live-state.js';
+import type { MiningEngine } from './mining-engine.js';
+
+export interface RestoreResult {
+  /** Start of the masking epoch in force (Unix ms), or null when none is. */
+  epochStartMs: number | null;
+  newEpoch: boolean;
+  restoredTemplates: number;
+  /** Latest spike per template, so a running spike continues under its id. */
+  previousSpikes: Map<string, LogAlert>;
+}
+
+/** Whether stored state was mined under the masking in force now. */
+export function sameMasking(state: LogminerState | null, keepHttpStatus: boolean): boolean {
+  return state !== null && state.maskingVersion === MASKING_VERSION && state.keepHttpStatus === keepHttpStatus;
+}
+
+/** Tokens of a stored template text (tokens never hold whitespace; an empty line has none). */
+export function splitTokens(text: string): string[] {
+  return text === '' ? [] : text.split(' ');
+}
+
+/** The snapshot the miner restores from, in creation order. */
+export function snapshotFromRows(rows: readonly TemplateRow[], keepHttpStatus: boolean): MinerSnapshot {
+  return {
+    maskingVersion: MASKING_VERSION,
+    keepHttpStatus,
+    templates: rows.map((r) => ({
+      templateId: r.templateId,
+      service: r.service,
+      signature: r.signature,
+      tokens: splitTokens(r.template),
+      count: r.count,
+      firstSeenMs: Number(r.firstSeenNs / 1_000_000n),
+      lastSeenMs: Number(r.lastSeenNs / 1_000_000n),
+      maxSeverity: r.maxSeverity,
+      sample: r.sample,
+      overflow: r.overflow,
+    })),
+  };
+}
+
+export async function restoreLogminer(
+  deps: { store: Store; engine: MiningEngine; state: LiveState; nowMs: number; keepHttpStatus: boolean; keepMinutes: number },
+): Promise<RestoreResult> {
+  const { store, state, nowMs, keepHttpStatus } = deps;
+  const stored = await readLogminerState(store);
+  const rows = await readAllTemplates(store, nowMs);
+  const previousSpikes = new Map<string, LogAlert>();
+  if (stored === null && rows.length === 0) {
+    await writeLogminerState(store, { maskingVersion: MASKING_VERSION, keepHttpStatus, epochStartMs: 0 }, nowMs);
+    return { epochStartMs: null, newEpoch: false, restoredTemplates: 0, previousSpikes };
+  }
+  if (!sameMasking(stored, keepHttpStatus)) {
+    await writeLogminerState(store, { maskingVersion: MASKING_VERSION, keepHttpStatus, epochStartMs: nowMs }, nowMs);
+    return { epochStartMs: nowMs, newEpoch: true, restoredTemplates: 0, previousSpikes };
+  }
+  const current = rows.filter((r) => r.maskingVersion === MASKING_VERSION);
+  await deps.engine.restore(snapshotFromRows(current, keepHttpStatus));
+  for (const r of current) {
+    state.templates.set(r.templateId, {
+      templateId: r.templateId,
+      service: r.service,
+      template: r.template,
+      count: r.count,
+      firstSeenNs: r.firstSeenNs,
+      lastSeenNs: r.lastSeenNs,
+      maxSeverity: r.maxSeverity,
+      sample: r.sample,
+      signature: r.signature,
+      overflow: r.overflow,
+      createdSeq: r.createdSeq,
+    });
+    state.advanceClock(r.service, r.lastSeenNs);
+  }
+  const services = [...new Set(current.map((r) => r.service))];
+  const wallMinute = Math.floor(nowMs / 60_000);
+  for (const c of await readMinuteCounts(store, services, wallMinute - deps.keepMinutes, wallMinute + 10)) {
+    state.addMinuteHits(c.templateId, c.service, c.minute, c.hits, nowMs);
+  }
+  const sinceNs = BigInt(nowMs - deps.keepMinutes * 60_000) * 1_000_000n;
+  for (const row of await readLatestSpikes(store, sinceNs)) previousSpikes.set(row.a_template_id, storedToMined(row));
+  // stored is non-null here: sameMasking() requires it.
+  const epochStartMs = stored !== null && stored.epochStartMs > 0 ? stored.epochStartMs : null;
+  return { epochStartMs, newEpoch: false, restoredTemplates: current.length, previousSpikes };
+}
