@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import { toApiSpan } from '../../analysis/api-span.js';
 import type { LogRow, SpanRow } from '../../model/signals.js';
 import { badRequest, notFound } from '../errors.js';
 import type { TraceRepo } from '../repo.js';
@@ -12,33 +13,14 @@ export function parseTraceId(value: string): string {
   return value.toLowerCase();
 }
 
-/** The contract's Span shape, with self_ns = duration minus the direct children's durations (never below 0). */
+/** The contract's Span shape for every span of a trace. */
 export function toApiSpans(spans: SpanRow[]) {
   const childNs = new Map<string, bigint>();
   for (const span of spans) {
     if (span.parentSpanId === '') continue;
     childNs.set(span.parentSpanId, (childNs.get(span.parentSpanId) ?? 0n) + (span.endNs - span.startNs));
   }
-  return spans.map((span) => {
-    const durationNs = span.endNs - span.startNs;
-    const selfNs = durationNs - (childNs.get(span.spanId) ?? 0n);
-    return {
-      span_id: span.spanId,
-      parent_span_id: span.parentSpanId,
-      service_name: span.serviceName,
-      span_name: span.name,
-      kind: span.kind,
-      start_ns: span.startNs,
-      duration_ns: durationNs,
-      status: span.status,
-      status_message: span.statusMessage,
-      attrs: span.attrs,
-      resource: span.resource,
-      events: span.events.map((event) => ({ ts_ns: event.tsNs, name: event.name, attrs: event.attrs })),
-      // Parallel children can sum to more than their parent; a negative self time means nothing.
-      self_ns: selfNs > 0n ? selfNs : 0n,
-    };
-  });
+  return spans.map((span) => toApiSpan(span, childNs.get(span.spanId) ?? 0n));
 }
 
 export function toApiLogs(logs: LogRow[]) {
