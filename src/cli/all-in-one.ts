@@ -9,6 +9,8 @@ import { staticRoutes } from '../api/static.js';
 import { appConfig } from './app-config.js';
 import { createStoryRoutes } from '../api/routes/story-routes.js';
 import { createLogRoutes } from '../api/routes/log-routes.js';
+import { createPipelineRoutes } from '../api/routes/pipeline-routes.js';
+import { createRecorder } from '../recorder/recorder.js';
 import { createLogminer } from '../logminer/logminer.js';
 import { createAssembler } from '../assembler/assembler.js';
 import { createIngest } from '../ingest/ingest.js';
@@ -63,7 +65,12 @@ export async function runAllInOne(env: NodeJS.ProcessEnv): Promise<number> {
   const logminer = createLogminer({ logminer: settings.logminer, logsTopic: settings.kafka.logs_topic }, { bus, store, registry: registries.logminer, logger });
   const api = createApi(
     { listen: parseListenAddr(settings.http_addr), queryTimeoutSecs: settings.query_timeout_secs, auth: settings.auth },
-    { traces: createTraceRepo(store, settings.query_timeout_secs), registry: registries.api, metricRegistries: Object.values(registries), logger, routes: [createStoryRoutes(store), createLogRoutes(store), configRoutes(appConfig(settings)), staticRoutes(WEB_DIST_DIR)] },
+    { traces: createTraceRepo(store, settings.query_timeout_secs), registry: registries.api, metricRegistries: Object.values(registries), logger, routes: [createStoryRoutes(store), createLogRoutes(store), configRoutes(appConfig(settings)), createPipelineRoutes({ store, bus, registry: registries.api, logger }), staticRoutes(WEB_DIST_DIR)] },
+  );
+  // Every component's registry under its job name (`svc-ingest`, ...): recorded from this process, nothing scraped.
+  const recorder = createRecorder(
+    { record_secs: settings.record_secs, metric_targets: settings.metric_targets },
+    { store, logger, registry: registries.api, sources: new Map(Object.entries(registries).map(([name, registry]) => [`svc-${name}`, registry])) },
   );
   const ingest = createIngest(
     { grpcAddr: parseListenAddr(settings.grpc_addr), httpAddr: parseListenAddr(settings.otlp_http_addr), kafka: settings.kafka },
@@ -75,6 +82,7 @@ export async function runAllInOne(env: NodeJS.ProcessEnv): Promise<number> {
   await assembler.start();
   await logminer.start();
   await api.start();
+  await recorder.start();
   await ingest.start();
   logger.info(
     { api: `${parseListenAddr(settings.http_addr).host}:${api.port()}`, grpc: ingest.ports().grpc, otlp_http: ingest.ports().http, startup_ms: Date.now() - startedMs },
@@ -91,6 +99,7 @@ export async function runAllInOne(env: NodeJS.ProcessEnv): Promise<number> {
     ['assembler', () => assembler.close()],
     ['logminer', () => logminer.close()],
     ['writer', () => writer.close()],
+    ['recorder', () => recorder.close()],
     ['api', () => api.close()],
     ['bus', () => bus.close()],
     ['store', () => store.close()],
