@@ -23,6 +23,8 @@ export function retryAfterMs(header: string | null, nowMs: number): number | und
   let delayMs: number;
   if (/^\d+$/.test(value)) delayMs = Number(value) * 1_000;
   else {
+    // An HTTP date names its month; Date.parse alone would take '-5' as a year.
+    if (!/[A-Za-z]/.test(value)) return undefined;
     const atMs = Date.parse(value);
     if (Number.isNaN(atMs)) return undefined;
     delayMs = atMs - nowMs;
