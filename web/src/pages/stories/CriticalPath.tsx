@@ -24,7 +24,7 @@ export function CriticalPath({ story }: { story: Story }) {
           <div className="cp-axis" aria-hidden="true">
             {ticks.map((t) => (
               <span key={t} style={{ left: `${t * 100}%` }}>
-                {formatDuration(total * t)}
+                {t === 0 ? '0' : formatDuration(total * t)}
               </span>
             ))}
           </div>

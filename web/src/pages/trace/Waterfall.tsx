@@ -72,7 +72,7 @@ export function Waterfall({ tree, logsBySpan, selectedId, onSelect, collapsed, o
         <span className="wf-track">
           {[0, 0.25, 0.5, 0.75, 1].map((t) => (
             <span key={t} className="wf-tick" style={{ left: `${t * 100}%` }}>
-              {formatDuration(total * t)}
+              {t === 0 ? '0' : formatDuration(total * t)}
             </span>
           ))}
         </span>
