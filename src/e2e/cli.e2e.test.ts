@@ -1,0 +1,95 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { verify } from '@node-rs/argon2';
+import { tempDataDir } from '../testing/all-in-one.js';
+
+const ROOT = new URL('../../../', import.meta.url).pathname;
+
+/** Runs the real `svc` binary; resolves with its exit code and output. */
+function svc(args: string[], env: Record<string, string> = {}, stdin?: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(process.env.SVC_TEST_NODE ?? process.execPath, [join(ROOT, 'bin/svc.js'), ...args], {
+      cwd: ROOT,
+      env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env },
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    child.stdin.end(stdin ?? '');
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+test('a bad setting stops all-in-one with the contract message naming it, and a non-zero status', async () => {
+  const data = tempDataDir();
+  try {
+    const cases: [Record<string, string>, string][] = [
+      [{ SVC__NOTIFIER__TIMEOUT_SECS: '20' }, 'notifier.timeout_secs must be within 1..=15'],
+      [{ SVC__KAFKA__RETENTION_MS: '0' }, 'kafka.retention_ms must be -1 (unlimited) or positive'],
+      [{ SVC__AUTH__ENABLED: 'true', SVC__AUTH__USERNAME: 'a:b', SVC__AUTH__PASSWORD_HASH: 'x' }, "auth.username must not contain '|' or ':'"],
+      [{ SVC__MAP__INFRA_SERVICES: 'a,b' }, 'invalid type: string'],
+    ];
+    for (const [env, message] of cases) {
+      const result = await svc(['all-in-one'], { SVC__EMBEDDED__DATA_DIR: data.dir, SVC__HTTP_ADDR: '127.0.0.1:0', SVC__GRPC_ADDR: '127.0.0.1:0', SVC__OTLP_HTTP_ADDR: '127.0.0.1:0', ...env });
+      assert.notEqual(result.code, 0, message);
+      assert.ok(result.stderr.includes(message), `${message} in ${result.stderr}`);
+    }
+  } finally {
+    data.cleanup();
+  }
+});
+
+test('components not built yet exit with status 2 and one line', async () => {
+  for (const command of ['ingest', 'writer', 'assembler', 'logminer', 'notifier', 'api']) {
+    const result = await svc([command]);
+    assert.equal(result.code, 2, command);
+    assert.equal(result.stderr.trim().split('\n').length, 1, result.stderr);
+    assert.match(result.stderr, new RegExp(`^svc ${command}: `));
+  }
+});
+
+test('writer migrate creates the schema in the embedded data dir and is idempotent', async () => {
+  const data = tempDataDir();
+  try {
+    const first = await svc(['writer', 'migrate'], { SVC__EMBEDDED__DATA_DIR: data.dir });
+    assert.equal(first.code, 0, first.stderr);
+    assert.match(first.stderr, /schema migrated/);
+    const second = await svc(['writer', 'migrate'], { SVC__EMBEDDED__DATA_DIR: data.dir });
+    assert.equal(second.code, 0, second.stderr);
+    assert.match(second.stderr, /schema already current/);
+  } finally {
+    data.cleanup();
+  }
+});
+
+test('templates FILE prints one JSON line per input line and nothing else on stdout', async () => {
+  const data = tempDataDir();
+  try {
+    const file = join(data.dir, 'app.log');
+    writeFileSync(file, ['user 17 logged in from 10.0.0.1', 'user 42 logged in from 10.0.0.9', 'disk /dev/sda1 is 91% full'].join('\n') + '\n');
+    const result = await svc(['templates', file]);
+    assert.equal(result.code, 0, result.stderr);
+    const lines = result.stdout.trim().split('\n').map((line) => JSON.parse(line) as { template_id: string; template: string });
+    assert.equal(lines.length, 3);
+    assert.equal(lines[0].template_id, lines[1].template_id);
+    assert.equal(lines[0].template, lines[1].template);
+    assert.notEqual(lines[0].template_id, lines[2].template_id);
+    assert.match(lines[0].template_id, /^\d+$/);
+    assert.ok(lines[0].template.includes('<*>'));
+  } finally {
+    data.cleanup();
+  }
+});
+
+test('hash-password reads the first piped line and prints an Argon2id PHC string that verifies', async () => {
+  const result = await svc(['hash-password'], {}, 'correct horse\nignored\n');
+  assert.equal(result.code, 0, result.stderr);
+  const phc = result.stdout.trim();
+  assert.match(phc, /^\$argon2id\$v=19\$m=19456,t=2,p=1\$/);
+  assert.equal(await verify(phc, 'correct horse'), true);
+});
