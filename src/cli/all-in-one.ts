@@ -12,6 +12,7 @@ import { createLogRoutes } from '../api/routes/log-routes.js';
 import { createPipelineRoutes } from '../api/routes/pipeline-routes.js';
 import { createRecorder } from '../recorder/recorder.js';
 import { createLogminer } from '../logminer/logminer.js';
+import { createNotifier } from '../notifier/notifier.js';
 import { createAssembler } from '../assembler/assembler.js';
 import { createIngest } from '../ingest/ingest.js';
 import { MemoryBus } from '../bus/memory/memory-bus.js';
@@ -44,7 +45,7 @@ export async function runAllInOne(env: NodeJS.ProcessEnv): Promise<number> {
   const bus = await createBus(settings, logger);
   await bus.ensureTopics(topicSpecs(settings));
 
-  const registries = { ingest: new Registry(), writer: new Registry(), assembler: new Registry(), logminer: new Registry(), api: new Registry() };
+  const registries = { ingest: new Registry(), writer: new Registry(), assembler: new Registry(), logminer: new Registry(), notifier: new Registry(), api: new Registry() };
   collectDefaultMetrics({ register: registries.api });
 
   const writer = createWriter(
@@ -63,6 +64,7 @@ export async function runAllInOne(env: NodeJS.ProcessEnv): Promise<number> {
     { bus, store, registry: registries.assembler, logger },
   );
   const logminer = createLogminer({ logminer: settings.logminer, logsTopic: settings.kafka.logs_topic }, { bus, store, registry: registries.logminer, logger });
+  const notifier = createNotifier({ notifier: settings.notifier }, { bus, store, registry: registries.notifier, logger });
   const api = createApi(
     { listen: parseListenAddr(settings.http_addr), queryTimeoutSecs: settings.query_timeout_secs, auth: settings.auth },
     { traces: createTraceRepo(store, settings.query_timeout_secs), registry: registries.api, metricRegistries: Object.values(registries), logger, routes: [createStoryRoutes(store), createLogRoutes(store), configRoutes(appConfig(settings)), createPipelineRoutes({ store, bus, registry: registries.api, logger }), staticRoutes(WEB_DIST_DIR)] },
@@ -81,6 +83,7 @@ export async function runAllInOne(env: NodeJS.ProcessEnv): Promise<number> {
   await writer.start();
   await assembler.start();
   await logminer.start();
+  await notifier.start();
   await api.start();
   await recorder.start();
   await ingest.start();
@@ -98,6 +101,7 @@ export async function runAllInOne(env: NodeJS.ProcessEnv): Promise<number> {
     ['ingest', () => ingest.close()],
     ['assembler', () => assembler.close()],
     ['logminer', () => logminer.close()],
+    ['notifier', () => notifier.close()],
     ['writer', () => writer.close()],
     ['recorder', () => recorder.close()],
     ['api', () => api.close()],
