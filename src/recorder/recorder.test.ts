@@ -157,14 +157,22 @@ describe('recorder', () => {
   it('records on its interval once started, stops on close, and is off at 0', async () => {
     const registry = new Registry();
     new Gauge({ name: 'svc_interval_probe', help: 'h', registers: [registry] }).set(1);
-    const tsMs = nextTick();
+    const firstTs = nextTick();
+    let passes = 0;
     const lines: string[] = [];
     const logger = createLogger('info', { write: (line: string) => lines.push(line) } as unknown as NodeJS.WritableStream);
-    const recorder = createRecorder({ record_secs: 1, metric_targets: [] }, { store, logger, sources: new Map([['svc-notifier', registry]]), nowMs: () => tsMs });
+    const recorder = createRecorder({ record_secs: 1, metric_targets: [] }, { store, logger, sources: new Map([['svc-notifier', registry]]), nowMs: () => firstTs + passes++ });
     await recorder.start();
-    await new Promise((done) => setTimeout(done, 1_300));
+    await new Promise((done) => setTimeout(done, 1_400));
     await recorder.close();
-    assert.ok((await samplesAt(tsMs)).length > 0, 'a tick ran within 1.3 s');
+    const stamps = await store.query<{ ts_ms: string }>(
+      "SELECT DISTINCT ts_ms FROM metric_samples WHERE metric = 'svc_interval_probe' AND ts_ms >= {from:Int64} AND ts_ms < {to:Int64} ORDER BY ts_ms",
+      { from: firstTs, to: firstTs + 1000 },
+    );
+    assert.deepEqual(stamps.map((row) => Number(row.ts_ms) - firstTs), [0, 1], 'one pass at start and one after 1 s');
+    const afterClose = passes;
+    await new Promise((done) => setTimeout(done, 1_100));
+    assert.equal(passes, afterClose, 'no pass after close');
     assert.ok(lines.some((line) => line.includes('"level":40') && line.includes('record_secs below 5')), lines.join(''));
 
     const offTs = nextTick();

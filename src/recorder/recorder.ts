@@ -195,6 +195,8 @@ export function createRecorder(settings: RecorderSettings, deps: RecorderDeps): 
       timer = setInterval(() => void recordOnce(), intervalMs);
       // The servers keep the process alive; the recorder alone must not.
       timer.unref();
+      // A first pass now gives every series a starting value, so the first interval's increases count.
+      void recordOnce();
     },
     async close() {
       if (timer !== undefined) clearInterval(timer);

@@ -80,6 +80,20 @@ before(async () => {
     sample('svc-writer', 'w:9100', published, -10 * SECOND, 0),
     sample('svc-writer', 'w:9100', published, 50 * SECOND, 600),
 
+    // New series: w1 was recorded up before its series first showed (created on first increment:
+    // counted from 0); w2 was first recorded in that same tick, w3 was down before and w4 never
+    // recorded up (unknown start).
+    sample('svc-writer', 'w1:9100', 'up', -10 * SECOND, 1),
+    sample('svc-writer', 'w1:9100', 'up', 20 * SECOND, 1),
+    sample('svc-writer', 'w1:9100', 'svc_writer_rows_written_total', 20 * SECOND, 4, { table: 'spans' }),
+    sample('svc-writer', 'w2:9100', 'up', 20 * SECOND, 1),
+    sample('svc-writer', 'w2:9100', 'svc_writer_rows_written_total', 20 * SECOND, 1000, { table: 'spans' }),
+    sample('svc-writer', 'w3:9100', 'up', -10 * SECOND, 0),
+    sample('svc-writer', 'w3:9100', 'up', 20 * SECOND, 1),
+    sample('svc-writer', 'w3:9100', 'svc_writer_rows_written_total', 20 * SECOND, 500, { table: 'spans' }),
+    // w4 has no up sample at all.
+    sample('svc-writer', 'w4:9100', 'svc_writer_rows_written_total', 20 * SECOND, 700, { table: 'spans' }),
+
     // A labelled counter for the labels filter.
     sample('svc-notifier', 'n:9100', 'svc_notifier_deliveries_total', -10 * SECOND, 0, { result: 'delivered', target: 'ops' }),
     sample('svc-notifier', 'n:9100', 'svc_notifier_deliveries_total', 50 * SECOND, 120, { result: 'delivered', target: 'ops' }),
@@ -152,6 +166,11 @@ describe('pipeline series', () => {
     const sinceSecs = (NOW_MS - (T0 + 10 * SECOND)) / 1000;
     const series = await points(`metric=svc_ingest_records_published_total&kind=rate&job=svc-ingest&since=${sinceSecs}s`);
     assert.equal(at(series, T0), (30 + 30) / 50, 'a +30 and b +30 over the 50 s of T0 inside the window');
+  });
+
+  it('rate: a series that appears after its instance was recorded up counts from 0; otherwise its start is unknown', async () => {
+    const series = await points('metric=svc_writer_rows_written_total&kind=rate&job=svc-writer');
+    assert.equal(at(series, T0), 4 / 60);
   });
 
   it('labels: every pair must match; several label sets are summed', async () => {

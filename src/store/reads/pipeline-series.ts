@@ -4,6 +4,11 @@
  * sample minus the one before it, a drop meaning a restart (the counter began again from 0).
  * Each increase belongs to the bucket of its later sample, so the buckets of a window add up to
  * the window's increase.
+ *
+ * A series whose first sample comes after a tick at which its instance was already recorded up
+ * (a labelled series created on its first increment, or every series of a target that came up
+ * again after a restart) began at 0 since then: its first value is an increase too. Without this,
+ * the first failed delivery or the first request of a route would never show.
  */
 
 import type { QueryOptions, Store } from '../../model/store.js';
@@ -72,17 +77,22 @@ export async function readIncreases(store: Store, filter: SeriesFilter, byLe: bo
     `SELECT toUInt32(intDiv(ts_ms, {bucket_ms:Int64}) * {bucket_secs:UInt32}) AS bucket${byLe ? ", labels['le'] AS le" : ''}, sum(delta) AS increase
      FROM (
        SELECT ts_ms, labels,
-         if(value >= previous_value, value - previous_value, value) AS delta,
-         previous_ts
+         multiIf(previous_ts >= 0, if(value >= previous_value, value - previous_value, value), first_up_ms > 0 AND first_up_ms < ts_ms, value, 0.) AS delta
        FROM (
-         SELECT ts_ms, labels, value,
+         SELECT ts_ms, job, instance, labels, value,
            lagInFrame(value, 1, 0.) OVER series AS previous_value,
            lagInFrame(ts_ms, 1, toInt64(-1)) OVER series AS previous_ts
          FROM metric_samples
          WHERE ${whereClause(filter)}
          WINDOW series AS (PARTITION BY job, instance, labels ORDER BY ts_ms ASC ROWS BETWEEN 1 PRECEDING AND CURRENT ROW)
-       )
-       WHERE ts_ms >= {start_ms:Int64} AND previous_ts >= 0
+       ) AS samples
+       LEFT JOIN (
+         SELECT job, instance, min(ts_ms) AS first_up_ms
+         FROM metric_samples
+         WHERE metric = 'up' AND value = 1 AND ts_ms >= {from_ms:Int64} AND ts_ms < {end_ms:Int64}
+         GROUP BY job, instance
+       ) AS instances USING (job, instance) -- no match leaves first_up_ms 0: not known up before
+       WHERE ts_ms >= {start_ms:Int64}
      )
      GROUP BY bucket${le}
      ORDER BY bucket${le}`,
