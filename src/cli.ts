@@ -2,6 +2,7 @@ import { ConfigError } from './config/config-error.js';
 import { runAllInOne } from './cli/all-in-one.js';
 import { runHashPassword } from './cli/hash-password.js';
 import { runMigrate } from './cli/migrate.js';
+import { runRemine } from './cli/remine.js';
 import { runTemplates } from './cli/templates.js';
 
 const USAGE = `usage: svc <command>
@@ -19,7 +20,7 @@ components:
 developer tools:
   hash-password     prints an Argon2id hash of a password (prompted, or the first line of stdin)
   templates FILE    mines FILE's lines; prints {"template_id","template"} per line
-  remine            re-mines stored templates under the current masking
+  remine            re-mines the stored logs of the last 3 days under the current masking
 
 settings: a TOML file named by SVC_CONFIG, overridden by SVC__SECTION__KEY variables.`;
 
@@ -31,7 +32,6 @@ const NOT_BUILT: Record<string, string> = {
   logminer: 'not built yet; run `svc all-in-one`',
   notifier: 'not built yet; run `svc all-in-one`',
   api: 'the split deployment needs the Kafka bus, which is not built yet; run `svc all-in-one`',
-  remine: 'not built yet',
 };
 
 /** The CLI: the only place that decides exit statuses. Returns the status. */
@@ -46,6 +46,8 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv): Promise<numb
         break;
       case 'hash-password':
         return await runHashPassword();
+      case 'remine':
+        return await runRemine(rest, env);
       case 'templates':
         return await runTemplates(rest, env);
       case undefined:

@@ -40,7 +40,12 @@ export interface LogminerDeps {
   nowMs?: () => number;
 }
 
-export function createLogminer(settings: { logminer: LogminerSettings; logsTopic: string }, deps: LogminerDeps): Component {
+export interface Logminer extends Component {
+  /** Runs a detection pass now (after storing what is mined); tests and shutdown use it. */
+  detectNow(): Promise<void>;
+}
+
+export function createLogminer(settings: { logminer: LogminerSettings; logsTopic: string }, deps: LogminerDeps): Logminer {
   const s = settings.logminer;
   const logger = deps.logger.child({ component: 'logminer' });
   const nowMs = deps.nowMs ?? Date.now;
@@ -195,8 +200,8 @@ export function createLogminer(settings: { logminer: LogminerSettings; logsTopic
     for (const [id, alert] of previousSpikes) if (alert.last_at_ns < oldestNs) previousSpikes.delete(id);
   }
 
-  function tick(): void {
-    if (detecting !== undefined) return;
+  function tick(): Promise<void> {
+    if (detecting !== undefined) return detecting;
     detecting = detect()
       .catch((error: unknown) => {
         metrics.detectFailures.inc();
@@ -205,6 +210,7 @@ export function createLogminer(settings: { logminer: LogminerSettings; logsTopic
       .finally(() => {
         detecting = undefined;
       });
+    return detecting;
   }
 
   return {
@@ -214,12 +220,16 @@ export function createLogminer(settings: { logminer: LogminerSettings; logsTopic
       previousSpikes = restored.previousSpikes;
       metrics.templates.set(state.templates.size);
       consumer = deps.bus.consume({ group: LOGMINER_GROUP, topics: [settings.logsTopic], handler: handle, maxInFlightBatches: 16, maxBatchRecords: 200 });
-      timer = setInterval(tick, s.detect_secs * 1000);
+      timer = setInterval(() => void tick(), s.detect_secs * 1000);
       timer.unref();
       logger.info(
         { maskingVersion: MASKING_VERSION, newEpoch: restored.newEpoch, epochStartMs, restoredTemplates: restored.restoredTemplates, fingerprinter: s.fingerprinter, detectSecs: s.detect_secs },
         restored.newEpoch ? 'logminer consuming; masking changed: new masking epoch, no new-template alerts for 15 minutes' : 'logminer consuming',
       );
+    },
+    async detectNow() {
+      await detecting;
+      await tick();
     },
     async close() {
       if (timer !== undefined) clearInterval(timer);
