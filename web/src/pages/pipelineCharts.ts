@@ -35,7 +35,7 @@ export const PIPELINE: ComponentCharts[] = [
         title: 'Items accepted',
         unit: 'per_sec',
         series: [
-          { label: 'spans', metric: 'svc_ingest_accepted_items_total', kind: 'rate', labels: 'signal=spans', color: '--accent' },
+          { label: 'spans', metric: 'svc_ingest_accepted_items_total', kind: 'rate', labels: 'signal=traces', color: '--accent' },
           { label: 'logs', metric: 'svc_ingest_accepted_items_total', kind: 'rate', labels: 'signal=logs', color: '--ok' },
         ],
       },
@@ -83,7 +83,33 @@ export const PIPELINE: ComponentCharts[] = [
   },
   {
     component: 'Assembler',
-    charts: [{ title: 'Items after their trace closed', unit: 'per_sec', series: [{ label: 'late items', metric: 'svc_assembler_late_items_total', kind: 'rate', color: '--slow' }] }],
+    charts: [
+      {
+        title: 'Traces closed, stories and late items',
+        unit: 'per_sec',
+        series: [
+          { label: 'traces closed', metric: 'svc_assembler_traces_closed_total', kind: 'rate', color: '--accent' },
+          { label: 'stories', metric: 'svc_assembler_stories_total', kind: 'rate', color: '--error' },
+          { label: 'late items', metric: 'svc_assembler_late_items_total', kind: 'rate', color: '--slow' },
+        ],
+      },
+      {
+        title: 'Open traces and trusted baselines',
+        unit: 'count',
+        series: [
+          { label: 'open traces', metric: 'svc_assembler_open_traces', kind: 'gauge', color: '--accent' },
+          { label: 'trusted baselines', metric: 'svc_assembler_trusted_baselines', kind: 'gauge', color: '--ok' },
+        ],
+      },
+      {
+        title: 'Analysis duration',
+        unit: 'seconds',
+        series: [
+          { label: 'p50', metric: 'svc_assembler_analysis_duration_seconds', kind: 'q50', color: '--ok' },
+          { label: 'p99', metric: 'svc_assembler_analysis_duration_seconds', kind: 'q99', color: '--error' },
+        ],
+      },
+    ],
   },
   {
     component: 'Logminer',
@@ -97,6 +123,14 @@ export const PIPELINE: ComponentCharts[] = [
         ],
       },
       { title: 'Data lag', unit: 'seconds', series: [{ label: 'data lag', metric: 'svc_logminer_data_lag_seconds', kind: 'gauge', color: '--slow' }] },
+      {
+        title: 'Templates and alerts',
+        unit: 'count',
+        series: [
+          { label: 'templates', metric: 'svc_logminer_templates', kind: 'gauge', color: '--accent' },
+          { label: 'alerts published (per s)', metric: 'svc_logminer_alerts_published_total', kind: 'rate', color: '--error' },
+        ],
+      },
     ],
   },
   {
