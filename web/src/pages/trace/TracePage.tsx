@@ -5,12 +5,14 @@ import { tracePath } from '../../api/prefetch';
 import { useApi } from '../../api/useApi';
 import { traceViewerLink, useConfig } from '../../app/config';
 import { Link, setQuery, useQueryParam } from '../../app/router';
+import { useQueryField } from '../../lib/useQueryField';
 import { useTitle } from '../../app/useTitle';
 import { ServiceTag } from '../../components/ServiceTag';
 import { Empty, ErrorBox, Loading } from '../../components/Status';
 import { Time } from '../../components/Time';
 import { formatCount, formatDuration } from '../../lib/format';
 import { SpanDetails } from './SpanDetails';
+import { TraceFind } from './TraceFind';
 import { LogList } from './TraceLogs';
 import { ancestorIds, buildTree } from './tree';
 import { Waterfall } from './Waterfall';
@@ -21,6 +23,7 @@ export default function TracePage({ params }: { params: Record<string, string> }
   useTitle(`Trace ${id.slice(0, 8)}`);
   const { config } = useConfig();
   const selectedId = useQueryParam('span');
+  const [find, setFind] = useQueryField('find', 300);
   const { data: trace, error, loading } = useApi<Trace>(tracePath(id));
   // Templates arrive separately so the waterfall never waits for them.
   const templatesState = useApi<TraceLogTemplate[]>(trace === undefined || trace.logs.length === 0 ? null : apiPath(`traces/${encodeURIComponent(id)}/log-templates`));
@@ -116,12 +119,15 @@ export default function TracePage({ params }: { params: Record<string, string> }
           <p>Only its logs were received; a trace with logs and no spans produces no story.</p>
         </Empty>
       ) : (
+        <>
+        <TraceFind tree={tree} find={find} onFind={setFind} selectedId={selectedId} onSelect={onSelect} />
         <div className={`trace-body${selectedSpan === undefined ? '' : ' with-details'}`}>
-          <Waterfall tree={tree} logsBySpan={logsBySpan} selectedId={selectedId} onSelect={onSelect} collapsed={collapsed} onToggle={onToggle} />
+          <Waterfall tree={tree} logsBySpan={logsBySpan} selectedId={selectedId} onSelect={onSelect} collapsed={collapsed} onToggle={onToggle} needle={find.trim().toLowerCase()} />
           {selectedSpan !== undefined && (
             <SpanDetails span={selectedSpan} traceStartNs={tree.startNs} logs={logsBySpan.get(selectedSpan.span_id) ?? []} templates={templates} onClose={() => setQuery({ span: null }, { replace: true })} />
           )}
         </div>
+        </>
       )}
       <section className="panel" aria-labelledby="trace-logs">
         <h2 id="trace-logs">Logs of the trace</h2>

@@ -14,13 +14,15 @@ interface Props {
   onSelect: (spanId: string) => void;
   collapsed: ReadonlySet<string>;
   onToggle: (spanId: string) => void;
+  /** Lowercased text of the find box; matching rows are marked. */
+  needle?: string;
 }
 
 /**
  * The waterfall, virtualised: only the rows in view (plus a margin) are in the DOM, so a 10,000-span
  * trace renders and scrolls like a small one.
  */
-export function Waterfall({ tree, logsBySpan, selectedId, onSelect, collapsed, onToggle }: Props) {
+export function Waterfall({ tree, logsBySpan, selectedId, onSelect, collapsed, onToggle, needle = '' }: Props) {
   const shown = useMemo(() => visibleRows(tree, collapsed), [tree, collapsed]);
   const scroller = useRef<HTMLDivElement>(null);
   const [scrollTop, setScrollTop] = useState(0);
@@ -104,6 +106,7 @@ export function Waterfall({ tree, logsBySpan, selectedId, onSelect, collapsed, o
                 totalNs={total}
                 logs={logsBySpan.get(row.span.span_id)}
                 selected={row.span.span_id === selectedId}
+                match={needle !== '' && (row.span.service_name.toLowerCase().includes(needle) || row.span.span_name.toLowerCase().includes(needle))}
                 collapsed={collapsed.has(row.span.span_id)}
                 onSelect={onSelect}
                 onToggle={onToggle}
@@ -116,13 +119,14 @@ export function Waterfall({ tree, logsBySpan, selectedId, onSelect, collapsed, o
   );
 }
 
-const WaterfallRow = memo(function WaterfallRow({ row, top, startNs, totalNs, logs, selected, collapsed, onSelect, onToggle }: {
+const WaterfallRow = memo(function WaterfallRow({ row, top, startNs, totalNs, logs, selected, match, collapsed, onSelect, onToggle }: {
   row: Row;
   top: number;
   startNs: number;
   totalNs: number;
   logs: TraceLog[] | undefined;
   selected: boolean;
+  match: boolean;
   collapsed: boolean;
   onSelect: (spanId: string) => void;
   onToggle: (spanId: string) => void;
@@ -133,7 +137,7 @@ const WaterfallRow = memo(function WaterfallRow({ row, top, startNs, totalNs, lo
   const color = serviceColor(span.service_name);
   return (
     <div
-      className={`wf-row${selected ? ' selected' : ''}${row.isError ? ' error' : ''}`}
+      className={`wf-row${selected ? ' selected' : ''}${row.isError ? ' error' : ''}${match ? ' match' : ''}`}
       style={{ transform: `translateY(${top}px)` }}
       role="treeitem"
       aria-level={row.depth + 1}
