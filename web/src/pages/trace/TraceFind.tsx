@@ -1,5 +1,5 @@
 import { useId, useMemo } from 'react';
-import type { TraceTree } from './tree';
+import { stepIndex, type TraceTree } from './tree';
 
 /**
  * Finding spans in a big trace: matches on service or span name, and a step through error spans.
@@ -25,11 +25,9 @@ export function TraceFind({ tree, find, onFind, selectedId, onSelect }: {
   const errors = useMemo(() => tree.rows.flatMap((row, index) => (row.isError ? [index] : [])), [tree]);
   const current = tree.indexById.get(selectedId) ?? -1;
 
-  // Next (or previous) hit in tree order after the selected span, wrapping around.
   const step = (list: number[], direction: 1 | -1) => {
-    if (list.length === 0) return;
-    const next = direction === 1 ? (list.find((i) => i > current) ?? list[0]) : ([...list].reverse().find((i) => i < current) ?? list[list.length - 1]);
-    onSelect(tree.rows[next].span.span_id);
+    const next = stepIndex(list, current, direction);
+    if (next >= 0) onSelect(tree.rows[next].span.span_id);
   };
   const position = (list: number[]) => {
     const at = list.indexOf(current);

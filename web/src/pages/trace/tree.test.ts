@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { Span } from '../../api/types.js';
-import { ancestorIds, buildTree, visibleRows } from './tree.js';
+import { ancestorIds, buildTree, stepIndex, visibleRows } from './tree.js';
 
 function span(id: string, parent: string, start: number, duration = 10, status = 'unset'): Span {
   return { span_id: id, parent_span_id: parent, service_name: `svc-${id}`, span_name: `op-${id}`, kind: 'internal', start_ns: start, duration_ns: duration, status, status_message: '', attrs: [], resource: [], events: [], self_ns: 0 };
@@ -46,5 +46,17 @@ describe('visibleRows and ancestorIds', () => {
   });
   it('lists the ancestors to unfold for a linked span', () => {
     assert.deepEqual(ancestorIds(tree, 'g2'), ['c1', 'root']);
+  });
+});
+
+describe('stepIndex', () => {
+  it('steps forward and back through matches from the selected row, wrapping around', () => {
+    const hits = [2, 5, 9];
+    assert.equal(stepIndex(hits, -1, 1), 2);
+    assert.equal(stepIndex(hits, 5, 1), 9);
+    assert.equal(stepIndex(hits, 9, 1), 2);
+    assert.equal(stepIndex(hits, 5, -1), 2);
+    assert.equal(stepIndex(hits, 2, -1), 9);
+    assert.equal(stepIndex([], 3, 1), -1);
   });
 });

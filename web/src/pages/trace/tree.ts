@@ -113,3 +113,11 @@ export function ancestorIds(tree: TraceTree, spanId: string): string[] {
   }
   return ids;
 }
+
+/** The next (or previous) index of a sorted list after `current` in tree order, wrapping around; -1 when empty. */
+export function stepIndex(list: readonly number[], current: number, direction: 1 | -1): number {
+  if (list.length === 0) return -1;
+  if (direction === 1) return list.find((i) => i > current) ?? list[0];
+  for (let k = list.length - 1; k >= 0; k--) if (list[k] < current) return list[k];
+  return list[list.length - 1];
+}
