@@ -67,8 +67,8 @@ it('opens after repeated failures, gives each new alert one attempt while open, 
     failing = false;
     assert.deepEqual(await deliver(), { result: 'delivered', attempts: 1, requests: 1 });
     assert.equal(await gauge(), 0);
-    assert.equal(await metricValue(run.registry, 'svc_notifier_deliveries_total', 'result="failed"'), 4);
-    assert.equal(await metricValue(run.registry, 'svc_notifier_deliveries_total', 'result="delivered"'), 2);
+    await waitFor('svc_notifier_deliveries_total{result="failed"} 4', async () => (await metricValue(run.registry, 'svc_notifier_deliveries_total', 'result="failed"')) === 4);
+    await waitFor('svc_notifier_deliveries_total{result="delivered"} 2', async () => (await metricValue(run.registry, 'svc_notifier_deliveries_total', 'result="delivered"')) === 2);
   } finally {
     await run.close();
     await receiver.close();
@@ -90,7 +90,7 @@ it('keeps other targets delivering while one target is retrying or broken', asyn
     await waitFor('healthy got all three', () => healthy.received.length === 3);
     // The broken target tried each alert once and now waits on their backoffs, holding no attempt.
     await waitFor('broken tried each once', () => broken.received.length === 3);
-    assert.equal(await metricValue(run.registry, 'svc_notifier_queued_alerts', 'target="broken"'), 3);
+    await waitFor('svc_notifier_queued_alerts{target="broken"} 3', async () => (await metricValue(run.registry, 'svc_notifier_queued_alerts', 'target="broken"')) === 3);
   } finally {
     await run.close();
     await broken.close();

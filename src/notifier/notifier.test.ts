@@ -59,7 +59,7 @@ describe('notifier delivery', () => {
       assert.deepEqual(body.links, traces.slice(0, 3).map((id) => `http://svc.example:8090/traces/${id}`));
       assert.equal(body.summary, 'Log spike in checkout: "payment <*> declined" logged 42 times in the window (baseline 3.5)');
       assert.deepEqual(await stateOf(alert.alert_id, 'ops-hook', clock.nowMs), { result: 'delivered', attempts: 1 });
-      assert.equal(await metricValue(run.registry, 'svc_notifier_deliveries_total', 'result="delivered"'), 1);
+      await waitFor('svc_notifier_deliveries_total{result="delivered"} 1', async () => (await metricValue(run.registry, 'svc_notifier_deliveries_total', 'result="delivered"')) === 1);
     } finally {
       await run.close();
       await receiver.close();
@@ -206,7 +206,7 @@ describe('notifier delivery', () => {
       const gaps = receiver.received.slice(1).map((r, i) => r.atMs - receiver.received[i].atMs);
       assert.deepEqual(gaps, [1_000, 2_000, 4_000]);
       assert.deepEqual(await stateOf(alert.alert_id, 'flaky', clock.nowMs), { result: 'failed', attempts: 4 });
-      assert.equal(await metricValue(run.registry, 'svc_notifier_deliveries_total', 'result="failed"'), 1);
+      await waitFor('svc_notifier_deliveries_total{result="failed"} 1', async () => (await metricValue(run.registry, 'svc_notifier_deliveries_total', 'result="failed"')) === 1);
     } finally {
       await run.close();
       await receiver.close();

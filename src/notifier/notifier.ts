@@ -6,9 +6,10 @@
  * written to notifier_deliveries; the bus batch commits only after every alert of it has a
  * recorded result (`stale`, `failed` on a full queue) or a recorded `pending`. A start resumes
  * the pending deliveries (their alert read from log_alerts), and an alert read again from the
- * topic is skipped once delivered or failed. A stop leaves queued alerts `pending`. The gap left
- * (the contract tells receivers to deduplicate on alert_id) is a kill between a 2xx and the write
- * of `delivered`.
+ * topic is skipped once delivered or failed. A stop lets attempts in flight finish and be
+ * recorded, and leaves the queued alerts `pending`. The gap left (the contract tells receivers to
+ * deduplicate on alert_id) is a kill, or a failed store write, between a 2xx and the write of
+ * `delivered`.
  */
 
 import { setTimeout as delay } from 'node:timers/promises';

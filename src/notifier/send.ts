@@ -9,24 +9,19 @@ import { retryAfterMs } from './backoff.js';
 export type AttemptResult =
   | { kind: 'ok'; status: number }
   | { kind: 'retryable'; reason: string; status?: number; retryAfterMs?: number }
-  | { kind: 'failed'; reason: string; status?: number }
-  /** The notifier is closing; the attempt does not count. */
-  | { kind: 'aborted' };
+  | { kind: 'failed'; reason: string; status?: number };
 
 export interface SendOptions {
   fetch: typeof fetch;
   url: string;
   body: string;
   timeoutMs: number;
-  /** Aborted when the notifier closes. */
-  closing: AbortSignal;
   nowMs: () => number;
 }
 
 /** POSTs `body` once; 2xx ok; 408, 429 and 5xx retryable; other 3xx/4xx permanent; network errors and timeouts retryable. */
 export async function sendOnce(options: SendOptions): Promise<AttemptResult> {
   const timeout = AbortSignal.timeout(options.timeoutMs);
-  const signal = AbortSignal.any([timeout, options.closing]);
   let response: Response;
   try {
     response = await options.fetch(options.url, {
@@ -35,10 +30,9 @@ export async function sendOnce(options: SendOptions): Promise<AttemptResult> {
       body: options.body,
       // A redirect is a permanent answer for a webhook; following it would POST elsewhere.
       redirect: 'manual',
-      signal,
+      signal: timeout,
     });
   } catch (error) {
-    if (options.closing.aborted) return { kind: 'aborted' };
     if (timeout.aborted) return { kind: 'retryable', reason: 'timeout' };
     return { kind: 'retryable', reason: safeErrorReason(error) };
   }

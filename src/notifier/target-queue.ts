@@ -35,7 +35,7 @@ export interface TargetQueueOptions {
   sleep: Sleep;
   closing: AbortSignal;
   logger: Logger;
-  onAttempt(outcome: Exclude<AttemptResult['kind'], 'aborted'>): void;
+  onAttempt(outcome: AttemptResult['kind']): void;
   /** Records a final result; resolves once recorded (or given up on). */
   onFinal(job: Job, result: 'delivered' | 'failed'): Promise<void>;
   /** Records the attempts made so far of an alert that stays pending. */
@@ -73,7 +73,10 @@ export class TargetQueue {
     this.loop ??= this.run();
   }
 
-  /** Waits for the loop to stop once `closing` is aborted; an attempt in flight is aborted and stays pending. */
+  /**
+   * Waits for the loop to stop once `closing` is aborted. An attempt in flight finishes (at most
+   * timeout_secs) and is recorded, so a graceful stop does not resend what the target already took.
+   */
   async close(): Promise<void> {
     this.wakeUp?.();
     await this.loop;
@@ -135,14 +138,8 @@ export class TargetQueue {
       url: target.url,
       body: requestBody(target.kind, job.alert, this.options.publicUrl),
       timeoutMs: this.options.timeoutMs,
-      closing: this.options.closing,
       nowMs: this.options.nowMs,
     });
-    if (result.kind === 'aborted') {
-      // Closing: the job stays pending in the store and resumes after a restart.
-      this.jobs.push(job);
-      return;
-    }
     job.attempts += 1;
     this.options.onAttempt(result.kind);
     if (result.kind === 'ok') {
