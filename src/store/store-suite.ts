@@ -111,7 +111,7 @@ export function storeSuite(driver: string, open: () => Promise<Store>): void {
       assert.deepEqual(tables.map((t) => t.name), [
         'log_alerts', 'logminer_state', 'logs', 'metric_samples', 'notifier_deliveries', 'schema_version',
         'service_edges', 'silence_settings', 'span_services', 'span_services_mv', 'spans', 'stories',
-        'template_hits', 'templates', 'trace_summaries',
+        'template_hits', 'template_minutes', 'templates', 'trace_summaries',
       ]);
     });
 
