@@ -13,7 +13,7 @@ import { createStore } from '../store/create-store.js';
 import { deliveryKey, readDeliveries } from '../store/deliveries.js';
 import { migrate } from '../store/migrate.js';
 import { FAILURES_TO_OPEN } from './breaker.js';
-import { FakeClock, alertValue, metricValue, notifierSettings, startNotifier, startReceiver, waitFor } from './test-support.js';
+import { ALERTS_TOPIC, FakeClock, alertValue, metricValue, notifierSettings, startNotifier, startReceiver, waitFor } from './test-support.js';
 
 const dataDir = mkdtempSync(join(tmpdir(), 'svc-notifier-breaker-test-'));
 let store: Store;
@@ -95,5 +95,27 @@ it('keeps other targets delivering while one target is retrying or broken', asyn
     await run.close();
     await broken.close();
     await healthy.close();
+  }
+});
+
+it('drops alerts past a full target queue as failed without an attempt, counted and logged once', async () => {
+  const clock = new FakeClock();
+  const broken = await startReceiver(() => ({ status: 500 }), clock.now);
+  const untilClosed = (_ms: number, signal: AbortSignal) => new Promise<void>((resolve) => signal.addEventListener('abort', () => resolve()));
+  const run = await startNotifier(store, notifierSettings([{ name: 'full', kind: 'webhook', url: broken.url }]), { now: clock.now, sleep: untilClosed }, 2);
+  try {
+    const alerts = Array.from({ length: 4 }, () => alertValue({}, clock.nowMs));
+    await run.bus.publish(ALERTS_TOPIC, alerts.map((a) => ({ key: 'same-partition', value: a.value })));
+    await waitFor('two dropped', async () => (await metricValue(run.registry, 'svc_notifier_dropped_total', 'target="full"')) === 2);
+    await waitFor('two tried', () => broken.received.length === 2);
+    const states = await readDeliveries(store, alerts.map((a) => a.alert_id), clock.nowMs);
+    assert.deepEqual(alerts.map((a) => states.get(deliveryKey(a.alert_id, 'full'))?.result), ['pending', 'pending', 'failed', 'failed']);
+    assert.equal(await metricValue(run.registry, 'svc_notifier_deliveries_total', 'result="failed"'), 2);
+    await run.publish(alertValue({}, clock.nowMs));
+    await waitFor('third dropped', async () => (await metricValue(run.registry, 'svc_notifier_dropped_total', 'target="full"')) === 3);
+    assert.equal(run.logs.text().split('\n').filter((line) => line.includes('queue full')).length, 1);
+  } finally {
+    await run.close();
+    await broken.close();
   }
 });

@@ -43,6 +43,8 @@ export interface NotifierDeps {
   fetch?: typeof fetch;
   /** Waits `ms`; resolves or rejects early when `signal` aborts. */
   sleep?: Sleep;
+  /** Alerts waiting per target (default QUEUE_CAPACITY). */
+  queueCapacity?: number;
 }
 
 const defaultSleep: Sleep = (ms, signal) => delay(ms, undefined, { signal });
@@ -53,6 +55,7 @@ export function createNotifier(settings: { notifier: NotifierSettings }, deps: N
   const logger = deps.logger.child({ component: 'notifier' });
   const nowMs = deps.nowMs ?? Date.now;
   const sleep = deps.sleep ?? defaultSleep;
+  const queueCapacity = deps.queueCapacity ?? QUEUE_CAPACITY;
   const kinds = new Set<string>(config.kinds);
   const memory = new DeliveryMemory(MEMORY_ENTRIES);
   const closing = new AbortController();
@@ -98,7 +101,7 @@ export function createNotifier(settings: { notifier: NotifierSettings }, deps: N
         publicUrl: config.public_url,
         maxAttempts: config.max_attempts,
         timeoutMs: config.timeout_secs * 1_000,
-        capacity: QUEUE_CAPACITY,
+        capacity: queueCapacity,
         breaker: breakers.get(target.name)!,
         fetch: deps.fetch ?? globalThis.fetch,
         nowMs,
@@ -165,7 +168,7 @@ export function createNotifier(settings: { notifier: NotifierSettings }, deps: N
         metrics.dropped.inc({ target: step.name });
         if (!loggedDrop.has(step.name)) {
           loggedDrop.add(step.name);
-          logger.warn({ target: step.name, capacity: QUEUE_CAPACITY }, 'notifier queue full: newest alerts recorded failed without an attempt (counted in svc_notifier_dropped_total; logged once)');
+          logger.warn({ target: step.name, capacity: queueCapacity }, 'notifier queue full: newest alerts recorded failed without an attempt (counted in svc_notifier_dropped_total; logged once)');
         }
       }
       if (step.job !== undefined) queues.get(step.name)!.enqueue(step.job);
@@ -213,7 +216,7 @@ export function createNotifier(settings: { notifier: NotifierSettings }, deps: N
 
   /** Queues deliveries a previous run left pending. */
   async function resumePending(): Promise<void> {
-    const pending = await readPendingDeliveries(deps.store, [...queues.keys()], config.kinds, nowMs(), QUEUE_CAPACITY);
+    const pending = await readPendingDeliveries(deps.store, [...queues.keys()], config.kinds, nowMs(), queueCapacity);
     if (pending.length === 0) return;
     await planAndApply(
       pending.map(({ target, attempts, alert }) => [alertFromStored(alert), [target], new Map([[deliveryKey(alert.alert_id, target), { result: 'pending' as const, attempts }]])]),

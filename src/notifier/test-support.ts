@@ -153,11 +153,11 @@ export function capturedLogger(): { logger: ReturnType<typeof createLogger>; tex
 }
 
 /** A started notifier with its bus, registry and captured logs. */
-export async function startNotifier(store: Store, settings: { notifier: NotifierSettings }, clock: { now: () => number; sleep: Sleep }) {
+export async function startNotifier(store: Store, settings: { notifier: NotifierSettings }, clock: { now: () => number; sleep: Sleep }, queueCapacity?: number) {
   const bus = await alertsBus();
   const registry = new Registry();
   const logs = capturedLogger();
-  const notifier = createNotifier(settings, { bus, store, registry, logger: logs.logger, nowMs: clock.now, sleep: clock.sleep });
+  const notifier = createNotifier(settings, { bus, store, registry, logger: logs.logger, nowMs: clock.now, sleep: clock.sleep, queueCapacity });
   await notifier.start();
   return {
     bus,
