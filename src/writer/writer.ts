@@ -4,6 +4,7 @@ import type { Component } from '../model/component.js';
 import type { LogRow, SpanRow } from '../model/signals.js';
 import type { WriterSettings } from '../config/settings.js';
 import type { Logger } from '../util/log.js';
+import { takeRows } from '../bus/decoded-rows.js';
 import { Batcher, type SignalSink } from './batcher.js';
 import { createWriterMetrics } from './metrics.js';
 import { isStorable } from './retention.js';
@@ -48,6 +49,9 @@ export function createWriter(settings: { writer: WriterSettings; topic: string }
 
   function decodeRecord(record: BusRecord): { spans: SpanRow[]; logs: LogRow[] } {
     const signal = record.headers?.[SIGNAL_HEADER];
+    // In all-in-one the record is the Buffer ingest encoded: its rows are at hand, no decode needed.
+    const known = takeRows(record.value);
+    if (known !== undefined) return signal === 'logs' ? { spans: [], logs: known as LogRow[] } : { spans: known as SpanRow[], logs: [] };
     try {
       if (signal === 'logs') return { spans: [], logs: deps.decodeLogs(record.value) };
       return { spans: deps.decodeSpans(record.value), logs: [] };
