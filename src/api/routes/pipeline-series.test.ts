@@ -76,6 +76,13 @@ before(async () => {
     // b: +30 in T0, its previous sample in the bucket before.
     sample('svc-ingest', 'b:4318', published, -10 * SECOND, 50),
     sample('svc-ingest', 'b:4318', published, 50 * SECOND, 80),
+    // A restart inside a bucket: +10 from before T0, +20, restart to 5 (+5), +20.
+    sample('svc-assembler', 'r:9100', 'svc_assembler_spans_total', -10 * SECOND, 40),
+    sample('svc-assembler', 'r:9100', 'svc_assembler_spans_total', 5 * SECOND, 50),
+    sample('svc-assembler', 'r:9100', 'svc_assembler_spans_total', 20 * SECOND, 70),
+    sample('svc-assembler', 'r:9100', 'svc_assembler_spans_total', 35 * SECOND, 5),
+    sample('svc-assembler', 'r:9100', 'svc_assembler_spans_total', 50 * SECOND, 25),
+    sample('svc-assembler', 'r:9100', 'svc_assembler_spans_total', 65 * SECOND, 26),
     // Another job's series of the same name: only counted without a job filter.
     sample('svc-writer', 'w:9100', published, -10 * SECOND, 0),
     sample('svc-writer', 'w:9100', published, 50 * SECOND, 600),
@@ -154,6 +161,12 @@ describe('pipeline series', () => {
     assert.equal(at(series, T1), 10 / 60);
     assert.equal(at(series, T0 - MINUTE_MS), 0, 'the samples before T0 only serve as previous values');
     assert.equal(series.filter(([, value]) => value !== 0).length, 2);
+  });
+
+  it('rate: a restart inside a bucket counts the value it restarted from', async () => {
+    const series = await points('metric=svc_assembler_spans_total&kind=rate');
+    assert.equal(at(series, T0), 55 / 60);
+    assert.equal(at(series, T1), 1 / 60);
   });
 
   it('rate: without job, every job with the metric name counts', async () => {
