@@ -137,7 +137,7 @@ export async function readGauge(store: Store, filter: SeriesFilter, aggregate: G
        SELECT toUInt32(intDiv(ts_ms, {bucket_ms:Int64}) * {bucket_secs:UInt32}) AS bucket, argMax(value, ts_ms) AS last
        FROM metric_samples
        WHERE ${whereClause(filter)} AND ts_ms >= {start_ms:Int64}
-       GROUP BY bucket, job, instance, labels
+       GROUP BY bucket, job, instance, sipHash64(labels)
      )
      GROUP BY bucket
      ORDER BY bucket`,
