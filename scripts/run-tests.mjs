@@ -5,7 +5,7 @@
 //   node scripts/run-tests.mjs --e2e      only end-to-end tests (*.e2e.test.js)
 //   SVC_TEST_NODE=/path/to/node ...       run the tests on another Node binary
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 
@@ -23,7 +23,9 @@ function findTests(dir) {
   return found;
 }
 
-const files = findTests(join(root, 'dist'))
+// The server's compiled tests, and the web app's own unit tests (compiled by `npm --prefix web run build:tests`).
+const webTests = join(root, 'web', '.test-dist');
+const files = [...findTests(join(root, 'dist')), ...(existsSync(webTests) ? findTests(webTests) : [])]
   .filter((file) => !onlyE2e || file.endsWith('.e2e.test.js'))
   .sort();
 if (files.length === 0) {

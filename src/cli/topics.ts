@@ -10,5 +10,9 @@ export function topicSpecs(settings: Settings): TopicSpec[] {
     { name: kafka.logs_topic, partitions: kafka.partitions, retentionMs: kafka.retention_ms, maxMessageBytes },
     { name: settings.assembler.stories_topic, partitions: settings.assembler.stories_partitions, retentionMs: kafka.retention_ms, maxMessageBytes },
     { name: settings.logminer.alerts_topic, partitions: 3, retentionMs: kafka.retention_ms, maxMessageBytes },
+    // The notifier may be pointed at another alerts topic; it must exist for it to consume.
+    ...(settings.notifier.alerts_topic !== settings.logminer.alerts_topic
+      ? [{ name: settings.notifier.alerts_topic, partitions: 3, retentionMs: kafka.retention_ms, maxMessageBytes }]
+      : []),
   ];
 }
