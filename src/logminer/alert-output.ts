@@ -4,6 +4,7 @@
  * last 24 h stored but never published are republished: at most 1,000, oldest first, stopping at
  * the first failed send.
  */
+import { isAlertActive } from '../mining/alert-status.js';
 import type { LogAlert as MinedAlert } from '../mining/alert-types.js';
 import type { Bus } from '../model/bus.js';
 import type { Store } from '../model/store.js';
@@ -26,6 +27,8 @@ export interface AlertOutputDeps {
   store: Store;
   bus: Bus;
   alertsTopic: string;
+  /** `alert_active_min` in ms: the published records' `active` flag. */
+  activeWindowMs: number;
   nowMs: () => number;
   onPublished(count: number): void;
   onPublishFailure(error: unknown): void;
@@ -58,7 +61,7 @@ export class AlertOutput {
     await insertAlertVersions(store, filled.map((alert) => ({ alert, published: false, updatedAtMs: this.version() })));
     for (const alert of changed) this.remember(alert);
     const withStories = await tracesWithStories(store, [...new Set(filled.flatMap((a) => a.example_traces.map((t) => t.trace_id)))], oldestAllowedNs('stories', nowMs), {});
-    const messages = filled.map((alert) => ({ key: alert.alert_id, value: Buffer.from(stringifyJson(alertForApi(alert, nowMs, withStories))) }));
+    const messages = filled.map((alert) => ({ key: alert.alert_id, value: Buffer.from(stringifyJson(alertForApi(alert, nowMs, withStories, this.deps.activeWindowMs))) }));
     try {
       await this.deps.bus.publish(this.deps.alertsTopic, messages);
     } catch (error) {
@@ -81,7 +84,9 @@ export class AlertOutput {
     const sent: MinedAlert[] = [];
     for (const row of rows) {
       try {
-        await this.deps.bus.publish(this.deps.alertsTopic, [{ key: row.alert_id, value: Buffer.from(stringifyJson(toLogAlert(row, nowMs, withStories))) }]);
+        const shaped = toLogAlert(row, nowMs, withStories);
+        shaped.active = isAlertActive(shaped, BigInt(nowMs) * 1_000_000n, BigInt(this.deps.activeWindowMs) * 1_000_000n);
+        await this.deps.bus.publish(this.deps.alertsTopic, [{ key: row.alert_id, value: Buffer.from(stringifyJson(shaped)) }]);
       } catch (error) {
         this.deps.onPublishFailure(error);
         break;

@@ -296,7 +296,7 @@ describe('alert republish', () => {
       },
     });
     const failures: unknown[] = [];
-    const output = new AlertOutput({ store, bus: failing, alertsTopic: ALERTS_TOPIC, nowMs: Date.now, onPublished: () => undefined, onPublishFailure: (e) => failures.push(e) });
+    const output = new AlertOutput({ store, bus: failing, alertsTopic: ALERTS_TOPIC, activeWindowMs: 10 * MINUTE_MS, nowMs: Date.now, onPublished: () => undefined, onPublishFailure: (e) => failures.push(e) });
     const now = Date.now();
     await insertAlertVersions(store, [
       { alert: alert(3, now - 3 * MINUTE_MS), published: false, updatedAtMs: 1 },

@@ -60,6 +60,7 @@ export function createLogminer(settings: { logminer: LogminerSettings; logsTopic
     store: deps.store,
     bus: deps.bus,
     alertsTopic: s.alerts_topic,
+    activeWindowMs: s.alert_active_min * 60_000,
     nowMs,
     onPublished: (n) => metrics.published.inc(n),
     onPublishFailure: (error) => {
