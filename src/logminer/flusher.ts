@@ -63,8 +63,8 @@ export class Flusher {
     const done = new Promise<void>((resolve, reject) => p.waiters.push({ resolve, reject }));
     if (p.hits.length >= this.options.maxBatch) this.kick();
     else if (this.timer === undefined) {
+      // Not unref'd: a waiter is pending on it, and close() clears it by flushing at once.
       this.timer = setTimeout(() => this.kick(), this.options.flushMs);
-      this.timer.unref();
     }
     return done;
   }

@@ -24,6 +24,7 @@ import { createStore } from '../store/create-store.js';
 import { insertAlertVersions } from '../store/log-alerts.js';
 import { readLogminerState } from '../store/logminer-state.js';
 import { insertLogs } from '../store/logs.js';
+import { insertMinuteCounts } from '../store/template-minutes.js';
 import { migrate } from '../store/migrate.js';
 import { readAllTemplates } from '../store/templates.js';
 import { parseJsonExact } from '../util/json.js';
@@ -260,6 +261,39 @@ describe('logminer', () => {
       const byReason = Object.fromEntries((dropped?.values ?? []).map((v) => [v.labels.reason, v.value]));
       assert.deepEqual(byReason, { bad_record: 1, too_old: 1 });
       assert.equal(await count("SELECT count() AS n FROM template_hits WHERE service = 'old-svc'"), 0);
+    } finally {
+      await h.close();
+    }
+  });
+});
+
+describe('seasonal spikes', () => {
+  it('compares the window with the same window a day earlier, read from the stored minute counts', async () => {
+    const h = await open({ baseline_mode: 'seasonal', keep_http_status: false });
+    try {
+      const now = Date.now();
+      const minuteStart = Math.floor(now / MINUTE_MS) * MINUTE_MS;
+      const lines = (service: string): LogRow[] => {
+        const rows: LogRow[] = [];
+        // A heartbeat in each of the last 70 minutes covers the window and its baseline hour.
+        for (let m = 70; m >= 1; m--) rows.push(log(service, 'heartbeat ok', minuteStart - m * MINUTE_MS + 5000));
+        rows.push(log(service, 'queue 1 backlog grew', minuteStart - 50 * MINUTE_MS));
+        for (let i = 0; i < 20; i++) rows.push(log(service, `queue ${i + 2} backlog grew`, minuteStart - (1 + (i % 3)) * MINUTE_MS + 10_000 + i));
+        return rows.sort((a, b) => (a.tsNs < b.tsNs ? -1 : 1));
+      };
+      await h.send([...lines('seasonal-a'), ...lines('seasonal-b')]);
+      // seasonal-a logged far more in the same minutes a day ago: today's burst is its normal.
+      const [usual] = (await readAllTemplates(store, now)).filter((t) => t.service === 'seasonal-a' && t.template.startsWith('queue'));
+      const wallMinute = Math.floor(now / MINUTE_MS);
+      const dayAgo = [];
+      for (let m = wallMinute - 8; m <= wallMinute + 1; m++) dayAgo.push({ service: 'seasonal-a', templateId: usual.templateId, minute: m - 1440, hits: 40 });
+      await insertMinuteCounts(store, dayAgo);
+      await h.miner.detectNow();
+      const spikes = await store.query<{ service: string; day: number | null; week: number | null; n: string }>(
+        "SELECT service, baseline_day AS day, baseline_week AS week, window_count AS n FROM log_alerts WHERE kind = 'spike' AND service LIKE 'seasonal-%' AND published",
+      );
+      assert.deepEqual(spikes.map((r) => [r.service, r.day, r.week]), [['seasonal-b', 0, 0]]);
+      assert.equal(Number(spikes[0].n), 20);
     } finally {
       await h.close();
     }
