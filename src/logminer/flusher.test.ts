@@ -35,7 +35,7 @@ describe('Flusher', () => {
   it('retries a failed flush without writing the summed minute counts twice', async () => {
     const store = recordingStore({ templates: 2 });
     const failures: number[] = [];
-    const flusher = new Flusher({ store, maxBatch: 100, flushMs: 10, templateRows: (ids) => [...ids].map(row), onFlushed: () => undefined, onFailure: (_e, attempt) => failures.push(attempt), retryBaseMs: 1 });
+    const flusher = new Flusher({ store, maxBatch: 100, flushMs: 10, templateRows: (ids) => [...ids].map(row), onFailure: (_e, attempt) => failures.push(attempt), retryBaseMs: 1 });
     flusher.addHit(hit('1'), 1);
     flusher.addHit(hit('2'), 1);
     await flusher.commitPoint();
@@ -45,7 +45,7 @@ describe('Flusher', () => {
 
   it('flushes at max_batch without waiting for flush_ms, and each commit point waits for its own rows', async () => {
     const store = recordingStore({});
-    const flusher = new Flusher({ store, maxBatch: 2, flushMs: 60_000, templateRows: (ids) => [...ids].map(row), onFlushed: () => undefined, onFailure: () => undefined });
+    const flusher = new Flusher({ store, maxBatch: 2, flushMs: 60_000, templateRows: (ids) => [...ids].map(row), onFailure: () => undefined });
     flusher.addHit(hit('1'), 1);
     flusher.addHit(hit('2'), 1);
     const started = Date.now();
@@ -59,7 +59,7 @@ describe('Flusher', () => {
 
   it('rejects the waiters of rows that can never be encoded', async () => {
     const store = recordingStore({});
-    const flusher = new Flusher({ store, maxBatch: 1, flushMs: 10, templateRows: () => [], onFlushed: () => undefined, onFailure: () => undefined });
+    const flusher = new Flusher({ store, maxBatch: 1, flushMs: 10, templateRows: () => [], onFailure: () => undefined });
     flusher.addHit({ ...hit('not-a-number') }, 1);
     await assert.rejects(flusher.commitPoint(), TypeError);
   });

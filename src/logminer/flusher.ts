@@ -17,7 +17,6 @@ export interface FlusherOptions {
   flushMs: number;
   /** Rows of the changed templates as they stand now. */
   templateRows(ids: ReadonlySet<string>): TemplateRow[];
-  onFlushed(hits: number): void;
   onFailure(error: unknown, attempt: number): void;
   retryBaseMs?: number;
   retryMaxMs?: number;
@@ -104,7 +103,6 @@ export class Flusher {
       try {
         await this.write(batch);
         for (const w of batch.waiters) w.resolve();
-        this.options.onFlushed(batch.hits.length);
       } catch (error) {
         for (const w of batch.waiters) w.reject(error);
       }

@@ -226,6 +226,22 @@ describe('logminer', () => {
     }
   });
 
+  it('mines and restores the same way with the parallel fingerprinter', async () => {
+    const known = (await readAllTemplates(store, NOW_MS)).find((t) => t.service === 'checkout' && t.template.startsWith('payment'));
+    assert.ok(known);
+    const h = await open({ fingerprinter: 'parallel' });
+    try {
+      await h.send([log('checkout', 'payment 6 accepted for user 10', NOW_MS - MINUTE_MS), log('parallel-svc', 'shard 1 ready', NOW_MS), log('parallel-svc', 'shard 2 ready', NOW_MS)]);
+      const rows = await readAllTemplates(store, NOW_MS);
+      const payment = rows.filter((t) => t.service === 'checkout' && t.template.startsWith('payment'));
+      assert.deepEqual(payment.map((t) => [t.templateId, t.count]), [[known.templateId, known.count + 1]]);
+      const shard = rows.filter((t) => t.service === 'parallel-svc');
+      assert.deepEqual(shard.map((t) => [t.template, t.count, t.signature]), [['shard <*> ready', 2, 'shard <*> ready']]);
+    } finally {
+      await h.close();
+    }
+  });
+
   it('starts a masking epoch when keep_http_status changes: no new alerts during its first 15 minutes', async () => {
     const h = await open({ keep_http_status: false });
     try {

@@ -102,7 +102,6 @@ export function createLogminer(settings: { logminer: LogminerSettings; logsTopic
       }
       return rows;
     },
-    onFlushed: () => undefined,
     onFailure: (error, attempt) => {
       metrics.flushFailures.inc();
       if (attempt === 1) logger.error({ err: error }, 'storing templates and hits failed; retrying with backoff');
