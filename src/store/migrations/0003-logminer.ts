@@ -9,6 +9,8 @@
  *   but seasonal spike detection compares with the same window a week earlier; the minute rows
  *   also give the per-service coverage (a minute is covered when the service logged in it) and
  *   cheap whole-minute counts for the API's buckets. Rows are deltas summed by the engine.
+ * - template_hits.idx_ts_ns: the API counts the partial minutes at a window's edges from hits
+ *   across all templates; without it that time filter would scan a whole day's partition.
  */
 
 import type { Migration } from './migration.js';
@@ -21,6 +23,7 @@ export const migration0003: Migration = {
     'ALTER TABLE templates ADD COLUMN IF NOT EXISTS overflow Bool DEFAULT false',
     'ALTER TABLE templates ADD COLUMN IF NOT EXISTS created_seq UInt64',
     'ALTER TABLE logminer_state ADD COLUMN IF NOT EXISTS keep_http_status Bool DEFAULT true',
+    'ALTER TABLE template_hits ADD INDEX IF NOT EXISTS idx_ts_ns ts_ns TYPE minmax GRANULARITY 1',
     `CREATE TABLE IF NOT EXISTS template_minutes (
       service LowCardinality(String),
       template_id UInt64,
