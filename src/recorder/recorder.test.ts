@@ -154,7 +154,7 @@ describe('recorder', () => {
     assert.match(await own.metrics(), /svc_api_recorder_dropped_samples_total 11/);
   });
 
-  it('records on its interval once started, stops on close, and is off at 0', async () => {
+  it('records at start and then on its interval, stops on close, and is off at 0', async () => {
     const registry = new Registry();
     new Gauge({ name: 'svc_interval_probe', help: 'h', registers: [registry] }).set(1);
     const firstTs = nextTick();
@@ -163,17 +163,27 @@ describe('recorder', () => {
     const logger = createLogger('info', { write: (line: string) => lines.push(line) } as unknown as NodeJS.WritableStream);
     const recorder = createRecorder({ record_secs: 1, metric_targets: [] }, { store, logger, sources: new Map([['svc-notifier', registry]]), nowMs: () => firstTs + passes++ });
     await recorder.start();
-    await new Promise((done) => setTimeout(done, 1_400));
+    // The first pass runs at start, the next one a second later (later only if the first overran).
+    for (const deadlineMs = Date.now() + 10_000; passes < 2 && Date.now() < deadlineMs; ) await new Promise((done) => setTimeout(done, 50));
     await recorder.close();
     const stamps = await store.query<{ ts_ms: string }>(
       "SELECT DISTINCT ts_ms FROM metric_samples WHERE metric = 'svc_interval_probe' AND ts_ms >= {from:Int64} AND ts_ms < {to:Int64} ORDER BY ts_ms",
       { from: firstTs, to: firstTs + 1000 },
     );
-    assert.deepEqual(stamps.map((row) => Number(row.ts_ms) - firstTs), [0, 1], 'one pass at start and one after 1 s');
+    assert.deepEqual(stamps.map((row) => Number(row.ts_ms) - firstTs), [0, 1], 'one pass at start and one on the interval');
     const afterClose = passes;
     await new Promise((done) => setTimeout(done, 1_100));
     assert.equal(passes, afterClose, 'no pass after close');
     assert.ok(lines.some((line) => line.includes('"level":40') && line.includes('record_secs below 5')), lines.join(''));
+
+    // With a long interval, the pass at start is the only one.
+    let startPasses = 0;
+    const startTs = nextTick();
+    const slow = createRecorder({ record_secs: 600, metric_targets: [] }, { store, logger: createLogger('silent'), sources: new Map([['svc-notifier', registry]]), nowMs: () => startTs + startPasses++ });
+    await slow.start();
+    await slow.close();
+    assert.equal(startPasses, 1);
+    assert.ok((await samplesAt(startTs)).length > 0, 'the pass at start was written before close returned');
 
     const offTs = nextTick();
     const off = createRecorder({ record_secs: 0, metric_targets: [] }, { store, logger: createLogger('silent'), sources: new Map([['svc-notifier', registry]]), nowMs: () => offTs });
