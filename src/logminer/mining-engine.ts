@@ -1,8 +1,8 @@
 /** One interface over the configured miner (`off`/`scalar` in-thread, `parallel` in workers), with restore. */
 import type { LogminerSettings } from '../config/settings.js';
 import { templateText } from '../mining/drain.js';
-import { LogMiner, minerOptionsFrom, type MinerOptions } from '../mining/miner.js';
-import { ParallelMiner } from '../mining/parallel.js';
+import { createMiner } from '../mining/create-miner.js';
+import { minerOptionsFrom, type MinerOptions } from '../mining/miner.js';
 import type { MineRecord } from '../mining/remine.js';
 import { restoreMiner, type MinerSnapshot } from '../mining/snapshot.js';
 
@@ -25,9 +25,10 @@ export interface MiningEngine {
 const PARALLEL_WORKERS = 2;
 
 export function createMiningEngine(settings: Pick<LogminerSettings, 'sim_threshold' | 'max_clusters_per_service' | 'keep_http_status' | 'fingerprinter'>): MiningEngine {
+  const created = createMiner(settings, PARALLEL_WORKERS);
   const options = minerOptionsFrom(settings);
-  if (settings.fingerprinter === 'parallel') {
-    const parallel = new ParallelMiner(options, PARALLEL_WORKERS);
+  if (created.mode === 'parallel') {
+    const parallel = created.miner;
     return {
       options,
       mine: (records) => parallel.mineBatch(records),
@@ -35,7 +36,7 @@ export function createMiningEngine(settings: Pick<LogminerSettings, 'sim_thresho
       close: () => parallel.close(),
     };
   }
-  let miner = new LogMiner(options);
+  let miner = created.miner;
   return {
     options,
     async mine(records) {
