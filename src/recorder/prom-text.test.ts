@@ -40,6 +40,10 @@ describe('prometheus text', () => {
     assert.equal(parsed.droppedSamples, 1);
   });
 
+  it('ignores an OpenMetrics exemplar after the value', () => {
+    assert.deepEqual(parseSampleLine('h_bucket{le="1"} 5 # {trace_id="abc"} 0.5 1700000000.1'), { metric: 'h_bucket', labels: { le: '1' }, value: 5 });
+  });
+
   it('refuses a bad escape', () => {
     assert.equal(parseSampleLine('a{x="\\t"} 1'), undefined);
   });

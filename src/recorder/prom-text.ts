@@ -50,6 +50,9 @@ export function parseSampleLine(line: string): MetricSample | undefined {
     if (end < 0) return undefined;
     rest = rest.slice(end);
   }
+  // An OpenMetrics exemplar (` # {trace_id="..."} 0.5`) follows the value; it is not a sample.
+  const exemplar = rest.indexOf(' # ');
+  if (exemplar >= 0) rest = rest.slice(0, exemplar);
   const fields = rest.trim().split(/\s+/);
   if (fields.length < 1 || fields.length > 2 || fields[0] === '') return undefined;
   const value = parseValue(fields[0]);
