@@ -58,8 +58,8 @@ describe('Pipeline and not-found in the browser', () => {
     assert.ok(Number(writer[2].replace(/\D/g, '')) > 0, `writer committed ${writer[2]}`);
     assert.equal(writer[2], writer[3], 'committed equals end');
     assert.equal(writer[4], '0');
-    const sections = await page.locator('section.panel h2').allTextContents();
-    assert.deepEqual(sections, ['Consumer lag (live)', 'Scrapes', 'Ingest', 'Writer', 'Assembler', 'Logminer', 'Notifier', 'API']);
+    const sections = (await page.locator('section.panel h2').allTextContents()).map((title) => title.toLowerCase());
+    for (const component of ['ingest', 'writer', 'assembler', 'logminer', 'notifier', 'api']) assert.ok(sections.includes(component), `a ${component} section in ${sections.join(', ')}`);
     // Every chart answers (a chart or its empty note), none with an error box.
     await expectEventually('charts loaded', () => page.locator('.page p.loading').count(), 0);
     assert.equal(await page.locator('.error-box').count(), 0, await page.locator('.error-box').allTextContents().then((texts) => texts.join('\n')));

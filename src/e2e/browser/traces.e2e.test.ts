@@ -108,18 +108,20 @@ describe('Traces in the browser', () => {
     const page = await app.page();
     await page.goto('/map');
     const nodes = page.locator('g.map-node');
-    await nodes.first().waitFor();
-    const labels = await nodes.evaluateAll((items: DomElement[]) => items.map((node) => node.getAttribute('aria-label') ?? ''));
-    const health = Object.fromEntries(labels.map((label) => /^(.*), health (\w+),/.exec(label)!.slice(1, 3)).sort());
-    assert.deepEqual(health, {
+    // Edges are stored by the assembler beside the stories waited for; wait for the page to show them all.
+    const health = async () => {
+      const labels = await nodes.evaluateAll((items: DomElement[]) => items.map((node) => node.getAttribute('aria-label') ?? ''));
+      return Object.fromEntries(labels.map((label) => /^(.*), health (\w+),/.exec(label)?.slice(1, 3) ?? [label, '?']).sort());
+    };
+    await expectEventually('a node per service with its health', health, {
       [names.cart]: 'error',
       [names.catalog]: 'ok',
       [names.frontend]: 'error',
       [names.inventory]: 'error',
       [names.payments]: 'error',
     });
-    const edges = await page.locator('g.map-edge title').allTextContents();
-    assert.deepEqual(edges.map((title) => title.replace(/, average .*$/, '')).sort(), [
+    const edges = async () => (await page.locator('g.map-edge title').allTextContents()).map((title) => title.replace(/, average .*$/, '')).sort();
+    await expectEventually('an edge per calling pair with calls and errors', edges, [
       `${names.cart} → ${names.payments}: 2 calls, 2 errors (100 %)`,
       `${names.frontend} → ${names.cart}: 2 calls, 2 errors (100 %)`,
       `${names.frontend} → ${names.inventory}: 1 calls, 1 errors (100 %)`,
