@@ -41,7 +41,7 @@ export interface LogminerDeps {
 }
 
 export interface Logminer extends Component {
-  /** Runs a detection pass now (after storing what is mined); tests and shutdown use it. */
+  /** Runs a detection pass now (after storing what is mined), instead of waiting for the timer (tests). */
   detectNow(): Promise<void>;
 }
 
