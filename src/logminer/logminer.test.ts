@@ -408,4 +408,21 @@ describe('svc remine', () => {
     const state = await readLogminerState(store);
     assert.deepEqual(state, { maskingVersion: MASKING_VERSION, keepHttpStatus: true, epochStartMs: summary.epochStartMs });
   });
+
+  it('hands its templates to the next logminer start, which stays in the epoch: known ids kept, no new alerts', async () => {
+    const remined = (await readAllTemplates(store, Date.now())).filter((t) => t.service === 'remine-svc');
+    const h = await open({ keep_http_status: true });
+    try {
+      await h.send([log('remine-svc', 'GET /a HTTP/1.1 200 in 11 ms', NOW_MS - 40 * MINUTE_MS), log('remine-svc', 'POST /b HTTP/1.1 201 in 3 ms', NOW_MS)]);
+      await h.miner.detectNow();
+      const after = (await readAllTemplates(store, Date.now())).filter((t) => t.service === 'remine-svc');
+      const ok = after.find((t) => t.template === 'GET /a <*> 200 in <*>');
+      assert.equal(ok?.templateId, remined.find((t) => t.template === 'GET /a <*> 200 in <*>')?.templateId);
+      assert.equal(ok?.count, 3);
+      assert.equal(after.length, 3);
+      assert.equal(await count("SELECT count() AS n FROM log_alerts WHERE service = 'remine-svc'"), 0);
+    } finally {
+      await h.close();
+    }
+  });
 });
