@@ -1,22 +1,13 @@
 /** The part of a log alert the notifier needs, read from an `svc.alerts` record or a stored alert. */
 
 import type { AlertKind } from '../config/settings.js';
+import type { LogAlert } from '../mining/alert-types.js';
+import { storedToMined } from '../store/log-alerts.js';
 import type { StoredAlert } from '../store/reads/log-alert-shape.js';
 import { parseJsonExact } from '../util/json.js';
 
-export interface NotifierAlert {
-  alert_id: string;
-  kind: AlertKind;
-  template_id: string;
-  service: string;
-  template: string;
-  started_at_ns: bigint;
-  last_at_ns: bigint;
-  window_count: number;
-  peak_count: number;
-  baseline_per_window: number;
-  example_trace_ids: string[];
-}
+/** The contract's Log alert, less what delivery does not use, with the example traces' ids only. */
+export type NotifierAlert = Omit<LogAlert, 'example_traces' | 'baseline_day' | 'baseline_week'> & { example_trace_ids: string[] };
 
 const KINDS: readonly string[] = ['new', 'spike', 'silence'];
 
@@ -71,19 +62,8 @@ export function parseAlertRecord(value: Buffer | string): { ok: true; alert: Not
 
 /** A stored log_alerts row (newest version) as a NotifierAlert, for resuming pending deliveries. */
 export function alertFromStored(row: StoredAlert): NotifierAlert {
-  return {
-    alert_id: row.alert_id,
-    kind: row.a_kind,
-    template_id: row.a_template_id,
-    service: row.a_service,
-    template: row.a_template,
-    started_at_ns: BigInt(row.a_started_at_ns),
-    last_at_ns: BigInt(row.a_last_at_ns),
-    window_count: Number(row.a_window_count),
-    peak_count: Number(row.a_peak_count),
-    baseline_per_window: Number(row.a_baseline_per_window),
-    example_trace_ids: [...row.a_example_trace_ids],
-  };
+  const { example_traces: exampleTraces, baseline_day: _day, baseline_week: _week, ...rest } = storedToMined(row);
+  return { ...rest, example_trace_ids: exampleTraces.map((example) => example.trace_id) };
 }
 
 function isInteger(value: unknown): value is number | bigint {
