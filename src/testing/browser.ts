@@ -1,4 +1,4 @@
-import { mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 
@@ -31,8 +31,10 @@ export function chromiumPath(): string {
  * Launches chromium headless. Playwright's `launch` gives the process a fresh temporary
  * `--user-data-dir` of its own and deletes it on close, so no profile state leaks between runs.
  */
-export function launchChromium(): Promise<Browser> {
-  return chromium.launch({ executablePath: chromiumPath(), args: CHROMIUM_ARGS, headless: true });
+export async function launchChromium(): Promise<Browser> {
+  const executablePath = chromiumPath();
+  if (!existsSync(executablePath)) throw new Error(`no chromium at ${executablePath}: install Debian's (apt-get install -y chromium) or set SVC_CHROMIUM to its path`);
+  return chromium.launch({ executablePath, args: CHROMIUM_ARGS, headless: true });
 }
 
 /**

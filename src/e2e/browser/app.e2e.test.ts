@@ -23,7 +23,7 @@ interface LagRow {
 }
 
 before(async () => {
-  app = await startBrowserApp({ SVC__WRITER__MAX_AGE_MS: '200' });
+  app = await startBrowserApp('app', { SVC__WRITER__MAX_AGE_MS: '200' });
   const sample = buildSampleTrace(`shop-${tag}`, Date.now(), tag);
   await sendSpans(app.svc, sample.spans);
   const exporter = logExporter('http-protobuf', app.svc, false);

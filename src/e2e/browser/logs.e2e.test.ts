@@ -51,7 +51,7 @@ async function templates(): Promise<{ template_id: string; template: string }[]>
 }
 
 before(async () => {
-  app = await startBrowserApp({ SVC__LOGMINER__DETECT_SECS: '1', SVC__LOGMINER__FLUSH_MS: '100', SVC__WRITER__MAX_AGE_MS: '200' });
+  app = await startBrowserApp('logs', { SVC__LOGMINER__DETECT_SECS: '1', SVC__LOGMINER__FLUSH_MS: '100', SVC__WRITER__MAX_AGE_MS: '200' });
   // Five lines 30 minutes ago end the service's warm-up; a line of a new shape then raises `new`.
   const nowMs = Date.now();
   await send(sdkLogs(nowMs, [0, 1, 2, 3, 4].map((i): [number, string, SeverityNumber, boolean] => [-30 * MINUTE_MS + i * 1000, `order ${100 + i} accepted`, SeverityNumber.INFO, false])));

@@ -17,7 +17,7 @@ let failures: Failures;
 let slowId: string;
 
 before(async () => {
-  app = await startBrowserApp(FAST_STORIES_ENV);
+  app = await startBrowserApp('stories', FAST_STORIES_ENV);
   failures = await sendFailures(app.svc, names);
   slowId = await sendSlowStory(app.svc, names.catalog);
 });

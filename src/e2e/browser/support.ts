@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { isDeepStrictEqual } from 'node:util';
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { startAllInOne, tempDataDir, type RunningAllInOne } from '../../testing/all-in-one.js';
-import { launchChromium, newAppContext } from '../../testing/browser.js';
+import { launchChromium, newAppContext, screenshot } from '../../testing/browser.js';
 
 export interface BrowserApp {
   svc: RunningAllInOne;
@@ -19,10 +19,23 @@ export interface BrowserApp {
   close(): Promise<void>;
 }
 
-/** Starts `svc all-in-one` on a temp data dir and chromium beside it (in parallel: both take a while). */
-export async function startBrowserApp(env: Record<string, string>): Promise<BrowserApp> {
+/**
+ * Starts `svc all-in-one` on a temp data dir and chromium beside it (in parallel: both take a
+ * while). `name` prefixes the screenshots of pages still open at close: tests close their pages
+ * when they pass, so those are the pages of failed tests, kept for CI.
+ */
+export async function startBrowserApp(name: string, env: Record<string, string>): Promise<BrowserApp> {
   const data = tempDataDir('svc-e2e-browser-');
-  const [svc, browser] = await Promise.all([startAllInOne({ dataDir: data.dir, env }), launchChromium()]);
+  const [started, launched] = await Promise.allSettled([startAllInOne({ dataDir: data.dir, env }), launchChromium()]);
+  if (started.status === 'rejected' || launched.status === 'rejected') {
+    // Whichever did start must not outlive the failed start-up (a running child keeps the test process alive).
+    if (started.status === 'fulfilled') await started.value.stop();
+    if (launched.status === 'fulfilled') await launched.value.close();
+    data.cleanup();
+    throw started.status === 'rejected' ? started.reason : (launched as PromiseRejectedResult).reason;
+  }
+  const svc = started.value;
+  const browser = launched.value;
   const { context, problems } = await newAppContext(browser, svc.apiUrl);
   return {
     svc,
@@ -31,6 +44,10 @@ export async function startBrowserApp(env: Record<string, string>): Promise<Brow
     problems,
     page: () => context.newPage(),
     async close() {
+      const open = context.pages();
+      for (const [index, page] of open.entries()) await screenshot(page, `failed-${name}-${index}`).catch(() => undefined);
+      // Beside a failed test's assertion, what the browser saw (API errors answered to the page, script errors).
+      if (open.length > 0 && problems.length > 0) console.log(`browser problems (${name}):\n${problems.join('\n')}`);
       await browser.close();
       await svc.stop();
       data.cleanup();

@@ -18,7 +18,7 @@ let app: BrowserApp;
 let failures: Failures;
 
 before(async () => {
-  app = await startBrowserApp(FAST_STORIES_ENV);
+  app = await startBrowserApp('traces', FAST_STORIES_ENV);
   failures = await sendFailures(app.svc, names);
   // Three quiet traces of another service: no story, found only by search.
   const quiet = new SdkTraces();
