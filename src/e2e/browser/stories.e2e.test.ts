@@ -96,6 +96,23 @@ describe('Stories in the browser', () => {
     await page.close();
   });
 
+  test('a group\'s count filters the page to that group (in the URL) and lists its stories', async () => {
+    const page = await app.page();
+    await page.goto('/');
+    await page.locator('table.groups tr', { hasText: failures.checkoutSummary }).getByRole('button', { name: '2' }).click();
+    await page.waitForURL((url) => url.pathname === '/' && /^\d+$/.test(url.searchParams.get('group') ?? ''));
+    await expectEventually('only the group', () => groupRows(page), [checkoutRow()]);
+    const examples = page.getByRole('region', { name: 'Stories of this group' }).locator('table');
+    await expectEventually('the group\'s stories, newest first', async () => (await tableRows(examples)).map((cells) => [cells[1], cells[3]]), [
+      [failures.checkoutSummary, `${failures.checkoutIds[1].slice(0, 12)}…`],
+      [failures.checkoutSummary, `${failures.checkoutIds[0].slice(0, 12)}…`],
+    ]);
+    await page.getByRole('button', { name: 'Clear the group filter' }).click();
+    await waitForQuery(page, { group: null }, '/');
+    await expectEventually('all groups again', async () => (await groupRows(page)).length, 3);
+    await page.close();
+  });
+
   test('a group opens its newest story (summary, root cause, path) and the story opens its trace', async () => {
     const page = await app.page();
     await page.goto('/');

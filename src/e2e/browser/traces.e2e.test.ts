@@ -128,8 +128,10 @@ describe('Traces in the browser', () => {
     ].sort());
     await screenshot(page, 'map');
 
-    await nodes.filter({ hasText: names.catalog }).click();
-    await waitForQuery(page, { service: names.catalog }, '/map');
+    await nodes.filter({ hasText: names.frontend }).click();
+    await waitForQuery(page, { service: names.frontend }, '/map');
+    // The service's RED panel: its three server spans (GET /checkout twice, POST /reserve) all failed.
+    await page.getByText('3 calls, 3 errors (100 %) in the window.').waitFor();
     await screenshot(page, 'map-service');
     await page.close();
   });
