@@ -106,7 +106,7 @@ async function firstView(browser: Browser, baseURL: string, path: string, readyS
 }
 
 /** Frame intervals (ms) while the waterfall scrolls 390 px per frame for 120 frames. */
-async function scrollFrames(browser: Browser, baseURL: string, path: string): Promise<{ intervals: number[]; rowsFollowed: boolean }> {
+async function scrollFrames(browser: Browser, baseURL: string, path: string): Promise<{ intervals: number[]; longTasks: number; rowsFollowed: boolean }> {
   const context = await browser.newContext({ baseURL, viewport: { width: 1280, height: 900 } });
   const page = await context.newPage();
   await page.goto(path);
@@ -114,6 +114,9 @@ async function scrollFrames(browser: Browser, baseURL: string, path: string): Pr
   const result = await page.evaluate(`new Promise((resolve) => {
     const scroller = document.querySelector('.wf-scroll');
     const intervals = [];
+    // Frames are capped at the display rate, so main-thread tasks over 50 ms are counted as well.
+    let longTasks = 0;
+    new PerformanceObserver((list) => { longTasks += list.getEntries().length; }).observe({ type: 'longtask' });
     let last = 0;
     let frames = 0;
     const step = (now) => {
@@ -123,7 +126,7 @@ async function scrollFrames(browser: Browser, baseURL: string, path: string): Pr
         // The rows in the DOM must be the ones at the scroll position, not stale ones.
         requestAnimationFrame(() => requestAnimationFrame(() => {
           const tops = [...document.querySelectorAll('.wf-row')].map((row) => new DOMMatrixReadOnly(getComputedStyle(row).transform).m42);
-          resolve({ intervals, rowsFollowed: tops.some((top) => Math.abs(top - scroller.scrollTop) < 26) });
+          resolve({ intervals, longTasks, rowsFollowed: tops.some((top) => Math.abs(top - scroller.scrollTop) < 26) });
         }));
         return;
       }
@@ -133,7 +136,7 @@ async function scrollFrames(browser: Browser, baseURL: string, path: string): Pr
     requestAnimationFrame(step);
   })`);
   await context.close();
-  return result as { intervals: number[]; rowsFollowed: boolean };
+  return result as { intervals: number[]; longTasks: number; rowsFollowed: boolean };
 }
 
 const median = (sorted: number[]) => sorted[Math.floor(sorted.length / 2)];
@@ -177,6 +180,7 @@ export async function main(): Promise<void> {
 
     const scroll = await scrollFrames(browser, svc.apiUrl, `/traces/${traceId}`);
     console.log(`trace waterfall scroll frame time, 10,000 spans: p50 ${quantile(scroll.intervals, 0.5).toFixed(1)} ms, p95 ${quantile(scroll.intervals, 0.95).toFixed(1)} ms, max ${Math.max(...scroll.intervals).toFixed(1)} ms over ${scroll.intervals.length} frames; rows follow the scroll: ${scroll.rowsFollowed ? 'yes' : 'NO'}`);
+    console.log(`trace waterfall scroll long tasks (> 50 ms), 10,000 spans: ${scroll.longTasks}`);
 
     const storiesReady = `() => document.querySelectorAll('table.groups tbody tr').length >= ${GROUPS}`;
     const stories = await firstView(browser, svc.apiUrl, '/', storiesReady);
