@@ -1,0 +1,214 @@
+import { Consumer, MessagesStreamFallbackModes, MessagesStreamModes, type Message, type MessagesStream } from '@platformatic/kafka';
+import type { BusRecord, ConsumerOptions } from '../../model/bus.js';
+
+/** A delivered batch; `last` carries the commit of everything up to and including it. */
+interface InFlight {
+  last: Message;
+  done: boolean;
+}
+
+interface PartitionState {
+  waiting: Message[];
+  inFlight: InFlight[];
+}
+
+export interface KafkaConsumerClient {
+  brokers: string[];
+  clientId: string;
+}
+
+export interface KafkaGroupConsumerHooks {
+  onError: (error: unknown) => void;
+}
+
+const RETRY_DELAY_MS = 500;
+/** Fetched records held per consumer before the fetch loop pauses (bounded buffer). */
+const MAX_WAITING_RECORDS = 5_000;
+/** Long-poll bound of a fetch: close() waits at most this long for the one under way. */
+const FETCH_MAX_WAIT_MS = 500;
+const SESSION_TIMEOUT_MS = 10_000;
+const HEARTBEAT_INTERVAL_MS = 1_000;
+
+/** Closes a client and any stream it still has open (the promise overload of close(force) is shadowed by the callback one). */
+export function forceClose(client: { close(force: boolean, callback: (error?: Error | null) => void): void }): Promise<void> {
+  return new Promise((resolve, reject) => client.close(true, (error) => (error ? reject(error) : resolve())));
+}
+
+function toBusRecord(message: Message): BusRecord {
+  const headers: Record<string, string> = {};
+  for (const [name, value] of message.headers) headers[name.toString()] = value.toString();
+  return {
+    topic: message.topic,
+    partition: message.partition,
+    offset: message.offset,
+    timestampMs: Number(message.timestamp),
+    key: message.key === undefined || message.key === null ? '' : message.key.toString(),
+    value: message.value ?? Buffer.alloc(0),
+    headers,
+  };
+}
+
+/**
+ * A Kafka consumer-group member with the memory bus's delivery rules: several batches may be in
+ * flight, offsets commit strictly in order per partition and only after the handler resolved; a
+ * failed batch ends the session, and a new one resumes every partition from its last commit after
+ * a short delay (at-least-once: records delivered but not committed come again).
+ */
+export class KafkaGroupConsumer {
+  private readonly maxInFlight: number;
+  private readonly maxBatchRecords: number;
+  private readonly partitions = new Map<string, PartitionState>();
+  private readonly running = new Set<Promise<void>>();
+  private inFlightCount = 0;
+  private waitingCount = 0;
+  private stream: MessagesStream<Buffer, Buffer, Buffer, Buffer> | undefined;
+  private commits: Promise<void> = Promise.resolve();
+  private sessionEnded: (() => void) | undefined;
+  private failed = false;
+  private closed = false;
+  private readonly loop: Promise<void>;
+  private retryTimer: NodeJS.Timeout | undefined;
+  private wakeRetry: (() => void) | undefined;
+
+  constructor(
+    private readonly options: ConsumerOptions,
+    private readonly client: KafkaConsumerClient,
+    private readonly hooks: KafkaGroupConsumerHooks,
+  ) {
+    this.maxInFlight = options.maxInFlightBatches ?? 64;
+    this.maxBatchRecords = options.maxBatchRecords ?? 500;
+    this.loop = this.run();
+  }
+
+  /** Stops fetching, waits for delivered batches and their commits, and leaves the group. */
+  async close(): Promise<void> {
+    this.closed = true;
+    if (this.retryTimer !== undefined) clearTimeout(this.retryTimer);
+    this.wakeRetry?.();
+    this.sessionEnded?.();
+    await this.loop;
+  }
+
+  private async run(): Promise<void> {
+    while (!this.closed) {
+      try {
+        await this.session();
+      } catch (error) {
+        this.hooks.onError(error);
+      }
+      if (this.closed) break;
+      await new Promise<void>((resolve) => {
+        this.wakeRetry = resolve;
+        this.retryTimer = setTimeout(resolve, RETRY_DELAY_MS);
+      });
+    }
+  }
+
+  /** One group membership: consume until a handler fails, the stream breaks, or close(). */
+  private async session(): Promise<void> {
+    this.failed = false;
+    const consumer = new Consumer({
+      clientId: this.client.clientId,
+      bootstrapBrokers: this.client.brokers,
+      groupId: this.options.group,
+      sessionTimeout: SESSION_TIMEOUT_MS,
+      heartbeatInterval: HEARTBEAT_INTERVAL_MS,
+      maxWaitTime: FETCH_MAX_WAIT_MS,
+      retries: 3,
+      retryDelay: 200,
+    });
+    const ended = new Promise<void>((resolve) => (this.sessionEnded = resolve));
+    try {
+      if (this.closed) return;
+      const stream = await consumer.consume({
+        topics: this.options.topics,
+        autocommit: false,
+        mode: MessagesStreamModes.COMMITTED,
+        fallbackMode: MessagesStreamFallbackModes.EARLIEST,
+      });
+      this.stream = stream;
+      stream.on('data', (message: Message) => this.receive(message));
+      stream.once('error', (error: unknown) => {
+        this.hooks.onError(error);
+        this.sessionEnded?.();
+      });
+      stream.once('close', () => this.sessionEnded?.());
+      if (this.closed) this.sessionEnded?.();
+      await ended;
+      stream.pause();
+      // Batches already handed out finish, and their commits still apply.
+      while (this.running.size > 0) await Promise.allSettled([...this.running]);
+      await this.commits;
+      if (!stream.destroyed) await stream.close().catch((error: unknown) => this.hooks.onError(error));
+    } finally {
+      this.stream = undefined;
+      this.sessionEnded = undefined;
+      this.partitions.clear();
+      this.waitingCount = 0;
+      await forceClose(consumer).catch((error: unknown) => this.hooks.onError(error));
+    }
+  }
+
+  private receive(message: Message): void {
+    if (this.failed || this.closed) return;
+    const key = `${message.topic}:${message.partition}`;
+    let state = this.partitions.get(key);
+    if (state === undefined) {
+      state = { waiting: [], inFlight: [] };
+      this.partitions.set(key, state);
+    }
+    state.waiting.push(message);
+    this.waitingCount += 1;
+    if (this.waitingCount >= MAX_WAITING_RECORDS) this.stream?.pause();
+    this.deliver();
+  }
+
+  private deliver(): void {
+    for (const state of this.partitions.values()) {
+      while (!this.failed && !this.closed && state.waiting.length > 0 && this.inFlightCount < this.maxInFlight) {
+        const messages = state.waiting.splice(0, this.maxBatchRecords);
+        this.waitingCount -= messages.length;
+        const entry: InFlight = { last: messages[messages.length - 1], done: false };
+        state.inFlight.push(entry);
+        this.inFlightCount += 1;
+        const run = this.options
+          .handler(messages.map(toBusRecord))
+          .then(
+            () => this.onSuccess(state, entry),
+            (error: unknown) => this.onFailure(error),
+          )
+          .finally(() => {
+            this.inFlightCount -= 1;
+            this.running.delete(run);
+            this.deliver();
+          });
+        this.running.add(run);
+      }
+    }
+    if (this.waitingCount < MAX_WAITING_RECORDS / 2 && !this.failed && !this.closed && this.stream?.isPaused()) this.stream.resume();
+  }
+
+  private onSuccess(state: PartitionState, entry: InFlight): void {
+    entry.done = true;
+    let committable: InFlight | undefined;
+    while (state.inFlight.length > 0 && state.inFlight[0].done) committable = state.inFlight.shift();
+    if (committable === undefined) return;
+    const message = committable.last;
+    // Chained, so that a partition's commits reach the broker in order.
+    this.commits = this.commits.then(async () => {
+      try {
+        await message.commit();
+      } catch (error) {
+        // A commit lost to a rebalance only means redelivery to the partition's next owner.
+        this.hooks.onError(error);
+      }
+    });
+  }
+
+  private onFailure(error: unknown): void {
+    if (!this.failed) this.hooks.onError(error);
+    // The failed batch stays in inFlight as not done, so nothing after it commits.
+    this.failed = true;
+    this.sessionEnded?.();
+  }
+}

@@ -1,0 +1,132 @@
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { Admin, ConfigResourceTypes } from '@platformatic/kafka';
+import { createKafkaBus, type KafkaBus } from './kafka-bus.js';
+import { RECORD_BATCH_OVERHEAD_BYTES } from './topics.js';
+import type { BusRecord } from '../../model/bus.js';
+import { partitionForKey } from '../../util/murmur2.js';
+import { startKafka, type TestKafka } from '../../testing/kafka.js';
+import { createLogger } from '../../util/log.js';
+
+let kafka: TestKafka;
+let bus: KafkaBus;
+let admin: Admin;
+
+before(async () => {
+  kafka = await startKafka();
+  bus = createKafkaBus({ brokers: kafka.brokers, clientId: 'bus-test', maxRecordBytes: 10_000 }, { logger: createLogger('error') });
+  admin = new Admin({ clientId: 'bus-test-check', bootstrapBrokers: [kafka.brokers] });
+});
+
+after(async () => {
+  await bus?.close();
+  await admin?.close();
+  await kafka?.stop();
+});
+
+const spec = (name: string, partitions = 4) => ({ name, partitions, retentionMs: 3_600_000, maxMessageBytes: 10_000 });
+
+async function waitFor(what: string, check: () => boolean | Promise<boolean>, timeoutMs = 20_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+async function topicConfig(topic: string): Promise<Record<string, string>> {
+  const [description] = await admin.describeConfigs({ resources: [{ resourceType: ConfigResourceTypes.TOPIC, resourceName: topic, configurationKeys: ['retention.ms', 'max.message.bytes'] }] });
+  return Object.fromEntries(description.configs.map((config) => [config.name, String(config.value)]));
+}
+
+const committedTotal = async (group: string, topic: string) => (await bus.offsets(group, topic)).reduce((sum, row) => sum + row.committed, 0n);
+
+test('ensureTopics creates absent topics with partitions, retention and message size, and never alters an existing one', async () => {
+  await bus.ensureTopics([spec('created', 5), { ...spec('unlimited', 1), retentionMs: -1 }]);
+  const metadata = await admin.metadata({ topics: ['created', 'unlimited'], forceUpdate: true });
+  assert.equal(metadata.topics.get('created')?.partitionsCount, 5);
+  assert.deepEqual(await topicConfig('created'), { 'retention.ms': '3600000', 'max.message.bytes': String(10_000 + RECORD_BATCH_OVERHEAD_BYTES) });
+  assert.equal((await topicConfig('unlimited'))['retention.ms'], '-1');
+
+  await bus.ensureTopics([{ name: 'created', partitions: 9, retentionMs: 60_000, maxMessageBytes: 500 }]);
+  const again = await admin.metadata({ topics: ['created'], forceUpdate: true });
+  assert.equal(again.topics.get('created')?.partitionsCount, 5, 'partitions unchanged');
+  assert.equal((await topicConfig('created'))['retention.ms'], '3600000', 'retention unchanged');
+});
+
+test('keyed records go to the default partitioner\'s partition in key order with headers, and commit after the handler', async () => {
+  await bus.ensureTopics([spec('ordered')]);
+  const keys = ['trace-a', 'trace-b', 'svc-c'];
+  for (let round = 0; round < 5; round++) {
+    await bus.publish('ordered', keys.map((key) => ({ key, value: Buffer.from(`${key}:${round}`), headers: { 'svc-signal': 'traces', round: String(round) } })));
+  }
+  const seen: BusRecord[] = [];
+  let release!: () => void;
+  const gate = new Promise<void>((resolve) => (release = resolve));
+  const consumer = bus.consume({ group: 'ordered-g', topics: ['ordered'], maxBatchRecords: 2, handler: async (records) => { seen.push(...records); await gate; } });
+  await waitFor('first deliveries', () => seen.length > 0);
+  await new Promise((resolve) => setTimeout(resolve, 300));
+  assert.equal(await committedTotal('ordered-g', 'ordered'), 0n, 'nothing committed while the handler has not resolved');
+  release();
+  await waitFor('all 15 records', () => seen.length === 15);
+  await waitFor('commits up to the end', async () => (await committedTotal('ordered-g', 'ordered')) === 15n);
+  for (const key of keys) {
+    const records = seen.filter((record) => record.key === key);
+    assert.deepEqual(records.map((record) => record.value.toString()), [0, 1, 2, 3, 4].map((round) => `${key}:${round}`));
+    assert.ok(records.every((record) => record.partition === partitionForKey(key, 4)), `${key} on partition ${partitionForKey(key, 4)}`);
+    assert.deepEqual(records[2].headers, { 'svc-signal': 'traces', round: '2' });
+  }
+  const rows = await bus.offsets('ordered-g', 'ordered');
+  assert.equal(rows.length, 4);
+  assert.ok(rows.every((row) => row.committed === row.end));
+  await consumer.close();
+});
+
+test('a failed batch is delivered again and nothing after it commits first', async () => {
+  await bus.ensureTopics([spec('retry', 1)]);
+  await bus.publish('retry', [{ key: 'k', value: Buffer.from('x') }, { key: 'k', value: Buffer.from('y') }]);
+  const deliveries: string[] = [];
+  let failures = 1;
+  let committedAtFailure: bigint | undefined;
+  const consumer = bus.consume({
+    group: 'retry-g',
+    topics: ['retry'],
+    maxBatchRecords: 1,
+    maxInFlightBatches: 4,
+    handler: async (records) => {
+      const value = records[0].value.toString();
+      deliveries.push(value);
+      if (value === 'x' && failures-- > 0) {
+        // Let 'y' run and resolve first: its commit must still wait for 'x'.
+        await new Promise((resolve) => setTimeout(resolve, 200));
+        committedAtFailure = await committedTotal('retry-g', 'retry');
+        throw new Error('store down');
+      }
+    },
+  });
+  await waitFor('x delivered twice', () => deliveries.filter((value) => value === 'x').length === 2);
+  await waitFor('both committed', async () => (await committedTotal('retry-g', 'retry')) === 2n);
+  assert.equal(committedAtFailure, 0n, 'y was not committed ahead of the failed x');
+  assert.equal(deliveries[0], 'x');
+  await consumer.close();
+});
+
+test('lag of a stuck group is end minus committed, groups are listed with their topics, and an oversize record is refused', async () => {
+  await bus.ensureTopics([spec('lagging')]);
+  let handed = 0;
+  let release!: () => void;
+  const stuck = new Promise<void>((resolve) => (release = resolve));
+  const consumer = bus.consume({ group: 'stuck-g', topics: ['lagging'], handler: () => { handed += 1; return stuck; } });
+  await bus.publish('lagging', [{ key: 'a', value: Buffer.from('1') }, { key: 'b', value: Buffer.from('2') }, { key: 'c', value: Buffer.from('3') }]);
+  await waitFor('a delivery', () => handed > 0);
+  const rows = await bus.offsets('stuck-g', 'lagging');
+  assert.equal(rows.length, 4);
+  assert.equal(rows.reduce((sum, row) => sum + row.end, 0n), 3n);
+  assert.equal(rows.reduce((sum, row) => sum + row.committed, 0n), 0n);
+  const groups = await bus.groups();
+  assert.deepEqual(groups.find((entry) => entry.group === 'stuck-g'), { group: 'stuck-g', topics: ['lagging'] });
+  assert.deepEqual(groups.find((entry) => entry.group === 'ordered-g'), { group: 'ordered-g', topics: ['ordered'] }, 'a closed group with commits is listed');
+  await assert.rejects(bus.publish('lagging', [{ key: 'k', value: Buffer.alloc(10_001) }]), /exceeds kafka.max_record_bytes/);
+  release();
+  await consumer.close();
+});
