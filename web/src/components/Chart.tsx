@@ -2,6 +2,7 @@ import { useEffect, useRef } from 'react';
 import uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
 import { formatLocal, formatUtc } from '../lib/format';
+import { countSplits, paddedTimeRange } from '../lib/series';
 
 export interface ChartSeries {
   label: string;
@@ -19,15 +20,19 @@ function cssColor(color: string, element: HTMLElement): string {
 
 /**
  * A uPlot time-series chart over x values in Unix seconds. Rebuilt when data or theme change
- * (uPlot takes colours at construction); sized to its container.
+ * (uPlot takes colours at construction); sized to its container. With `stepSecs` (the bucket
+ * width) the time scale reaches half a bucket past the first and last point, so every bar shows,
+ * including one drawn right of the newest point. `counts` puts y ticks on whole numbers only.
  */
-export function Chart({ title, xs, series, height = 180, format = (v: number) => String(v), yMin }: {
+export function Chart({ title, xs, series, height = 180, format = (v: number) => String(v), yMin, stepSecs, counts = false }: {
   title: string;
   xs: number[];
   series: ChartSeries[];
   height?: number;
   format?: (value: number) => string;
   yMin?: number;
+  stepSecs?: number;
+  counts?: boolean;
 }) {
   const holder = useRef<HTMLDivElement>(null);
 
@@ -47,10 +52,18 @@ export function Chart({ title, xs, series, height = 180, format = (v: number) =>
           legend: { show: true },
           cursor: { drag: { x: false, y: false } },
           // From yMin up to the data's top (or yMin + 1 when all values are yMin), so small values keep their shape.
-          scales: { x: { time: true }, y: yMin === undefined ? {} : { range: (_u, _min, max) => [yMin, max > yMin ? max * 1.05 : yMin + 1] } },
+          scales: {
+            x: { time: true, range: (_u, min, max) => paddedTimeRange(min, max, stepSecs) },
+            y: yMin === undefined ? {} : { range: (_u, _min, max) => [yMin, max > yMin ? max * 1.05 : yMin + 1] },
+          },
           axes: [
             { ...axis },
-            { ...axis, size: 64, values: (_u, values) => values.map((v) => (v === null ? '' : format(v))) },
+            {
+              ...axis,
+              size: 64,
+              ...(counts ? { splits: (_u: uPlot, _axis: number, min: number, max: number, incr: number) => countSplits(min, max, incr) } : {}),
+              values: (_u, values) => values.map((v) => (v === null ? '' : format(v))),
+            },
           ],
           series: [
             { label: 'Time', value: (_u, v) => (v === null ? '–' : `${formatLocal(v * 1000)} (${formatUtc(v * 1000)})`) },
@@ -84,7 +97,7 @@ export function Chart({ title, xs, series, height = 180, format = (v: number) =>
       scheme.removeEventListener('change', build);
       plot?.destroy();
     };
-  }, [xs, series, height, format, yMin]);
+  }, [xs, series, height, format, yMin, stepSecs, counts]);
 
   return (
     <figure className="chart">

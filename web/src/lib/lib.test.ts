@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { formatDuration, formatPercent, formatSeconds, severityName } from './format.js';
 import { safeNext } from './next.js';
-import { alignSeries } from './series.js';
+import { alignSeries, countSplits, paddedTimeRange } from './series.js';
 import { sinceSecs, toUntilParam, untilMs, withWindow } from './window.js';
 
 describe('formatDuration', () => {
@@ -56,5 +56,23 @@ describe('alignSeries', () => {
     assert.deepEqual(xs, [60, 120, 180, 240, 300]);
     assert.deepEqual(values[0], [0, 5, 0, 0, 2]);
     assert.deepEqual(alignSeries([[[180, 1]]], 120, 240, 60, null).values[0], [null, 1]);
+  });
+});
+
+describe('chart scales', () => {
+  it('pads the time range by half a bucket so bars beside the first and last point show', () => {
+    assert.deepEqual(paddedTimeRange(600, 3600, 60), [570, 3630]);
+    assert.deepEqual(paddedTimeRange(600, 600, 60), [570, 630]);
+    assert.deepEqual(paddedTimeRange(600, 3600, undefined), [600, 3600]);
+    assert.deepEqual(paddedTimeRange(null, null, 60), [null, null]);
+  });
+  it('puts count ticks on whole numbers only, so labels never repeat', () => {
+    assert.deepEqual(countSplits(0, 1.05, 0.5), [0, 1]);
+    assert.deepEqual(countSplits(0, 1, 0.2), [0, 1]);
+    assert.deepEqual(countSplits(0, 3.15, 0.5), [0, 1, 2, 3]);
+    assert.deepEqual(countSplits(0, 10.5, 2), [0, 2, 4, 6, 8, 10]);
+    assert.deepEqual(countSplits(0, 147, 30), [0, 50, 100]);
+    assert.deepEqual(countSplits(-0.5, 2, 1), [0, 1, 2]);
+    assert.ok(Object.is(countSplits(-0.5, 2, 1)[0], 0));
   });
 });

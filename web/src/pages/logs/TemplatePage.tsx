@@ -33,7 +33,7 @@ export default function TemplatePage({ params }: { params: Record<string, string
     if (data === undefined) return null;
     const { startMs, endMs } = windowBounds(since, until, DEFAULT_SINCE);
     const { xs, values } = alignSeries([data.buckets], startMs / 1000, endMs / 1000, data.bucket_secs, 0);
-    return { xs, series: [{ label: 'Hits', color: '--accent', values: values[0], bars: true }] };
+    return { xs, stepSecs: data.bucket_secs, series: [{ label: 'Hits', color: '--accent', values: values[0], bars: true }] };
   }, [data, since, until]);
 
   return (
@@ -83,7 +83,7 @@ export default function TemplatePage({ params }: { params: Record<string, string
               <dd className="log-body">{data.sample}</dd>
             </dl>
           </section>
-          {chart !== null && <Chart title="Hits over the window" xs={chart.xs} series={chart.series} format={formatCount} yMin={0} height={160} />}
+          {chart !== null && <Chart title="Hits over the window" xs={chart.xs} series={chart.series} format={formatCount} yMin={0} height={160} stepSecs={chart.stepSecs} counts />}
           <div className="grid-2">
             <section className="panel" aria-labelledby="recent-hits">
               <h2 id="recent-hits">Recent hits</h2>

@@ -18,6 +18,7 @@ export function OverviewFigures({ overview, series, startMs, endMs, alertsHref }
     const { xs, values } = alignSeries([series.error, series.slow], startMs / 1000, endMs / 1000, series.bucket_secs, 0);
     return {
       xs,
+      stepSecs: series.bucket_secs,
       series: [
         { label: 'Error stories', color: '--error', values: values[0], bars: true, barAlign: -1 as const },
         { label: 'Slow stories', color: '--slow', values: values[1], bars: true, barAlign: 1 as const },
@@ -37,7 +38,7 @@ export function OverviewFigures({ overview, series, startMs, endMs, alertsHref }
         <Figure label="Spans/s" value={overview === undefined ? '…' : formatNumber(overview.spans_per_sec)} />
         <Figure label="Data lag" value={overview === undefined ? '…' : formatSeconds(overview.data_lag_secs)} />
       </dl>
-      {chart !== null && <Chart title="Stories over the window" xs={chart.xs} series={chart.series} height={150} format={formatCount} yMin={0} />}
+      {chart !== null && <Chart title="Stories over the window" xs={chart.xs} series={chart.series} height={150} format={formatCount} yMin={0} stepSecs={chart.stepSecs} counts />}
     </section>
   );
 }
