@@ -58,6 +58,27 @@ export function formatNumber(value: number): string {
   return decimal.format(value);
 }
 
+/** A count with its noun, singular for exactly one: "1 call", "2 calls", "1,204 calls". */
+export function formatCountOf(count: number, singular: string, plural = `${singular}s`): string {
+  return `${formatCount(count)} ${count === 1 ? singular : plural}`;
+}
+
+const round2 = (value: number): number => Math.round(value * 100) / 100;
+
+/**
+ * A rate given per second, in the largest unit where it reads at least 1 after rounding to two
+ * decimals: "12.5/s", "3/min", "3/h"; below 0.01/h it reads "< 0.01/h" and exactly 0 "0/s".
+ * So 3 calls an hour read "3/h", never "0/s".
+ */
+export function formatRate(perSec: number): string {
+  if (!Number.isFinite(perSec)) return '–';
+  if (perSec <= 0) return perSec === 0 ? '0/s' : `${formatNumber(perSec)}/s`;
+  if (round2(perSec) >= 1) return `${formatNumber(perSec)}/s`;
+  if (round2(perSec * 60) >= 1) return `${formatNumber(perSec * 60)}/min`;
+  const perHour = perSec * 3600;
+  return round2(perHour) > 0 ? `${formatNumber(perHour)}/h` : '< 0.01/h';
+}
+
 /** A 0..1 ratio as a percentage. */
 export function formatPercent(ratio: number): string {
   if (!Number.isFinite(ratio)) return '–';

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { formatDuration, formatPercent, formatSeconds, severityName } from './format.js';
+import { formatCountOf, formatDuration, formatPercent, formatRate, formatSeconds, severityName } from './format.js';
 import { safeNext } from './next.js';
 import { alignSeries, countSplits, paddedTimeRange } from './series.js';
 import { sinceSecs, toUntilParam, untilMs, withWindow } from './window.js';
@@ -23,6 +23,27 @@ describe('formatDuration', () => {
     assert.equal(formatPercent(0.0001), '<0.1 %');
     assert.equal(severityName(17), 'ERROR');
     assert.equal(severityName(9, 'Information'), 'Information');
+  });
+});
+
+describe('counts and rates', () => {
+  it('uses the singular for exactly one', () => {
+    assert.equal(formatCountOf(1, 'call'), '1 call');
+    assert.equal(formatCountOf(0, 'call'), '0 calls');
+    assert.equal(formatCountOf(2, 'alert'), '2 alerts');
+    assert.equal(formatCountOf(1, 'story', 'stories'), '1 story');
+    assert.equal(formatCountOf(3, 'story', 'stories'), '3 stories');
+  });
+  it('shows a small rate in the largest unit where it reads at least 1, never "0/s"', () => {
+    assert.equal(formatRate(12.5), '12.5/s');
+    assert.equal(formatRate(1), '1/s');
+    assert.equal(formatRate(0.999), '1/s');
+    assert.equal(formatRate(0.5), '30/min');
+    assert.equal(formatRate(3 / 3600), '3/h');
+    assert.equal(formatRate(1 / 86400), '0.04/h');
+    assert.equal(formatRate(1 / (7 * 86400 * 10)), '< 0.01/h');
+    assert.equal(formatRate(0), '0/s');
+    assert.equal(formatRate(Number.NaN), '–');
   });
 });
 
