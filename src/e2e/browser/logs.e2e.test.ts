@@ -80,7 +80,7 @@ describe('Logs in the browser', () => {
     const table = page.locator('table.alerts');
     // A new alert's peak is the template's hits when it was raised: the one line sent.
     await expectEventually('the alert row', async () => (await tableRows(table)).map((cells) => [cells[0], cells[1], cells[2], cells[5], cells[6]]), [
-      ['new', `${service} ${NEW}`, 'new template; peak 1 per window', 'active', `trace ${exampleTraceId.slice(0, 8)}`],
+      ['new', `${service} ${NEW}`, 'new template; 1 hit so far', 'active', `trace ${exampleTraceId.slice(0, 8)}`],
     ]);
     assert.equal(await page.locator('nav.tabs [aria-current="page"]').textContent(), 'Alerts');
     await screenshot(page, 'logs-alerts');

@@ -3,17 +3,7 @@ import { Link } from '../../app/router';
 import { KindBadge } from '../../components/KindBadge';
 import { ServiceTag } from '../../components/ServiceTag';
 import { Time } from '../../components/Time';
-import { formatCount, formatNumber } from '../../lib/format';
-
-/** What the alert counted against what is normal, in words. */
-function counts(alert: LogAlert): string {
-  if (alert.kind === 'new') return `new template; peak ${formatCount(alert.peak_count)} per window`;
-  if (alert.kind === 'silence') return 'no hits since it started';
-  const seasonal = [alert.baseline_day === undefined ? '' : `day ago ${formatNumber(alert.baseline_day)}`, alert.baseline_week === undefined ? '' : `week ago ${formatNumber(alert.baseline_week)}`]
-    .filter(Boolean)
-    .join(', ');
-  return `${formatCount(alert.window_count)} in the window against a baseline of ${formatNumber(alert.baseline_per_window)}; peak ${formatCount(alert.peak_count)}${seasonal === '' ? '' : ` (${seasonal})`}`;
-}
+import { alertCounts } from './alertCounts';
 
 /** Log alerts with their template, counts against baseline and example traces (linked to stories). */
 export function AlertTable({ alerts, showTemplate = true }: { alerts: LogAlert[]; showTemplate?: boolean }) {
@@ -46,7 +36,7 @@ export function AlertTable({ alerts, showTemplate = true }: { alerts: LogAlert[]
                 </div>
               </td>
             )}
-            <td>{counts(alert)}</td>
+            <td>{alertCounts(alert)}</td>
             <td>
               <Time ns={alert.started_at_ns} />
             </td>
