@@ -4,11 +4,14 @@ import { runHashPassword } from './cli/hash-password.js';
 import { runMigrate } from './cli/migrate.js';
 import { runRemine } from './cli/remine.js';
 import { runTemplates } from './cli/templates.js';
+import { isSplitComponent, runSplit } from './cli/split.js';
 
 const USAGE = `usage: svc <command>
 
 components:
   all-in-one        every component in one process, embedded ClickHouse and bus (the default)
+
+scale-out (each needs kafka.brokers; all but ingest need clickhouse.url):
   ingest            OTLP gRPC and HTTP receiver
   writer            stores raw spans and logs
   writer migrate    creates or upgrades the schema and exits
@@ -24,16 +27,6 @@ developer tools:
 
 settings: a TOML file named by SVC_CONFIG, overridden by SVC__SECTION__KEY variables.`;
 
-/** Not built yet in this release: exit status 2 with one line, as the contract's CLI promises. */
-const NOT_BUILT: Record<string, string> = {
-  ingest: 'the split deployment needs the Kafka bus, which is not built yet; run `svc all-in-one`',
-  writer: 'the split deployment needs the Kafka bus, which is not built yet; run `svc all-in-one`',
-  assembler: 'not built yet; run `svc all-in-one`',
-  logminer: 'not built yet; run `svc all-in-one`',
-  notifier: 'not built yet; run `svc all-in-one`',
-  api: 'the split deployment needs the Kafka bus, which is not built yet; run `svc all-in-one`',
-};
-
 /** The CLI: the only place that decides exit statuses. Returns the status. */
 export async function main(argv: string[], env: NodeJS.ProcessEnv): Promise<number> {
   const [command, ...rest] = argv;
@@ -43,7 +36,8 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv): Promise<numb
         return await runAllInOne(env);
       case 'writer':
         if (rest[0] === 'migrate') return await runMigrate(env);
-        break;
+        if (rest.length > 0) break;
+        return await runSplit('writer', env);
       case 'hash-password':
         return await runHashPassword();
       case 'remine':
@@ -57,11 +51,7 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv): Promise<numb
         process.stdout.write(`${USAGE}\n`);
         return command === undefined ? 2 : 0;
     }
-    const reason = command === undefined ? undefined : NOT_BUILT[command];
-    if (reason !== undefined) {
-      process.stderr.write(`svc ${command}: ${reason}\n`);
-      return 2;
-    }
+    if (command !== 'writer' && isSplitComponent(command) && rest.length === 0) return await runSplit(command, env);
     process.stderr.write(`svc: unknown command ${JSON.stringify(command)}\n${USAGE}\n`);
     return 2;
   } catch (error) {

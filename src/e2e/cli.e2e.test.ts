@@ -44,12 +44,16 @@ test('a bad setting stops all-in-one with the contract message naming it, and a 
   }
 });
 
-test('components not built yet exit with status 2 and one line', async () => {
+test('split components stop at start-up naming the missing kafka.brokers, and clickhouse.url for all but ingest', async () => {
   for (const command of ['ingest', 'writer', 'assembler', 'logminer', 'notifier', 'api']) {
     const result = await svc([command]);
-    assert.equal(result.code, 2, command);
-    assert.equal(result.stderr.trim().split('\n').length, 1, result.stderr);
-    assert.match(result.stderr, new RegExp(`^svc ${command}: `));
+    assert.equal(result.code, 1, command);
+    assert.equal(result.stderr.trim(), 'svc: kafka.brokers is required', command);
+  }
+  for (const command of ['writer', 'assembler', 'logminer', 'notifier', 'api']) {
+    const result = await svc([command], { SVC__KAFKA__BROKERS: '127.0.0.1:9' });
+    assert.equal(result.code, 1, command);
+    assert.equal(result.stderr.trim(), 'svc: clickhouse.url is required', command);
   }
 });
 
