@@ -124,7 +124,7 @@ describe('Traces in the browser', () => {
     await expectEventually('an edge per calling pair with calls and errors', edges, [
       `${names.cart} → ${names.payments}: 2 calls, 2 errors (100 %)`,
       `${names.frontend} → ${names.cart}: 2 calls, 2 errors (100 %)`,
-      `${names.frontend} → ${names.inventory}: 1 calls, 1 errors (100 %)`,
+      `${names.frontend} → ${names.inventory}: 1 call, 1 error (100 %)`,
     ].sort());
     await screenshot(page, 'map');
 

@@ -6,6 +6,7 @@ import { useTitle } from '../../app/useTitle';
 import { ServiceInput } from '../../components/ServiceInput';
 import { Empty, ErrorBox, Loading } from '../../components/Status';
 import { WindowPicker } from '../../components/WindowPicker';
+import { formatCount, formatCountOf } from '../../lib/format';
 import { useQueryField } from '../../lib/useQueryField';
 import { AlertTable } from './AlertTable';
 import { LogsTabs } from './LogsTabs';
@@ -56,7 +57,7 @@ export default function AlertsPage() {
       {data !== undefined && data.length > 0 && (
         <>
           <p className="muted">
-            {data.length} alerts, {active} active at the window end.
+            {formatCountOf(data.length, 'alert')}, {formatCount(active)} active at the window end.
           </p>
           <AlertTable alerts={data} />
         </>

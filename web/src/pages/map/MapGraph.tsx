@@ -1,6 +1,6 @@
 import { useMemo } from 'react';
 import type { MapEdge, MapNode } from '../../api/types';
-import { formatDuration, formatNumber, formatPercent } from '../../lib/format';
+import { formatCountOf, formatDuration, formatPercent, formatRate } from '../../lib/format';
 import { layoutGraph, NODE_HEIGHT, NODE_WIDTH, type PlacedNode } from './layout';
 
 /** The laid-out service graph as SVG; nodes are buttons that open the service's RED charts. */
@@ -48,11 +48,11 @@ function EdgePath({ edge, from, to }: { edge: MapEdge; from: PlacedNode; to: Pla
   // The label sits on the curve's middle, centred in the gap between layers, clear of both nodes.
   const [midX, midY] = bezierPoint([x1, y1], c1, c2, [x2, y2], 0.5);
   const tone = edge.error_rate >= 0.05 ? 'error' : edge.error_rate > 0 ? 'warn' : 'ok';
-  const label = `${formatNumber(edge.calls)} calls · ${formatPercent(edge.error_rate)} err · ${formatDuration(edge.avg_duration_ns)}`;
+  const label = `${formatCountOf(edge.calls, 'call')} · ${formatPercent(edge.error_rate)} err · ${formatDuration(edge.avg_duration_ns)}`;
   return (
     <g className={`map-edge tone-${tone}`}>
       <path d={d} markerEnd="url(#arrow)" strokeWidth={Math.min(5, 1 + Math.log10(1 + edge.calls))}>
-        <title>{`${edge.parent} → ${edge.child}: ${edge.calls} calls, ${edge.errors} errors (${formatPercent(edge.error_rate)}), average ${formatDuration(edge.avg_duration_ns)}`}</title>
+        <title>{`${edge.parent} → ${edge.child}: ${formatCountOf(edge.calls, 'call')}, ${formatCountOf(edge.errors, 'error')} (${formatPercent(edge.error_rate)}), average ${formatDuration(edge.avg_duration_ns)}`}</title>
       </path>
       <text x={midX} y={midY - 5} textAnchor="middle" className="map-edge-label">
         {label}
@@ -64,7 +64,7 @@ function EdgePath({ edge, from, to }: { edge: MapEdge; from: PlacedNode; to: Pla
 function NodeBox({ placed, highlighted, selected, onSelect }: { placed: PlacedNode; highlighted: boolean; selected: boolean; onSelect: (service: string) => void }) {
   const node = placed.node;
   const health = node?.health ?? 'ok';
-  const detail = node === undefined ? 'no server spans' : `${formatNumber(node.rate)}/s · ${formatPercent(node.error_ratio)} err · p99 ${formatDuration(node.p99_ns)}`;
+  const detail = node === undefined ? 'no server spans' : `${formatRate(node.rate)} · ${formatPercent(node.error_ratio)} err · p99 ${formatDuration(node.p99_ns)}`;
   return (
     <g
       className={`map-node health-${health}${selected ? ' selected' : ''}${highlighted ? ' highlighted' : ''}`}

@@ -7,7 +7,7 @@ import { setQuery, useLocation } from '../../app/router';
 import { useTitle } from '../../app/useTitle';
 import { Empty, ErrorBox, Loading, SendDataHint } from '../../components/Status';
 import { WindowPicker } from '../../components/WindowPicker';
-import { formatCount, formatDuration, formatNumber, formatPercent } from '../../lib/format';
+import { formatCount, formatDuration, formatPercent, formatRate } from '../../lib/format';
 import { useQueryField } from '../../lib/useQueryField';
 import { filterGraph } from './layout';
 import { MapGraph } from './MapGraph';
@@ -108,7 +108,7 @@ export default function MapPage() {
                     <span className={`health-dot health-${node.health}`} /> {node.health}
                   </td>
                   <td className="num">{formatCount(node.calls)}</td>
-                  <td className="num">{formatNumber(node.rate)}/s</td>
+                  <td className="num">{formatRate(node.rate)}</td>
                   <td className="num">{formatPercent(node.error_ratio)}</td>
                   <td className="num">{formatDuration(node.p99_ns)}</td>
                   <td className="num">{formatDuration(node.baseline_p99_ns)}</td>

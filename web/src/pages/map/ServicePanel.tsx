@@ -5,7 +5,7 @@ import { useApi } from '../../api/useApi';
 import { Chart } from '../../components/Chart';
 import { alignSeries } from '../../lib/series';
 import { ErrorBox, Loading } from '../../components/Status';
-import { formatCount, formatDuration, formatNumber, formatPercent } from '../../lib/format';
+import { formatCountOf, formatDuration, formatNumber, formatPercent } from '../../lib/format';
 import { windowBounds } from '../../lib/window';
 import { Link } from '../../app/router';
 
@@ -53,7 +53,7 @@ export function ServicePanel({ service, since, until, onClose }: { service: stri
       {data !== undefined && charts !== null && (
         <>
           <p>
-            {formatCount(data.calls)} calls, {formatCount(data.errors)} errors ({formatPercent(data.calls === 0 ? 0 : data.errors / data.calls)}) in the window.
+            {formatCountOf(data.calls, 'call')}, {formatCountOf(data.errors, 'error')} ({formatPercent(data.calls === 0 ? 0 : data.errors / data.calls)}) in the window.
           </p>
           <div className="chart-grid">
             <Chart title="Rate" xs={charts.rate.xs} series={charts.rate.series} format={formatNumber} yMin={0} height={150} />

@@ -2,7 +2,7 @@ import { useMemo } from 'react';
 import type { Overview, StoriesSeries } from '../../api/types';
 import { Chart } from '../../components/Chart';
 import { alignSeries } from '../../lib/series';
-import { formatCount, formatNumber, formatSeconds } from '../../lib/format';
+import { formatCount, formatRate, formatSeconds } from '../../lib/format';
 import { Link } from '../../app/router';
 
 /** The overview figures (evaluated at the window end) over the stories chart. */
@@ -35,7 +35,7 @@ export function OverviewFigures({ overview, series, startMs, endMs, alertsHref }
           <dt>Active log alerts</dt>
           <dd>{overview === undefined ? '…' : <Link to={alertsHref}>{formatCount(overview.active_alerts)}</Link>}</dd>
         </div>
-        <Figure label="Spans/s" value={overview === undefined ? '…' : formatNumber(overview.spans_per_sec)} />
+        <Figure label="Span rate" value={overview === undefined ? '…' : formatRate(overview.spans_per_sec)} />
         <Figure label="Data lag" value={overview === undefined ? '…' : formatSeconds(overview.data_lag_secs)} />
       </dl>
       {chart !== null && <Chart title="Stories over the window" xs={chart.xs} series={chart.series} height={150} format={formatCount} yMin={0} stepSecs={chart.stepSecs} counts />}

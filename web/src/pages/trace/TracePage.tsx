@@ -10,7 +10,7 @@ import { useTitle } from '../../app/useTitle';
 import { ServiceTag } from '../../components/ServiceTag';
 import { Empty, ErrorBox, Loading } from '../../components/Status';
 import { Time } from '../../components/Time';
-import { formatCount, formatDuration } from '../../lib/format';
+import { formatCountOf, formatDuration } from '../../lib/format';
 import { SpanDetails } from './SpanDetails';
 import { TraceFind } from './TraceFind';
 import { LogList } from './TraceLogs';
@@ -89,13 +89,13 @@ export default function TracePage({ params }: { params: Record<string, string> }
       <p className="story-meta">
         {tree.rows.length > 0 && (
           <>
-            <Time ns={tree.startNs} /> · {formatDuration(tree.endNs - tree.startNs)} · {formatCount(tree.rows.length)} spans · {tree.services.length} services ·{' '}
+            <Time ns={tree.startNs} /> · {formatDuration(tree.endNs - tree.startNs)} · {formatCountOf(tree.rows.length, 'span')} · {formatCountOf(tree.services.length, 'service')} ·{' '}
           </>
         )}
         <span className={tree.errorCount > 0 ? 'text-error' : undefined}>
-          {formatCount(tree.errorCount)} error span{tree.errorCount === 1 ? '' : 's'}
+          {formatCountOf(tree.errorCount, 'error span')}
         </span>{' '}
-        · {formatCount(trace.logs.length)} logs
+        · {formatCountOf(trace.logs.length, 'log')}
       </p>
       <p className="actions">
         {trace.story_id !== null && (

@@ -9,7 +9,7 @@ import { ServiceTag } from '../../components/ServiceTag';
 import { Empty, ErrorBox, Loading, SendDataHint } from '../../components/Status';
 import { Time } from '../../components/Time';
 import { WindowPicker } from '../../components/WindowPicker';
-import { formatCount, formatDuration } from '../../lib/format';
+import { formatCount, formatCountOf, formatDuration } from '../../lib/format';
 import { useQueryField } from '../../lib/useQueryField';
 
 const DEFAULT_SINCE = '1h';
@@ -75,7 +75,7 @@ export default function TracesPage() {
       {data !== undefined && data.length > 0 && (
         <>
           <p className="muted" aria-live="polite">
-            {formatCount(data.length)} traces, newest first{data.length >= Number(params.limit || 100) ? ' (raise the limit to see more)' : ''}.
+            {formatCountOf(data.length, 'trace')}, newest first{data.length >= Number(params.limit || 100) ? ' (raise the limit to see more)' : ''}.
           </p>
           <table className="data">
             <thead>
