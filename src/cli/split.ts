@@ -66,9 +66,8 @@ async function start(component: SplitComponent, settings: Settings, deps: { bus:
     await ingest.start();
     return { ready: { grpc: ingest.ports().grpc, http: ingest.ports().http }, steps: [['ingest', () => ingest.close()]] };
   }
-  const store: Store = await createStore(settings);
-  cleanup.push(['store', () => store.close()]);
   if (component === 'api') {
+    const store = await openStore(settings, cleanup);
     const api = buildApi(settings, { bus, store, registry, logger, metricRegistries: [registry] });
     const recorder = buildRecorder(settings, { store, logger, registry, sources: new Map([['svc-api', registry]]) });
     await api.start();
@@ -77,11 +76,18 @@ async function start(component: SplitComponent, settings: Settings, deps: { bus:
   }
   const consumer = CONSUMERS[component];
   const setting = `${component}.metrics_addr`;
-  // The metrics port first: a taken one stops the process before it joins a consumer group.
+  // The metrics port first: a taken one stops the process before it connects to anything.
   const metrics = await startMetricsServer(setting, consumer.metricsAddr(settings), registry, logger);
   cleanup.push(['metrics', () => metrics.close()]);
+  const store = await openStore(settings, cleanup);
   await bus.ensureTopics(topicSpecs(settings));
   const built = consumer.build(settings, { bus, store, registry, logger });
   await built.start();
   return { ready: { metrics: metrics.port() }, steps: [[component, () => built.close()]] };
+}
+
+async function openStore(settings: Settings, cleanup: [string, () => Promise<void>][]): Promise<Store> {
+  const store = await createStore(settings);
+  cleanup.push(['store', () => store.close()]);
+  return store;
 }

@@ -2,6 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
+import { createServer, type AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { verify } from '@node-rs/argon2';
 import { tempDataDir } from '../testing/all-in-one.js';
@@ -54,6 +55,23 @@ test('split components stop at start-up naming the missing kafka.brokers, and cl
     const result = await svc([command], { SVC__KAFKA__BROKERS: '127.0.0.1:9' });
     assert.equal(result.code, 1, command);
     assert.equal(result.stderr.trim(), 'svc: clickhouse.url is required', command);
+  }
+});
+
+test('a taken metrics port stops writer, assembler, logminer and notifier with a message naming the setting', async () => {
+  const taken = createServer();
+  await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));
+  const port = (taken.address() as AddressInfo).port;
+  try {
+    for (const component of ['writer', 'assembler', 'logminer', 'notifier']) {
+      const setting = `${component}.metrics_addr`;
+      // Nothing listens on port 9: the metrics port is checked before the broker or the database is contacted.
+      const result = await svc([component], { SVC__KAFKA__BROKERS: '127.0.0.1:9', SVC__CLICKHOUSE__URL: 'http://127.0.0.1:9', [`SVC__${component.toUpperCase()}__METRICS_ADDR`]: `127.0.0.1:${port}` });
+      assert.equal(result.code, 1, component);
+      assert.match(result.stderr, new RegExp(`^svc: ${setting.replace('.', '\\.')} 127\\.0\\.0\\.1:${port} is already in use`, 'm'), result.stderr);
+    }
+  } finally {
+    taken.close();
   }
 });
 
