@@ -159,6 +159,8 @@ describe('svc all-in-one with kafka.brokers set', () => {
   after(async () => {
     const code = await svc?.stop();
     data.cleanup();
+    const problems = svc.logs.filter((entry) => Number(entry.level) >= 40);
+    assert.deepEqual(problems, [], 'no warnings or errors from all-in-one over Kafka');
     assert.equal(code, 0, 'a clean stop');
   });
 

@@ -17,11 +17,17 @@ export interface KafkaConsumerClient {
   clientId: string;
 }
 
+/** Where an error came from: a handler (its batch is redelivered), the group session, or a commit. */
+export type ConsumerErrorSource = 'handler' | 'session' | 'commit';
+
 export interface KafkaGroupConsumerHooks {
-  onError: (error: unknown) => void;
+  onError: (error: unknown, source: ConsumerErrorSource) => void;
 }
 
+/** After a handler failure, as in the memory bus. */
 const RETRY_DELAY_MS = 500;
+/** A session that could not start (broker unreachable) is retried with doubling delays up to this. */
+const MAX_SESSION_RETRY_DELAY_MS = 10_000;
 /** Fetched records held per consumer before the fetch loop pauses (bounded buffer). */
 const MAX_WAITING_RECORDS = 5_000;
 /** Long-poll bound of a fetch: close() waits at most this long for the one under way. */
@@ -90,16 +96,21 @@ export class KafkaGroupConsumer {
   }
 
   private async run(): Promise<void> {
+    let sessionFailures = 0;
     while (!this.closed) {
+      let delayMs = RETRY_DELAY_MS;
       try {
         await this.session();
+        sessionFailures = 0;
       } catch (error) {
-        this.hooks.onError(error);
+        this.hooks.onError(error, 'session');
+        sessionFailures += 1;
+        delayMs = Math.min(MAX_SESSION_RETRY_DELAY_MS, RETRY_DELAY_MS * 2 ** sessionFailures);
       }
       if (this.closed) break;
       await new Promise<void>((resolve) => {
         this.wakeRetry = resolve;
-        this.retryTimer = setTimeout(resolve, RETRY_DELAY_MS);
+        this.retryTimer = setTimeout(resolve, delayMs);
       });
     }
   }
@@ -129,7 +140,7 @@ export class KafkaGroupConsumer {
       this.stream = stream;
       stream.on('data', (message: Message) => this.receive(message));
       stream.once('error', (error: unknown) => {
-        this.hooks.onError(error);
+        this.hooks.onError(error, 'session');
         this.sessionEnded?.();
       });
       stream.once('close', () => this.sessionEnded?.());
@@ -139,13 +150,13 @@ export class KafkaGroupConsumer {
       // Batches already handed out finish, and their commits still apply.
       while (this.running.size > 0) await Promise.allSettled([...this.running]);
       await this.commits;
-      if (!stream.destroyed) await stream.close().catch((error: unknown) => this.hooks.onError(error));
+      if (!stream.destroyed) await stream.close().catch((error: unknown) => this.hooks.onError(error, 'session'));
     } finally {
       this.stream = undefined;
       this.sessionEnded = undefined;
       this.partitions.clear();
       this.waitingCount = 0;
-      await forceClose(consumer).catch((error: unknown) => this.hooks.onError(error));
+      await forceClose(consumer).catch((error: unknown) => this.hooks.onError(error, 'session'));
     }
   }
 
@@ -200,13 +211,13 @@ export class KafkaGroupConsumer {
         await message.commit();
       } catch (error) {
         // A commit lost to a rebalance only means redelivery to the partition's next owner.
-        this.hooks.onError(error);
+        this.hooks.onError(error, 'commit');
       }
     });
   }
 
   private onFailure(error: unknown): void {
-    if (!this.failed) this.hooks.onError(error);
+    if (!this.failed) this.hooks.onError(error, 'handler');
     // The failed batch stays in inFlight as not done, so nothing after it commits.
     this.failed = true;
     this.sessionEnded?.();

@@ -130,3 +130,26 @@ test('lag of a stuck group is end minus committed, groups are listed with their 
   release();
   await consumer.close();
 });
+
+test('replicas in one group share the partitions, and the survivor takes them all when one leaves', async () => {
+  await bus.ensureTopics([spec('shared')]);
+  const byReplica: BusRecord[][] = [[], []];
+  const join = (index: number) => bus.consume({ group: 'shared-g', topics: ['shared'], handler: async (records) => void byReplica[index].push(...records) });
+  const first = join(0);
+  const second = join(1);
+  const keys = Array.from({ length: 40 }, (_, index) => `key-${index}`);
+  // Until both have joined, one may hold every partition: publish until each has received some.
+  await waitFor('records at both replicas', async () => {
+    await bus.publish('shared', keys.map((key) => ({ key, value: Buffer.from(key) })));
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    return byReplica[0].length > 0 && byReplica[1].length > 0;
+  });
+  const partitionsOf = (records: BusRecord[]) => new Set(records.slice(-40).map((record) => record.partition));
+  await first.close();
+  const before = byReplica[1].length;
+  await bus.publish('shared', keys.map((key) => ({ key, value: Buffer.from(`after-${key}`) })));
+  await waitFor('every record at the survivor', () => byReplica[1].filter((record) => record.value.toString().startsWith('after-')).length === 40);
+  assert.ok(byReplica[1].length >= before + 40);
+  assert.equal(partitionsOf(byReplica[1]).size, 4, 'the survivor reads all four partitions');
+  await second.close();
+});

@@ -10,7 +10,7 @@ import { Admin, ProduceAcks, Producer, type MessageToProduce } from '@platformat
 import type { Bus, BusConsumer, BusMessage, ConsumerOptions, PartitionOffsets, TopicSpec } from '../../model/bus.js';
 import { murmur2 } from '../../util/murmur2.js';
 import type { Logger } from '../../util/log.js';
-import { forceClose, KafkaGroupConsumer } from './group-consumer.js';
+import { forceClose, KafkaGroupConsumer, type ConsumerErrorSource } from './group-consumer.js';
 import { PublishQueue } from './publish-queue.js';
 import { listGroupTopics, readOffsets } from './admin-reads.js';
 import { ensureTopics } from './topics.js';
@@ -32,6 +32,12 @@ const DEFAULT_MAX_QUEUED_BYTES = 64 * 1024 * 1024;
 const RECORD_FRAMING_BYTES = 64;
 /** How long a send may wait for the broker before it fails (and ingest answers retry-later). */
 const SEND_TIMEOUT_MS = 5_000;
+
+const CONSUMER_ERRORS: Record<ConsumerErrorSource, string> = {
+  handler: 'consumer batch failed; redelivering from the last commit',
+  session: 'consumer group session failed; rejoining from the last commit',
+  commit: 'committing consumer offsets failed; uncommitted records will be delivered again',
+};
 
 /** Bytes a message takes in the broker's view: what ingest's record budget counts, plus framing. */
 export function messageBytes(message: BusMessage): number {
@@ -87,7 +93,7 @@ export class KafkaBus implements Bus {
 
   consume(options: ConsumerOptions): BusConsumer {
     const consumer = new KafkaGroupConsumer(options, { brokers: this.brokers, clientId: `${this.options.clientId}-${options.group}` }, {
-      onError: (error) => this.logger.error({ err: error, group: options.group }, 'consumer batch failed; redelivering from the last commit'),
+      onError: (error, source) => this.logger.error({ err: error, group: options.group }, CONSUMER_ERRORS[source]),
     });
     this.consumers.add(consumer);
     return {
