@@ -51,11 +51,11 @@ interface RunningIngest {
 }
 
 /** Starts the real `svc ingest` on loopback port 0 against the test broker. */
-async function startIngest(): Promise<RunningIngest> {
+async function startIngest(env: Record<string, string> = {}): Promise<RunningIngest> {
   const child: ChildProcess = spawn(process.env.SVC_TEST_NODE ?? process.execPath, [join(ROOT, 'bin/svc.js'), 'ingest'], {
     cwd: ROOT,
     stdio: ['ignore', 'pipe', 'pipe'],
-    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', SVC__KAFKA__BROKERS: kafka.brokers, SVC__HTTP_ADDR: '127.0.0.1:0', SVC__GRPC_ADDR: '127.0.0.1:0' },
+    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', SVC__KAFKA__BROKERS: kafka.brokers, SVC__HTTP_ADDR: '127.0.0.1:0', SVC__GRPC_ADDR: '127.0.0.1:0', ...env },
   });
   const logs: Record<string, unknown>[] = [];
   const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
@@ -96,8 +96,6 @@ describe('svc ingest alone against Kafka', () => {
   const seen: BusRecord[] = [];
 
   before(async () => {
-    // An existing topic with its own settings: the service must leave it as it is.
-    await admin.createTopics({ topics: ['svc.alerts'], partitions: 1, replicas: 1, configs: [{ name: 'retention.ms', value: '3600000' }] });
     ingest = await startIngest();
   });
 
@@ -105,11 +103,11 @@ describe('svc ingest alone against Kafka', () => {
     await ingest?.stop();
   });
 
-  test('creates the absent topics with the contract\'s partitions and retention, and leaves an existing one alone', async () => {
+  test('creates the absent topics with the contract\'s partitions and retention', async () => {
     assert.deepEqual(await topicState('svc.signals'), { partitions: 12, retentionMs: DAY_MS });
     assert.deepEqual(await topicState('svc.logs'), { partitions: 12, retentionMs: DAY_MS });
     assert.deepEqual(await topicState('svc.stories'), { partitions: 3, retentionMs: DAY_MS });
-    assert.deepEqual(await topicState('svc.alerts'), { partitions: 1, retentionMs: '3600000' });
+    assert.deepEqual(await topicState('svc.alerts'), { partitions: 3, retentionMs: DAY_MS });
   });
 
   test('acknowledged exports are on svc.signals keyed by trace id and on svc.logs keyed by service', async () => {
@@ -207,19 +205,24 @@ describe('svc all-in-one with kafka.brokers set', () => {
   });
 });
 
-describe('the broker stopped', () => {
+describe('a second ingest with other topic settings, then the broker stopped', () => {
   let ingest: RunningIngest;
 
   before(async () => {
-    ingest = await startIngest();
-    await kafka.stop();
+    ingest = await startIngest({ SVC__KAFKA__PARTITIONS: '2', SVC__KAFKA__RETENTION_MS: '60000' });
   });
 
   after(async () => {
     await ingest?.stop();
   });
 
+  test('existing topics are not altered', async () => {
+    assert.deepEqual(await topicState('svc.signals'), { partitions: 12, retentionMs: DAY_MS });
+    assert.deepEqual(await topicState('svc.logs'), { partitions: 12, retentionMs: DAY_MS });
+  });
+
   test('exports are answered retry-later (HTTP 503, gRPC UNAVAILABLE) and counted as publish failures', async () => {
+    await kafka.stop();
     const sample = buildSampleTrace('broker-down', Date.now(), 'k3');
     const body = Buffer.from(ProtobufTraceSerializer.serializeRequest(sample.spans)!);
     const response = await fetch(`http://127.0.0.1:${ingest.httpPort}/v1/traces`, { method: 'POST', headers: { 'content-type': 'application/x-protobuf' }, body });
