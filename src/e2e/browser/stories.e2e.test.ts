@@ -32,6 +32,28 @@ async function groupRows(page: Page): Promise<string[][]> {
   return rows.map((cells) => [cells[0], cells[1].replace(/against a p99 of [\d.]+ ms/, 'against a p99 of <p99>'), cells[2], cells[3], cells[4]]);
 }
 
+/** The parts of the browser's canvas API that `barColours` uses (the server's TS config has no DOM types). */
+interface ChartCanvas {
+  width: number;
+  height: number;
+  getContext(kind: '2d'): { getImageData(x: number, y: number, w: number, h: number): { data: ArrayLike<number> } } | null;
+}
+
+/** Whether the stories chart's canvas shows pixels of the error and of the slow bar colour (the CSS variables it draws with). */
+async function barColours(page: Page): Promise<{ error: boolean; slow: boolean }> {
+  return page.locator('.overview canvas').evaluate((canvas: ChartCanvas) => {
+    const style = (globalThis as unknown as { getComputedStyle(element: unknown): { getPropertyValue(name: string): string } }).getComputedStyle(canvas);
+    const { data } = canvas.getContext('2d')!.getImageData(0, 0, canvas.width, canvas.height);
+    const has = (name: string) => {
+      const hex = style.getPropertyValue(name).trim();
+      const [r, g, b] = [1, 3, 5].map((at) => parseInt(hex.slice(at, at + 2), 16));
+      for (let i = 0; i < data.length; i += 4) if (data[i] === r && data[i + 1] === g && data[i + 2] === b && data[i + 3] === 255) return true;
+      return false;
+    };
+    return { error: has('--error'), slow: has('--slow') };
+  });
+}
+
 const checkoutRow = () => ['error', failures.checkoutSummary, `${names.payments} db query`, `${names.frontend} GET /checkout`, '2'];
 const reserveRow = () => ['error', failures.reserveSummary, `${names.inventory} reserve stock`, `${names.frontend} POST /reserve`, '1'];
 const slowRow = () => [
@@ -56,6 +78,16 @@ describe('Stories in the browser', () => {
       (await page.locator('.figures .figure').evaluateAll((items: DomElement[]) => items.map((item) => [item.querySelector('dt')?.textContent, item.querySelector('dd')?.textContent]))).slice(0, 2);
     await expectEventually('the overview figures', figures, [['Error stories', '3'], ['Slow stories', '1']]);
     await screenshot(page, 'stories');
+    await page.close();
+  });
+
+  test('the stories chart draws the newest minute\'s error and slow bars, also with only the slow kind', async () => {
+    // All stories were sent just now, so both bars sit in the last bucket: the slow bar right of its point.
+    const page = await app.page();
+    await page.goto('/');
+    await expectEventually('error and slow bars', () => barColours(page), { error: true, slow: true });
+    await page.goto('/?kind=slow');
+    await expectEventually('the slow bar alone', () => barColours(page), { error: false, slow: true });
     await page.close();
   });
 
