@@ -17,7 +17,10 @@ echo "fetching Apache Kafka $version jars from Maven Central into $libs" >&2
 staging="$cache_root/$version/libs.partial.$$"
 rm -rf "$staging"
 mkdir -p "$staging"
-mvn -q -B -f "$here/pom.xml" dependency:copy-dependencies -DincludeScope=runtime -DoutputDirectory="$staging" >&2
+trap 'rm -rf "$staging"' EXIT
+# Maven 3.8 prints colour resets even in batch mode; stripped so CI logs stay plain.
+mvn -q -B -Dstyle.color=never -f "$here/pom.xml" dependency:copy-dependencies -DincludeScope=runtime -DoutputDirectory="$staging" 2>&1 \
+  | sed 's/\x1b\[[0-9;]*m//g' >&2
 ls "$staging"/kafka_2.13-"$version".jar >/dev/null
 rm -rf "$libs"
 mv "$staging" "$libs"
