@@ -26,48 +26,71 @@ export function isSplitComponent(name: string): name is SplitComponent {
   return name === 'ingest' || name === 'api' || Object.hasOwn(CONSUMERS, name);
 }
 
-interface Running {
-  /** Fields of the ready log line (bound addresses). */
-  ready: Record<string, unknown>;
-  /** Close steps in order: the component first (it drains), then what it used. */
-  steps: [string, () => Promise<void>][];
+/** What a split component is started with; the CLI passes a Kafka bus and createStore. */
+export interface SplitDeps {
+  /** Closed with the component. */
+  bus: Bus;
+  /** The component's metrics; the process's default metrics are added to it. */
+  registry: Registry;
+  logger: Logger;
+  /** Opens the component's store (closed with it); only ingest never calls it. */
+  openStore: (settings: Settings) => Promise<Store>;
 }
+
+export interface StartedComponent {
+  /** Fields of the ready log line (bound ports). */
+  ready: Record<string, number>;
+  /** Drains the component, then closes what it used; false when a step failed (logged). */
+  close(): Promise<boolean>;
+}
+
+type Steps = [string, () => Promise<void>][];
 
 /** `svc ingest|writer|assembler|logminer|notifier|api`: one component against Kafka (and a ClickHouse server). */
 export async function runSplit(component: SplitComponent, env: NodeJS.ProcessEnv): Promise<number> {
   const settings = loadSettings(component, env);
   const logger = createLogger(settings.log_filter);
-  const registry = new Registry();
-  collectDefaultMetrics({ register: registry });
   const bus = createBus(settings, logger, `svc-${component}`);
-  const cleanup: [string, () => Promise<void>][] = [['bus', () => bus.close()]];
-  let running: Running;
-  try {
-    running = await start(component, settings, { bus, registry, logger }, cleanup);
-  } catch (error) {
-    await closeInOrder(logger, cleanup.reverse());
-    throw error;
-  }
-  logger.info(running.ready, `svc ${component} ready`);
+  const started = await startSplitComponent(component, settings, { bus, registry: new Registry(), logger, openStore: createStore });
+  logger.info(started.ready, `svc ${component} ready`);
   const signal = await waitForStopSignal(logger);
   logger.info({ signal }, 'stopping: draining buffers');
-  const clean = await closeInOrder(logger, [...running.steps, ...cleanup.reverse()]);
+  const clean = await started.close();
   logger.info({ clean }, 'stopped');
   return clean ? 0 : 1;
 }
 
-/** Starts the component; `cleanup` collects what must be closed after it (also on a failed start). */
-async function start(component: SplitComponent, settings: Settings, deps: { bus: Bus; registry: Registry; logger: Logger }, cleanup: [string, () => Promise<void>][]): Promise<Running> {
+/** Starts one split component; on a failed start, closes what was opened and rethrows. */
+export async function startSplitComponent(component: SplitComponent, settings: Settings, deps: SplitDeps): Promise<StartedComponent> {
+  const used: Steps = [['bus', () => deps.bus.close()]];
+  // The process's own metrics (memory, CPU, event loop) beside the component's.
+  collectDefaultMetrics({ register: deps.registry });
+  try {
+    const { ready, steps } = await start(component, settings, deps, used);
+    return { ready, close: () => closeInOrder(deps.logger, [...steps, ...used.reverse()]) };
+  } catch (error) {
+    await closeInOrder(deps.logger, used.reverse());
+    throw error;
+  }
+}
+
+/** Starts the component; `used` collects what must be closed after it (also on a failed start). */
+async function start(component: SplitComponent, settings: Settings, deps: SplitDeps, used: Steps): Promise<{ ready: Record<string, number>; steps: Steps }> {
   const { bus, registry, logger } = deps;
+  const openStore = async () => {
+    const store = await deps.openStore(settings);
+    used.push(['store', () => store.close()]);
+    return store;
+  };
   if (component === 'ingest') {
     // Ingest creates the topics when absent, so exports can be published before any consumer runs.
     await bus.ensureTopics(topicSpecs(settings));
-    const ingest = buildIngest(settings, deps, settings.http_addr);
+    const ingest = buildIngest(settings, { bus, registry, logger }, settings.http_addr);
     await ingest.start();
     return { ready: { grpc: ingest.ports().grpc, http: ingest.ports().http }, steps: [['ingest', () => ingest.close()]] };
   }
   if (component === 'api') {
-    const store = await openStore(settings, cleanup);
+    const store = await openStore();
     const api = buildApi(settings, { bus, store, registry, logger, metricRegistries: [registry] });
     const recorder = buildRecorder(settings, { store, logger, registry, sources: new Map([['svc-api', registry]]) });
     await api.start();
@@ -78,16 +101,10 @@ async function start(component: SplitComponent, settings: Settings, deps: { bus:
   const setting = `${component}.metrics_addr`;
   // The metrics port first: a taken one stops the process before it connects to anything.
   const metrics = await startMetricsServer(setting, consumer.metricsAddr(settings), registry, logger);
-  cleanup.push(['metrics', () => metrics.close()]);
-  const store = await openStore(settings, cleanup);
+  used.push(['metrics', () => metrics.close()]);
+  const store = await openStore();
   await bus.ensureTopics(topicSpecs(settings));
   const built = consumer.build(settings, { bus, store, registry, logger });
   await built.start();
   return { ready: { metrics: metrics.port() }, steps: [[component, () => built.close()]] };
-}
-
-async function openStore(settings: Settings, cleanup: [string, () => Promise<void>][]): Promise<Store> {
-  const store = await createStore(settings);
-  cleanup.push(['store', () => store.close()]);
-  return store;
 }

@@ -2,8 +2,7 @@
  * The Kafka path end to end against a real single-node broker (one per file): `svc ingest` alone
  * (topics created or left alone, records keyed as the contract says, acknowledgement and the
  * broker-down answer), and `svc all-in-one` with kafka.brokers set (the SDK round trip and a
- * story). The split writer, assembler, logminer, notifier and api need a ClickHouse server, which
- * this machine cannot run; all-in-one runs those same builders over Kafka.
+ * story). The other split components need a ClickHouse server: see kafka-split.e2e.test.ts.
  */
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
