@@ -28,8 +28,9 @@ export interface KafkaGroupConsumerHooks {
 const RETRY_DELAY_MS = 500;
 /** A session that could not start (broker unreachable) is retried with doubling delays up to this. */
 const MAX_SESSION_RETRY_DELAY_MS = 10_000;
-/** Fetched records held per consumer before the fetch loop pauses (bounded buffer). */
+/** Fetched records, and their bytes, held per consumer before the fetch loop pauses (bounded buffer). */
 const MAX_WAITING_RECORDS = 5_000;
+const MAX_WAITING_BYTES = 32 * 1024 * 1024;
 /** Long-poll bound of a fetch: close() waits at most this long for the one under way. */
 const FETCH_MAX_WAIT_MS = 500;
 const SESSION_TIMEOUT_MS = 10_000;
@@ -38,6 +39,10 @@ const HEARTBEAT_INTERVAL_MS = 1_000;
 /** Closes a client and any stream it still has open (the promise overload of close(force) is shadowed by the callback one). */
 export function forceClose(client: { close(force: boolean, callback: (error?: Error | null) => void): void }): Promise<void> {
   return new Promise((resolve, reject) => client.close(true, (error) => (error ? reject(error) : resolve())));
+}
+
+function messageSize(message: Message): number {
+  return (message.value?.length ?? 0) + (message.key?.length ?? 0);
 }
 
 function toBusRecord(message: Message): BusRecord {
@@ -67,6 +72,7 @@ export class KafkaGroupConsumer {
   private readonly running = new Set<Promise<void>>();
   private inFlightCount = 0;
   private waitingCount = 0;
+  private waitingBytes = 0;
   private stream: MessagesStream<Buffer, Buffer, Buffer, Buffer> | undefined;
   private commits: Promise<void> = Promise.resolve();
   private sessionEnded: (() => void) | undefined;
@@ -156,6 +162,7 @@ export class KafkaGroupConsumer {
       this.sessionEnded = undefined;
       this.partitions.clear();
       this.waitingCount = 0;
+      this.waitingBytes = 0;
       await forceClose(consumer).catch((error: unknown) => this.hooks.onError(error, 'session'));
     }
   }
@@ -170,7 +177,8 @@ export class KafkaGroupConsumer {
     }
     state.waiting.push(message);
     this.waitingCount += 1;
-    if (this.waitingCount >= MAX_WAITING_RECORDS) this.stream?.pause();
+    this.waitingBytes += messageSize(message);
+    if (this.waitingCount >= MAX_WAITING_RECORDS || this.waitingBytes >= MAX_WAITING_BYTES) this.stream?.pause();
     this.deliver();
   }
 
@@ -179,6 +187,7 @@ export class KafkaGroupConsumer {
       while (!this.failed && !this.closed && state.waiting.length > 0 && this.inFlightCount < this.maxInFlight) {
         const messages = state.waiting.splice(0, this.maxBatchRecords);
         this.waitingCount -= messages.length;
+        for (const message of messages) this.waitingBytes -= messageSize(message);
         const entry: InFlight = { last: messages[messages.length - 1], done: false };
         state.inFlight.push(entry);
         this.inFlightCount += 1;
@@ -196,7 +205,8 @@ export class KafkaGroupConsumer {
         this.running.add(run);
       }
     }
-    if (this.waitingCount < MAX_WAITING_RECORDS / 2 && !this.failed && !this.closed && this.stream?.isPaused()) this.stream.resume();
+    const drained = this.waitingCount < MAX_WAITING_RECORDS / 2 && this.waitingBytes < MAX_WAITING_BYTES / 2;
+    if (drained && !this.failed && !this.closed && this.stream?.isPaused()) this.stream.resume();
   }
 
   private onSuccess(state: PartitionState, entry: InFlight): void {
