@@ -16,10 +16,28 @@ const JVM_FLAGS = ['-Xmx512m', '-Xms64m', '-XX:+UseSerialGC', '-XX:TieredStopAtL
 
 const execFileAsync = promisify(execFile);
 
+/**
+ * Runs the JVM under a shell that kills it (SIGKILL: a test broker has nothing to flush) when told
+ * to stop, or when the test process is gone: a test file killed by a signal or a timeout never runs
+ * its after() hooks, and an orphaned broker would hold ports and memory on the machine.
+ * Arguments: the test process id, the broker's temp dir (removed when the test process is gone),
+ * then the JVM command line.
+ */
+const WATCHDOG = `
+parent=$1; dir=$2; shift 2
+"$@" &
+jvm=$!
+trap 'kill -9 $jvm 2>/dev/null; wait $jvm 2>/dev/null; exit 0' TERM INT
+while kill -0 "$parent" 2>/dev/null && kill -0 "$jvm" 2>/dev/null; do sleep 1 & wait $!; done
+kill -9 $jvm 2>/dev/null
+wait $jvm 2>/dev/null
+kill -0 "$parent" 2>/dev/null || rm -rf "$dir"
+`;
+
 export interface TestKafka {
   /** Bootstrap address, `127.0.0.1:<port>`. */
   brokers: string;
-  /** Kills the JVM and removes its data directory. Safe to call twice. */
+  /** Kills the JVM (at once, like a crash) and removes its data directory. Safe to call twice. */
   stop(): Promise<void>;
 }
 
@@ -117,8 +135,8 @@ export async function startKafka(): Promise<TestKafka> {
   const javaArgs = [...JVM_FLAGS, `-Dlog4j2.configurationFile=${log4jFile}`, '-cp', classpath];
   await execFileAsync('java', [...javaArgs, 'kafka.tools.StorageTool', 'format', '-t', randomClusterId(), '-c', propertiesFile], { maxBuffer: 4 << 20 });
 
-  const child: ChildProcess = spawn('java', [...javaArgs, 'kafka.Kafka', propertiesFile], { stdio: ['ignore', 'pipe', 'pipe'] });
-  const killOnExit = () => child.kill('SIGKILL');
+  const child: ChildProcess = spawn('bash', ['-c', WATCHDOG, 'svc-kafka-watchdog', String(process.pid), dir, 'java', ...javaArgs, 'kafka.Kafka', propertiesFile], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const killOnExit = () => child.kill('SIGTERM');
   process.once('exit', killOnExit);
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   let outputTail = '';
@@ -136,7 +154,7 @@ export async function startKafka(): Promise<TestKafka> {
     stopped = true;
     process.removeListener('exit', killOnExit);
     if (child.exitCode === null && child.signalCode === null) {
-      child.kill('SIGKILL');
+      child.kill('SIGTERM');
       await exited;
     }
     rmSync(dir, { recursive: true, force: true });
