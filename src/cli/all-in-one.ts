@@ -50,7 +50,7 @@ export async function runAllInOne(env: NodeJS.ProcessEnv): Promise<number> {
 
   const signal = await waitForStopSignal(logger);
   logger.info({ signal }, 'stopping: no new exports; draining buffers into storage');
-  // Ingest first so in-flight exports finish (their acks wait for the writer), then the assembler
+  // Ingest first so in-flight exports finish (their acks wait for the writer, or with Kafka for the broker), then the assembler
   // takes the rest of the topic and analyses every open trace, the writer stores what it holds,
   // then the readers and the store.
   const clean = await closeInOrder(logger, [
