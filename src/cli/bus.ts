@@ -4,6 +4,7 @@ import { MemoryBus } from '../bus/memory/memory-bus.js';
 import type { Bus } from '../model/bus.js';
 import type { Logger } from '../util/log.js';
 import { WRITER_GROUP } from '../writer/writer.js';
+import { topicSpecs } from './topics.js';
 
 /** How much the in-process bus may hold for consumers before ingest answers "retry later". */
 const MEMORY_BUS_MAX_BYTES = 256 * 1024 * 1024;
@@ -15,7 +16,8 @@ const MEMORY_BUS_MAX_BYTES = 256 * 1024 * 1024;
  */
 export function createBus(settings: Settings, logger: Logger, clientId: string): Bus {
   if (settings.kafka.brokers !== '') {
-    return createKafkaBus({ brokers: settings.kafka.brokers, clientId, maxRecordBytes: settings.kafka.max_record_bytes }, { logger });
+    const onlyTopics = topicSpecs(settings).map((spec) => spec.name);
+    return createKafkaBus({ brokers: settings.kafka.brokers, clientId, maxRecordBytes: settings.kafka.max_record_bytes, onlyTopics }, { logger });
   }
   return new MemoryBus({
     durableGroups: { [settings.kafka.topic]: WRITER_GROUP },

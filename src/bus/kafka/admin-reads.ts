@@ -24,8 +24,11 @@ export async function readOffsets(admin: Admin, group: string, topic: string): P
   return indexes.map((partition) => ({ topic, partition, committed: committedByPartition.get(partition) ?? 0n, end: endByPartition.get(partition) ?? 0n }));
 }
 
-/** Consumer groups with the topics they consume: assigned to a live member, or with committed offsets. */
-export async function listGroupTopics(admin: Admin): Promise<{ group: string; topics: string[] }[]> {
+/**
+ * Consumer groups with the topics they consume: assigned to a live member, or with committed
+ * offsets. With `onlyTopics`, other topics are left out and so are groups left with none.
+ */
+export async function listGroupTopics(admin: Admin, onlyTopics?: ReadonlySet<string>): Promise<{ group: string; topics: string[] }[]> {
   const listed = await admin.listGroups();
   const ids = [...listed.keys()].sort();
   if (ids.length === 0) return [];
@@ -37,5 +40,6 @@ export async function listGroupTopics(admin: Admin): Promise<{ group: string; to
   for (const entry of committed) {
     for (const topic of entry.topics) if (topic.partitions.some((row) => row.committedOffset >= 0n)) topics.get(entry.groupId)?.add(topic.name);
   }
-  return ids.map((group) => ({ group, topics: [...(topics.get(group) ?? [])].sort() }));
+  const listedGroups = ids.map((group) => ({ group, topics: [...(topics.get(group) ?? [])].filter((topic) => onlyTopics === undefined || onlyTopics.has(topic)).sort() }));
+  return onlyTopics === undefined ? listedGroups : listedGroups.filter((entry) => entry.topics.length > 0);
 }

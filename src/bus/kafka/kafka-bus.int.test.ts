@@ -127,6 +127,9 @@ test('lag of a stuck group is end minus committed, groups are listed with their 
   assert.deepEqual(groups.find((entry) => entry.group === 'stuck-g'), { group: 'stuck-g', topics: ['lagging'] });
   assert.deepEqual(groups.find((entry) => entry.group === 'ordered-g'), { group: 'ordered-g', topics: ['ordered'] }, 'a closed group with commits is listed');
   await assert.rejects(bus.publish('lagging', [{ key: 'k', value: Buffer.alloc(10_001) }]), /exceeds kafka.max_record_bytes/);
+  const scoped = createKafkaBus({ brokers: kafka.brokers, clientId: 'bus-test-scoped', maxRecordBytes: 10_000, onlyTopics: ['lagging'] }, { logger: createLogger('error') });
+  assert.deepEqual(await scoped.groups(), [{ group: 'stuck-g', topics: ['lagging'] }], 'only groups of the service\'s topics');
+  await scoped.close();
   release();
   await consumer.close();
 });

@@ -25,6 +25,11 @@ export interface KafkaBusOptions {
   maxRecordBytes: number;
   /** Bytes waiting for the broker before publish fails with BusFullError. */
   maxQueuedBytes?: number;
+  /**
+   * The service's topics: groups() reports only these, so that other consumers of a shared cluster
+   * stay out of the lag table. Absent: every group and topic.
+   */
+  onlyTopics?: readonly string[];
 }
 
 type Produced = MessageToProduce<Buffer, Buffer, string, string>;
@@ -111,7 +116,7 @@ export class KafkaBus implements Bus {
   }
 
   groups(): Promise<{ group: string; topics: string[] }[]> {
-    return listGroupTopics(this.admin);
+    return listGroupTopics(this.admin, this.options.onlyTopics === undefined ? undefined : new Set(this.options.onlyTopics));
   }
 
   async close(): Promise<void> {
