@@ -25,8 +25,16 @@ import { executionLimitSecs, toStorageError } from './errors.js';
 import { assertIdentifier } from './identifiers.js';
 import { parseJsonEachRow } from './json-rows.js';
 
-/** Engine arguments: 64-bit integers leave as JSON strings, so JS never rounds them. */
-const CONNECTION_ARGS = ['--output_format_json_quote_64bit_integers=1'];
+// The engine's mark and index caches default to 5 GiB each and fill as data grows; embedded in a
+// process meant to stay light, they are bounded (128 MiB each, plenty for 3 days of raw data).
+const CACHE_BYTES = 128 * 1024 * 1024;
+/** Engine arguments: 64-bit integers leave as JSON strings, so JS never rounds them; bounded caches. */
+const CONNECTION_ARGS = [
+  '--output_format_json_quote_64bit_integers=1',
+  `--mark_cache_size=${CACHE_BYTES}`,
+  `--primary_index_cache_size=${CACHE_BYTES}`,
+  `--index_mark_cache_size=${CACHE_BYTES}`,
+];
 
 function openSession(dataDir: string): Session {
   try {
