@@ -18,8 +18,11 @@ import { RowQueue } from './row-queue.js';
 /** Insert at this many rows, or when the oldest queued row is FLUSH_MS old. */
 const BATCH_ROWS = 5_000;
 const FLUSH_MS = 1_000;
-/** Edges are summed in memory this long before they are queued (fewer, fuller rows). */
-export const EDGE_FLUSH_MS = 5_000;
+/**
+ * Edges are summed in memory this long before they are queued (fewer, fuller rows); short enough
+ * that the map shows a call about as soon as its trace's story exists.
+ */
+export const EDGE_FLUSH_MS = 1_000;
 const EDGE_MAX_KEYS = 50_000;
 /**
  * Queue bounds, reached only when the store or broker is down for a while. Stories are bounded

@@ -133,7 +133,8 @@ export async function startKafka(): Promise<TestKafka> {
   writeFileSync(propertiesFile, serverProperties(dir, brokerPort, controllerPort));
   writeFileSync(log4jFile, log4jProperties());
   const javaArgs = [...JVM_FLAGS, `-Dlog4j2.configurationFile=${log4jFile}`, '-cp', classpath];
-  await execFileAsync('java', [...javaArgs, 'kafka.tools.StorageTool', 'format', '-t', randomClusterId(), '-c', propertiesFile], { maxBuffer: 4 << 20 });
+  // One token: a random id may begin with '-', which the tool's parser would take for an option.
+  await execFileAsync('java', [...javaArgs, 'kafka.tools.StorageTool', 'format', `--cluster-id=${randomClusterId()}`, '-c', propertiesFile], { maxBuffer: 4 << 20 });
 
   const child: ChildProcess = spawn('bash', ['-c', WATCHDOG, 'svc-kafka-watchdog', String(process.pid), dir, 'java', ...javaArgs, 'kafka.Kafka', propertiesFile], { stdio: ['ignore', 'pipe', 'pipe'] });
   const killOnExit = () => child.kill('SIGTERM');

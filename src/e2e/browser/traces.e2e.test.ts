@@ -105,6 +105,15 @@ describe('Traces in the browser', () => {
   });
 
   test('/map shows a node per service with its health and the calls between services', async () => {
+    // The page reads the map once: wait until the API has the three calling pairs (the assembler
+    // stores edges shortly after the traces close), then open it.
+    await until('the edges in the service map', async () => {
+      const response = await getJson(`${app.svc.apiUrl}/api/v1/service-map?since=1h`);
+      assert.equal(response.status, 200);
+      const edges = (response.body as { edges: { parent: string; child: string }[] }).edges;
+      const ours = edges.filter((edge) => Object.values(names).includes(edge.parent));
+      return ours.length >= 3 ? ours : undefined;
+    });
     const page = await app.page();
     await page.goto('/map');
     const nodes = page.locator('g.map-node');
