@@ -7,38 +7,40 @@ import { fieldMask, ProtoReader } from './proto-reader.js';
 import { readResource, readScope, type ScopeFields } from './read-envelope.js';
 import { serviceNameOf } from './service-name.js';
 import { spanKindOf, spanStatusOf } from './span-enums.js';
+import {
+  TAG_RESOURCE_SPANS,
+  TAG_RESOURCE,
+  TAG_SCOPE_SPANS,
+  TAG_SCOPE,
+  TAG_SPANS,
+  TAG_TRACE_ID,
+  TAG_SPAN_ID,
+  TAG_PARENT_SPAN_ID,
+  TAG_NAME,
+  TAG_KIND,
+  TAG_START,
+  TAG_END,
+  TAG_ATTRIBUTES,
+  TAG_EVENTS,
+  TAG_STATUS,
+  TAG_STATUS_MESSAGE,
+  TAG_STATUS_CODE,
+  TAG_EVENT_TIME,
+  TAG_EVENT_NAME,
+  TAG_EVENT_ATTRIBUTES,
+} from './trace-tags.js';
 
-// Tags are (field << 3) | wire type, field numbers from opentelemetry-proto trace.proto.
+// Which fields each message reads (tags in trace-tags.ts).
 // TracesData and ExportTraceServiceRequest: resource_spans = 1.
-const TAG_RESOURCE_SPANS = 0x0a;
 const TRACES_DATA_FIELDS = fieldMask(1);
 // ResourceSpans: resource = 1, scope_spans = 2. ScopeSpans: scope = 1, spans = 2.
-const TAG_RESOURCE = 0x0a;
-const TAG_SCOPE_SPANS = 0x12;
-const TAG_SCOPE = 0x0a;
-const TAG_SPANS = 0x12;
 const ENVELOPE_FIELDS = fieldMask(1, 2);
 // Span: trace_id = 1, span_id = 2, parent_span_id = 4, name = 5, kind = 6 (enum),
 // start_time_unix_nano = 7 and end_time_unix_nano = 8 (fixed64), attributes = 9, events = 11, status = 15.
-const TAG_TRACE_ID = 0x0a;
-const TAG_SPAN_ID = 0x12;
-const TAG_PARENT_SPAN_ID = 0x22;
-const TAG_NAME = 0x2a;
-const TAG_KIND = 0x30;
-const TAG_START = 0x39;
-const TAG_END = 0x41;
-const TAG_ATTRIBUTES = 0x4a;
-const TAG_EVENTS = 0x5a;
-const TAG_STATUS = 0x7a;
 const SPAN_FIELDS = fieldMask(1, 2, 4, 5, 6, 7, 8, 9, 11, 15);
 // Status: message = 2, code = 3 (enum).
-const TAG_STATUS_MESSAGE = 0x12;
-const TAG_STATUS_CODE = 0x18;
 const STATUS_FIELDS = fieldMask(2, 3);
 // Span.Event: time_unix_nano = 1 (fixed64), name = 2, attributes = 3.
-const TAG_EVENT_TIME = 0x09;
-const TAG_EVENT_NAME = 0x12;
-const TAG_EVENT_ATTRIBUTES = 0x1a;
 const EVENT_FIELDS = fieldMask(1, 2, 3);
 
 /**

@@ -5,28 +5,29 @@ import { OtlpEncodeError } from './errors.js';
 import { groupRows } from './group-rows.js';
 import { fieldSize, ProtoWriter, varintSize } from './proto-writer.js';
 import { spanKindValue, spanStatusValue } from './span-enums.js';
+import {
+  TAG_RESOURCE_SPANS,
+  TAG_RESOURCE,
+  TAG_SCOPE_SPANS,
+  TAG_SCOPE,
+  TAG_SPANS,
+  TAG_TRACE_ID,
+  TAG_SPAN_ID,
+  TAG_PARENT_SPAN_ID,
+  TAG_NAME,
+  TAG_KIND,
+  TAG_START,
+  TAG_END,
+  TAG_ATTRIBUTES,
+  TAG_EVENTS,
+  TAG_STATUS,
+  TAG_STATUS_MESSAGE,
+  TAG_STATUS_CODE,
+  TAG_EVENT_TIME,
+  TAG_EVENT_NAME,
+  TAG_EVENT_ATTRIBUTES,
+} from './trace-tags.js';
 
-// Tags are (field << 3) | wire type, field numbers from opentelemetry-proto trace.proto.
-const TAG_RESOURCE_SPANS = 0x0a;
-const TAG_RESOURCE = 0x0a;
-const TAG_SCOPE_SPANS = 0x12;
-const TAG_SCOPE = 0x0a;
-const TAG_SPANS = 0x12;
-const TAG_TRACE_ID = 0x0a;
-const TAG_SPAN_ID = 0x12;
-const TAG_PARENT_SPAN_ID = 0x22;
-const TAG_NAME = 0x2a;
-const TAG_KIND = 0x30;
-const TAG_START = 0x39;
-const TAG_END = 0x41;
-const TAG_ATTRIBUTES = 0x4a;
-const TAG_EVENTS = 0x5a;
-const TAG_STATUS = 0x7a;
-const TAG_STATUS_MESSAGE = 0x12;
-const TAG_STATUS_CODE = 0x18;
-const TAG_EVENT_TIME = 0x09;
-const TAG_EVENT_NAME = 0x12;
-const TAG_EVENT_ATTRIBUTES = 0x1a;
 
 /** Reused across calls: encoding is synchronous, so one plan buffer serves every call. */
 const writer = new ProtoWriter();
