@@ -19,8 +19,8 @@ export async function runAllInOne(env: NodeJS.ProcessEnv): Promise<number> {
   const applied = await migrate(store);
   logger.info({ database: store.database, applied, embedded: settings.clickhouse.url === '' ? settings.embedded.data_dir : undefined }, 'schema ready');
 
-  // With kafka.brokers set, an export's acknowledgement is the broker's (acks=all), not the writer's.
-  const bus = createBus(settings, logger, 'svc-all-in-one');
+  // An export's acknowledgement is the bus's: synced to the embedded log, or with kafka.brokers the broker's (acks=all).
+  const bus = await createBus(settings, logger, 'svc-all-in-one');
   await bus.ensureTopics(topicSpecs(settings));
 
   const registries = { ingest: new Registry(), writer: new Registry(), assembler: new Registry(), logminer: new Registry(), notifier: new Registry(), api: new Registry() };

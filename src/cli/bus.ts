@@ -1,27 +1,36 @@
+import { join } from 'node:path';
 import type { Settings } from '../config/settings.js';
 import { createKafkaBus } from '../bus/kafka/kafka-bus.js';
-import { MemoryBus } from '../bus/memory/memory-bus.js';
+import { DiskBus } from '../bus/disk/disk-bus.js';
 import type { Bus } from '../model/bus.js';
 import type { Logger } from '../util/log.js';
-import { WRITER_GROUP } from '../writer/writer.js';
 import { topicSpecs } from './topics.js';
 
-/** How much the in-process bus may hold for consumers before ingest answers "retry later". */
-const MEMORY_BUS_MAX_BYTES = 256 * 1024 * 1024;
+/** The embedded bus's log lives beside the embedded ClickHouse data, in the data directory. */
+export function embeddedBusDir(settings: Settings): string {
+  return join(settings.embedded.data_dir, 'bus');
+}
 
 /**
  * Kafka when kafka.brokers is set (always in the split deployment; publish resolves on the broker's
- * acks=all acknowledgement), else the in-process bus of all-in-one (publish resolves once the
- * writer stored the records).
+ * acks=all acknowledgement), else the durable embedded bus of all-in-one (publish resolves once the
+ * records are synced to its log under embedded.data_dir).
  */
-export function createBus(settings: Settings, logger: Logger, clientId: string): Bus {
+export async function createBus(settings: Settings, logger: Logger, clientId: string): Promise<Bus> {
   if (settings.kafka.brokers !== '') {
     const onlyTopics = topicSpecs(settings).map((spec) => spec.name);
     return createKafkaBus({ brokers: settings.kafka.brokers, clientId, maxRecordBytes: settings.kafka.max_record_bytes, onlyTopics }, { logger });
   }
-  return new MemoryBus({
-    durableGroups: { [settings.kafka.topic]: WRITER_GROUP },
-    maxBufferedBytes: MEMORY_BUS_MAX_BYTES,
+  const dir = embeddedBusDir(settings);
+  const bus = await DiskBus.open({
+    dir,
+    maxBytes: settings.embedded.bus_max_bytes,
     onConsumerError: (group, error) => logger.error({ err: error, group }, 'consumer batch failed; redelivering from the last commit'),
   });
+  const { recovery } = bus;
+  if (recovery.truncatedBytes > 0) {
+    logger.warn({ dir, cutBytes: recovery.truncatedBytes, reasons: recovery.reasons }, 'embedded bus: cut a torn or corrupt tail left by a crash (those records were never acknowledged)');
+  }
+  logger.info({ dir, segments: recovery.segments, records: recovery.records, diskBytes: bus.diskBytes, maxBytes: settings.embedded.bus_max_bytes }, 'embedded bus open');
+  return bus;
 }

@@ -50,7 +50,7 @@ type Steps = [string, () => Promise<void>][];
 export async function runSplit(component: SplitComponent, env: NodeJS.ProcessEnv): Promise<number> {
   const settings = loadSettings(component, env);
   const logger = createLogger(settings.log_filter);
-  const bus = createBus(settings, logger, `svc-${component}`);
+  const bus = await createBus(settings, logger, `svc-${component}`);
   const started = await startSplitComponent(component, settings, { bus, registry: new Registry(), logger, openStore: createStore });
   logger.info(started.ready, `svc ${component} ready`);
   const signal = await waitForStopSignal(logger);

@@ -23,7 +23,7 @@ const ALL_IN_ONE_DEFAULTS: Settings = {
     retention_ms: 86400000,
   },
   clickhouse: { url: '', database: 'svc' },
-  embedded: { data_dir: './svc-data' },
+  embedded: { data_dir: './svc-data', bus_max_bytes: 1073741824 },
   writer: { max_rows: 10000, max_age_ms: 1000, metrics_addr: '0.0.0.0:9100' },
   assembler: {
     gap_ms: 10000,

@@ -34,6 +34,7 @@ database = "obs_1"
 
 [embedded]
 data_dir = "/var/lib/svc"
+bus_max_bytes = 2147483648
 
 [writer]
 max_rows = 500
@@ -90,6 +91,7 @@ test('values from the file alone', () => {
   });
   assert.deepEqual(s.clickhouse, { url: 'http://ch:8123', database: 'obs_1' });
   assert.equal(s.embedded.data_dir, '/var/lib/svc');
+  assert.equal(s.embedded.bus_max_bytes, 2147483648);
   assert.deepEqual(s.writer, { max_rows: 500, max_age_ms: 250, metrics_addr: '127.0.0.1:9101' });
   assert.equal(s.thresholds.slow_trace_factor, 3);
   assert.equal(s.thresholds.new_op_presence, 0.2);
@@ -125,6 +127,7 @@ const overrides: { name: string; value: string; read: (s: ReturnType<typeof load
   { name: 'SVC__NOTIFIER__TIMEOUT_SECS', value: ' 3 ', read: (s) => s.notifier.timeout_secs, expected: 3 },
   { name: 'SVC__CLICKHOUSE__DATABASE', value: 'other', read: (s) => s.clickhouse.database, expected: 'other' },
   { name: 'SVC__EMBEDDED__DATA_DIR', value: '/data', read: (s) => s.embedded.data_dir, expected: '/data' },
+  { name: 'SVC__EMBEDDED__BUS_MAX_BYTES', value: '33554432', read: (s) => s.embedded.bus_max_bytes, expected: 33554432 },
 ];
 
 for (const { name, value, read, expected } of overrides) {

@@ -20,9 +20,20 @@ export function readClickHouse(r: SettingReader): ClickHouseSettings {
   };
 }
 
-/** [embedded]: where all-in-one keeps chDB's data when no ClickHouse server is configured. */
+/** Below this the bus could hold too few segments to keep accepting while consumers catch up. */
+export const MIN_BUS_MAX_BYTES = 16 * 1024 * 1024;
+
+const atLeastMinBusBytes: Check<number> = (value, path) => (value >= MIN_BUS_MAX_BYTES ? null : `${path} must be at least ${MIN_BUS_MAX_BYTES}`);
+
+/**
+ * [embedded]: where all-in-one keeps chDB's data and the durable bus when no ClickHouse server and
+ * no Kafka are configured, and how much the bus may hold on disk before ingest answers "retry later".
+ */
 export function readEmbedded(r: SettingReader): EmbeddedSettings {
-  return { data_dir: r.string('embedded.data_dir', './svc-data', nonEmpty) };
+  return {
+    data_dir: r.string('embedded.data_dir', './svc-data', nonEmpty),
+    bus_max_bytes: r.int('embedded.bus_max_bytes', 1024 * 1024 * 1024, atLeastMinBusBytes),
+  };
 }
 
 /** Stops with `<path> is required` for a required setting left empty. */

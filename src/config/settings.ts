@@ -22,6 +22,8 @@ export interface ClickHouseSettings {
 
 export interface EmbeddedSettings {
   data_dir: string;
+  /** Bytes the durable embedded bus may keep on disk (records not yet committed by every group). */
+  bus_max_bytes: number;
 }
 
 export interface WriterSettings {

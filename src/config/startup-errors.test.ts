@@ -61,6 +61,7 @@ const cases: Case[] = [
   { name: 'sim threshold above 1', env: { SVC__LOGMINER__SIM_THRESHOLD: '1.5' }, message: 'logminer.sim_threshold must be within 0..=1' },
   { name: 'sim threshold below 0', env: { SVC__LOGMINER__SIM_THRESHOLD: '-0.1' }, message: 'logminer.sim_threshold must be within 0..=1' },
   { name: 'max batch 0', env: { SVC__LOGMINER__MAX_BATCH: '0' }, message: 'logminer.max_batch must be a positive integer' },
+  { name: 'bus too small', env: { SVC__EMBEDDED__BUS_MAX_BYTES: '1048576' }, message: 'embedded.bus_max_bytes must be at least 16777216' },
   { name: 'flush 0', env: { SVC__LOGMINER__FLUSH_MS: '0' }, message: 'logminer.flush_ms must be a positive integer' },
   { name: 'writer rows 0', env: { SVC__WRITER__MAX_ROWS: '0' }, message: 'writer.max_rows must be a positive integer' },
   { name: 'assembler gap -1', env: { SVC__ASSEMBLER__GAP_MS: '-1' }, message: 'assembler.gap_ms must be a positive integer' },

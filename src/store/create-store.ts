@@ -6,7 +6,7 @@ import { ChdbStore } from './chdb-store.js';
 import { HttpStore } from './http-store.js';
 
 /** Opens the store: HTTP when `clickhouse.url` is set, otherwise chDB on `embedded.data_dir`. */
-export async function createStore(settings: { clickhouse: ClickHouseSettings; embedded: EmbeddedSettings }): Promise<Store> {
+export async function createStore(settings: { clickhouse: ClickHouseSettings; embedded: Pick<EmbeddedSettings, 'data_dir'> }): Promise<Store> {
   const { clickhouse, embedded } = settings;
   if (clickhouse.url !== '') return HttpStore.open(clickhouse.url, clickhouse.database);
   return ChdbStore.open(embedded.data_dir, clickhouse.database);

@@ -1,0 +1,257 @@
+import assert from 'node:assert/strict';
+import { appendFile, mkdtemp, readdir, rm, stat } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { test } from 'node:test';
+import { BusFullError, type BusRecord, type TopicSpec } from '../../model/bus.js';
+import { DiskBus, type DiskBusOptions } from './disk-bus.js';
+
+const TOPICS: TopicSpec[] = [
+  { name: 'signals', partitions: 4, retentionMs: -1, maxMessageBytes: 1 << 20 },
+  { name: 'logs', partitions: 2, retentionMs: -1, maxMessageBytes: 1 << 20 },
+  { name: 'stories', partitions: 1, retentionMs: -1, maxMessageBytes: 1 << 20 },
+];
+
+async function withDir(run: (dir: string) => Promise<void>): Promise<void> {
+  const dir = await mkdtemp(join(tmpdir(), 'svc-disk-bus-'));
+  try {
+    await run(dir);
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+async function openBus(dir: string, options: Partial<DiskBusOptions> = {}): Promise<DiskBus> {
+  const bus = await DiskBus.open({ dir, maxBytes: 64 * 1024 * 1024, offsetsFlushMs: 10, ...options });
+  await bus.ensureTopics(TOPICS);
+  return bus;
+}
+
+function messages(prefix: string, count: number, valueBytes = 16) {
+  return Array.from({ length: count }, (_, i) => ({
+    key: `${prefix}-${i % 7}`,
+    value: Buffer.from(`${prefix}:${i}:`.padEnd(valueBytes, 'x')),
+    headers: { 'svc-signal': 'traces', n: String(i) },
+  }));
+}
+
+/** Resolves once `predicate` holds, checking as often as the event loop allows; fails after `timeoutMs`. */
+async function until(predicate: () => boolean | Promise<boolean>, what: string, timeoutMs = 20_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await predicate())) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+}
+
+function collector() {
+  const seen: BusRecord[] = [];
+  return { seen, handler: async (records: BusRecord[]) => void seen.push(...records) };
+}
+
+async function lag(bus: DiskBus, group: string, topic: string): Promise<bigint> {
+  let total = 0n;
+  for (const p of await bus.offsets(group, topic)) total += p.end - p.committed;
+  return total;
+}
+
+test('records published are delivered to every group of their topic, in order per partition, with key, value and headers', async () => {
+  await withDir(async (dir) => {
+    const bus = await openBus(dir);
+    const a = collector();
+    const b = collector();
+    const consumers = [bus.consume({ group: 'a', topics: ['signals'], handler: a.handler }), bus.consume({ group: 'b', topics: ['signals', 'logs'], handler: b.handler })];
+    await bus.publish('signals', messages('s', 100));
+    await bus.publish('logs', messages('l', 10));
+    await until(() => a.seen.length === 100 && b.seen.length === 110, 'delivery');
+    const byPartition = new Map<number, bigint[]>();
+    for (const record of a.seen) byPartition.set(record.partition, [...(byPartition.get(record.partition) ?? []), record.offset]);
+    for (const offsets of byPartition.values()) assert.deepEqual(offsets, [...offsets].sort((x, y) => (x < y ? -1 : 1)));
+    const first = a.seen.find((record) => record.headers?.n === '0')!;
+    assert.equal(first.key, 's-0');
+    assert.equal(first.value.toString().startsWith('s:0:'), true);
+    assert.equal(first.topic, 'signals');
+    await until(async () => (await lag(bus, 'a', 'signals')) === 0n && (await lag(bus, 'b', 'logs')) === 0n, 'commits');
+    const offsets = await bus.offsets('a', 'signals');
+    assert.equal(offsets.reduce((sum, p) => sum + p.end, 0n), 100n);
+    assert.deepEqual((await bus.groups()).sort((x, y) => x.group.localeCompare(y.group)), [
+      { group: 'a', topics: ['signals'] },
+      { group: 'b', topics: ['signals', 'logs'] },
+    ]);
+    await Promise.all(consumers.map((consumer) => consumer.close()));
+    await bus.close();
+  });
+});
+
+test('after a restart a group resumes from its committed offsets: committed records are not delivered again, the rest are', async () => {
+  await withDir(async (dir) => {
+    let bus = await openBus(dir);
+    const first = collector();
+    let consumer = bus.consume({ group: 'w', topics: ['signals'], handler: first.handler });
+    await bus.publish('signals', messages('s', 50));
+    await until(async () => (await lag(bus, 'w', 'signals')) === 0n, 'commit of the first 50');
+    await consumer.close();
+    await bus.publish('signals', messages('t', 30));
+    await bus.close();
+
+    bus = await openBus(dir);
+    const second = collector();
+    consumer = bus.consume({ group: 'w', topics: ['signals'], handler: second.handler });
+    await until(() => second.seen.length >= 30, 'the 30 published while the group was away');
+    await until(async () => (await lag(bus, 'w', 'signals')) === 0n, 'commit after restart');
+    assert.deepEqual(second.seen.map((record) => record.value.toString().split(':')[0]), Array(30).fill('t'));
+    // Offsets go on from where they were, never reused.
+    await bus.publish('signals', messages('u', 1));
+    const ends = await bus.offsets('w', 'signals');
+    assert.equal(ends.reduce((sum, p) => sum + p.end, 0n), 81n);
+    await consumer.close();
+    await bus.close();
+  });
+});
+
+test('a crash without close loses nothing published: records not committed are delivered again', async () => {
+  await withDir(async (dir) => {
+    const crashed = await openBus(dir, { offsetsFlushMs: 60_000 });
+    const published = messages('s', 40);
+    await crashed.publish('signals', published);
+    // Never closed: as after kill -9, only what reached the files counts.
+    const bus = await openBus(dir);
+    const seen = collector();
+    const consumer = bus.consume({ group: 'w', topics: ['signals'], handler: seen.handler });
+    await until(() => seen.seen.length === 40, 'every published record after the crash');
+    assert.deepEqual(new Set(seen.seen.map((record) => record.value.toString())), new Set(published.map((message) => message.value.toString())));
+    await consumer.close();
+    await bus.close();
+  });
+});
+
+test('a torn last record is cut on open; everything before it is delivered and new records follow', async () => {
+  await withDir(async (dir) => {
+    const first = await openBus(dir);
+    await first.publish('signals', messages('s', 20));
+    await first.close();
+    const [segment] = (await readdir(dir)).filter((name) => name.endsWith('.seg'));
+    const before = (await stat(join(dir, segment))).size;
+    // Half a frame: a length and checksum promising 500 bytes, followed by 10.
+    const torn = Buffer.alloc(18);
+    torn.writeUInt32LE(500, 0);
+    torn.writeUInt32LE(0xdeadbeef, 4);
+    await appendFile(join(dir, segment), torn);
+
+    const bus = await openBus(dir);
+    assert.equal(bus.recovery.truncatedBytes, 18);
+    assert.equal((await stat(join(dir, segment))).size, before);
+    await bus.publish('signals', messages('n', 5));
+    const seen = collector();
+    const consumer = bus.consume({ group: 'w', topics: ['signals'], handler: seen.handler });
+    await until(() => seen.seen.length === 25, 'the 20 before the tear and the 5 after');
+    await consumer.close();
+    await bus.close();
+  });
+});
+
+test('a record whose bytes were damaged is cut with everything after it in that segment', async () => {
+  await withDir(async (dir) => {
+    const first = await openBus(dir);
+    await first.publish('signals', messages('s', 3, 1000));
+    await first.close();
+    const [segment] = (await readdir(dir)).filter((name) => name.endsWith('.seg'));
+    const size = (await stat(join(dir, segment))).size;
+    const { open } = await import('node:fs/promises');
+    const handle = await open(join(dir, segment), 'r+');
+    await handle.write(Buffer.from('garbage'), 0, 7, size - 100); // inside the last record's value
+    await handle.close();
+    const bus = await openBus(dir);
+    assert.ok(bus.recovery.truncatedBytes > 1000);
+    const seen = collector();
+    const consumer = bus.consume({ group: 'w', topics: ['signals'], handler: seen.handler });
+    await until(() => seen.seen.length === 2, 'the two whole records');
+    await consumer.close();
+    await bus.close();
+  });
+});
+
+test('segments every group has committed are deleted; a topic nobody consumes does not hold them', async () => {
+  await withDir(async (dir) => {
+    const bus = await openBus(dir, { segmentBytes: 64 * 1024 });
+    const seen = collector();
+    const consumer = bus.consume({ group: 'w', topics: ['signals'], handler: seen.handler });
+    for (let round = 0; round < 20; round++) {
+      await bus.publish('signals', messages(`r${round}`, 20, 1000));
+      await bus.publish('stories', messages(`st${round}`, 2, 1000));
+    }
+    await until(() => seen.seen.length === 400, 'delivery');
+    await until(async () => (await readdir(dir)).filter((name) => name.endsWith('.seg')).length === 1, 'deletion of committed segments');
+    assert.ok(bus.diskBytes < 64 * 1024 + 30_000, `disk bytes ${bus.diskBytes}`);
+    await consumer.close();
+    await bus.close();
+  });
+});
+
+test('a full log refuses with BusFullError and takes records again once consumers committed', async () => {
+  await withDir(async (dir) => {
+    const bus = await openBus(dir, { maxBytes: 200 * 1024, segmentBytes: 32 * 1024 });
+    let refused = 0;
+    for (let round = 0; round < 40; round++) {
+      try {
+        await bus.publish('signals', messages(`r${round}`, 10, 1000));
+      } catch (error) {
+        assert.ok(error instanceof BusFullError);
+        refused += 1;
+      }
+    }
+    assert.ok(refused > 0, 'some publishes were refused');
+    assert.equal(bus.refused, refused);
+    const accepted = (await bus.offsets('w', 'signals')).reduce((sum, p) => sum + p.end, 0n);
+    assert.equal(accepted, BigInt((40 - refused) * 10), 'a refused publish takes no offsets');
+    const seen = collector();
+    const consumer = bus.consume({ group: 'w', topics: ['signals'], handler: seen.handler });
+    await until(() => seen.seen.length === Number(accepted), 'delivery of what was accepted');
+    await until(async () => {
+      try {
+        await bus.publish('signals', messages('after', 10, 1000));
+        return true;
+      } catch {
+        return false;
+      }
+    }, 'room again');
+    await consumer.close();
+    await bus.close();
+  });
+});
+
+test('a failed batch is delivered again, and nothing after it is committed before it', async () => {
+  await withDir(async (dir) => {
+    const bus = await openBus(dir);
+    const seen: string[] = [];
+    let failures = 1;
+    const consumer = bus.consume({
+      group: 'w',
+      topics: ['logs'],
+      maxBatchRecords: 5,
+      handler: async (records) => {
+        if (records.some((record) => record.headers?.n === '7') && failures-- > 0) throw new Error('store down');
+        for (const record of records) seen.push(record.headers!.n);
+      },
+    });
+    await bus.publish('logs', messages('l', 20).map((message) => ({ ...message, key: 'one-key' })));
+    await until(() => new Set(seen).size === 20, 'every record after the retry');
+    assert.ok(seen.indexOf('7') >= 0);
+    await until(async () => (await lag(bus, 'w', 'logs')) === 0n, 'commit');
+    await consumer.close();
+    await bus.close();
+  });
+});
+
+test('a group far behind reads from the log on disk when memory no longer holds its records', async () => {
+  await withDir(async (dir) => {
+    const bus = await openBus(dir, { maxTailBytes: 4096, segmentBytes: 16 * 1024 });
+    for (let round = 0; round < 10; round++) await bus.publish('signals', messages(`r${round}`, 10, 500));
+    const seen = collector();
+    const consumer = bus.consume({ group: 'late', topics: ['signals'], handler: seen.handler, maxBatchRecords: 7 });
+    await until(() => seen.seen.length === 100, 'all 100 from disk');
+    assert.equal(new Set(seen.seen.map((record) => record.value.toString())).size, 100);
+    await consumer.close();
+    await bus.close();
+  });
+});

@@ -1,0 +1,84 @@
+import { open, readFile, rename } from 'node:fs/promises';
+import { join } from 'node:path';
+
+/**
+ * Committed offsets of the embedded bus's consumer groups, kept in one small JSON file replaced
+ * atomically (written aside, synced, renamed over). Per group: the next offset per topic and
+ * partition, and the log position from which a restarted consumer reads again (everything of its
+ * topics before it is committed).
+ */
+
+export interface GroupOffsets {
+  resumePosition: number;
+  /** topic -> partition -> next offset to consume. */
+  topics: Map<string, Map<number, bigint>>;
+}
+
+export type CommittedOffsets = Map<string, GroupOffsets>;
+
+const FILE_NAME = 'offsets.json';
+const FORMAT_VERSION = 1;
+
+interface FileShape {
+  version: number;
+  groups: Record<string, { resume_position: number; topics: Record<string, Record<string, string>> }>;
+}
+
+/** Reads the offsets file in `dir`; none yet is no offsets. */
+export async function readOffsets(dir: string): Promise<CommittedOffsets> {
+  let text: string;
+  try {
+    text = await readFile(join(dir, FILE_NAME), 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return new Map();
+    throw error;
+  }
+  const parsed = JSON.parse(text) as FileShape;
+  if (parsed.version !== FORMAT_VERSION) throw new Error(`${join(dir, FILE_NAME)}: unknown format version ${parsed.version}`);
+  const offsets: CommittedOffsets = new Map();
+  for (const [group, entry] of Object.entries(parsed.groups)) {
+    const topics = new Map<string, Map<number, bigint>>();
+    for (const [topic, partitions] of Object.entries(entry.topics)) {
+      topics.set(topic, new Map(Object.entries(partitions).map(([partition, offset]) => [Number(partition), BigInt(offset)])));
+    }
+    offsets.set(group, { resumePosition: entry.resume_position, topics });
+  }
+  return offsets;
+}
+
+/** Replaces the offsets file in `dir` with `offsets`, durably. */
+export async function writeOffsets(dir: string, offsets: CommittedOffsets): Promise<void> {
+  const shape: FileShape = { version: FORMAT_VERSION, groups: {} };
+  for (const [group, entry] of offsets) {
+    const topics: Record<string, Record<string, string>> = {};
+    for (const [topic, partitions] of entry.topics) {
+      topics[topic] = Object.fromEntries([...partitions].map(([partition, offset]) => [String(partition), offset.toString()]));
+    }
+    shape.groups[group] = { resume_position: entry.resumePosition, topics };
+  }
+  const path = join(dir, FILE_NAME);
+  const aside = `${path}.tmp`;
+  const handle = await open(aside, 'w');
+  try {
+    await handle.writeFile(JSON.stringify(shape));
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+  await rename(aside, path);
+  const dirHandle = await open(dir, 'r');
+  try {
+    await dirHandle.sync();
+  } finally {
+    await dirHandle.close();
+  }
+}
+
+/** A deep copy, so a snapshot being written is not changed by later commits. */
+export function copyOffsets(offsets: CommittedOffsets): CommittedOffsets {
+  const copy: CommittedOffsets = new Map();
+  for (const [group, entry] of offsets) {
+    copy.set(group, { resumePosition: entry.resumePosition, topics: new Map([...entry.topics].map(([topic, partitions]) => [topic, new Map(partitions)])) });
+  }
+  return copy;
+}
