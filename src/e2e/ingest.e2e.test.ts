@@ -4,7 +4,7 @@ import { randomBytes } from 'node:crypto';
 import { gzipSync } from 'node:zlib';
 import * as grpc from '@grpc/grpc-js';
 import { startAllInOne, tempDataDir, type RunningAllInOne } from '../testing/all-in-one.js';
-import { getJson, metricValue } from '../testing/http.js';
+import { getJson, metricValue, pollJson } from '../testing/http.js';
 import { stringifyJson } from '../util/json.js';
 import {
   buildSampleLogs,
@@ -32,8 +32,13 @@ async function metricsText(): Promise<string> {
   return (await fetch(`${svc.apiUrl}/metrics`)).text();
 }
 
-async function getTrace(traceId: string): Promise<ApiTrace> {
-  const response = await getJson(`${svc.apiUrl}/api/v1/traces/${traceId}`);
+/** The stored trace once it holds the sent spans and logs (the writer stores after the export's acknowledgement). */
+async function getTrace(traceId: string, sent?: Awaited<ReturnType<typeof sendSample>>): Promise<ApiTrace> {
+  const response = await pollJson(`${svc.apiUrl}/api/v1/traces/${traceId}`, ({ status, body }) => {
+    if (status !== 200) return false;
+    const trace = body as ApiTrace;
+    return sent === undefined || (trace.spans.length >= sent.sample.spans.length && trace.logs.length >= sent.logs.length);
+  });
   assert.equal(response.status, 200, `trace ${traceId}: ${stringifyJson(response.body)}`);
   return response.body as ApiTrace;
 }
@@ -93,7 +98,7 @@ describe('the real OpenTelemetry SDK exporters', () => {
       test(`${kind}${gzip ? ' with gzip' : ''}: every span and log reads back equal`, async () => {
         const sent = await sendSample(kind, gzip, `${kind}-${gzip ? 'gz' : 'plain'}`);
         sentTraces.push(sent);
-        assertTraceEquals(await getTrace(sent.sample.traceId), sent);
+        assertTraceEquals(await getTrace(sent.sample.traceId, sent), sent);
       });
     }
   }
@@ -147,8 +152,8 @@ describe('bad input', () => {
     assert.equal(metricValue(await metricsText(), 'svc_ingest_rejected_requests_total', { transport: 'grpc' }), 1);
 
     const afterSent = await sendSample('grpc', true, 'after-bad');
-    assertTraceEquals(await getTrace(before.sample.traceId), before);
-    assertTraceEquals(await getTrace(afterSent.sample.traceId), afterSent);
+    assertTraceEquals(await getTrace(before.sample.traceId, before), before);
+    assertTraceEquals(await getTrace(afterSent.sample.traceId, afterSent), afterSent);
   });
 
   test('OTLP metrics are not accepted: HTTP 404, gRPC UNIMPLEMENTED', async () => {
@@ -200,9 +205,15 @@ describe('retention at insert', () => {
     const zero = buildSampleTrace('zero-service', 50, 'zero'); // stamped within the first 50 ms of 1970
     await exportSpans(exporter, zero.spans);
     await exporter.shutdown();
+    // Acknowledged on the bus; the writer's verdict follows: wait for it, then look.
+    const expectedDrops = old.spans.length + zero.spans.length;
+    const deadline = Date.now() + 30_000;
+    while (metricValue(await metricsText(), 'svc_writer_dropped_items_total', { reason: 'too_old' }) < expectedDrops && Date.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    assert.ok(metricValue(await metricsText(), 'svc_writer_dropped_items_total', { reason: 'too_old' }) >= expectedDrops);
     assert.equal((await getJson(`${svc.apiUrl}/api/v1/traces/${old.traceId}`)).status, 404);
     assert.equal((await getJson(`${svc.apiUrl}/api/v1/traces/${zero.traceId}`)).status, 404);
-    assert.ok(metricValue(await metricsText(), 'svc_writer_dropped_items_total', { reason: 'too_old' }) >= old.spans.length + zero.spans.length);
   });
 });
 
@@ -211,6 +222,6 @@ describe('restart', () => {
     const exitCode = await svc.stop();
     assert.equal(exitCode, 0);
     svc = await startAllInOne({ dataDir: data.dir });
-    for (const sent of sentTraces) assertTraceEquals(await getTrace(sent.sample.traceId), sent);
+    for (const sent of sentTraces) assertTraceEquals(await getTrace(sent.sample.traceId, sent), sent);
   });
 });

@@ -21,3 +21,21 @@ export function metricValue(text: string, name: string, labels: Record<string, s
   }
   return total;
 }
+
+/**
+ * GETs a JSON route until `ready` accepts the answer, and returns it. An export is acknowledged
+ * once the bus has it, before the writer stores it: reads after an export wait on this.
+ */
+export async function pollJson(
+  url: string,
+  ready: (response: { status: number; body: unknown }) => boolean,
+  timeoutMs = 30_000,
+): Promise<{ status: number; body: unknown; headers: Headers }> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const response = await getJson(url);
+    if (ready(response)) return response;
+    if (Date.now() > deadline) return response; // the caller's assertion then says what was wrong
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
