@@ -86,7 +86,7 @@ after(async () => {
   data.cleanup();
 });
 
-test('kill -9 under load: every acknowledged span and log is stored after a restart, none twice; a torn log tail is cut', async () => {
+test('kill -9 under load: every acknowledged span and log is stored after a restart, none twice; a torn log tail is cut; the lag table reads the embedded bus', async () => {
   svc = await startAllInOne({ dataDir: data.dir, env: { SVC__WRITER__MAX_AGE_MS: '300' } });
   const port = svc.otlpHttpPort;
   const acknowledged: Sent[] = [];
@@ -142,6 +142,22 @@ test('kill -9 under load: every acknowledged span and log is stored after a rest
     assert.deepEqual(trace.spans.map((span) => span.span_id).sort(), [...sent.spanIds].sort(), `trace ${sent.traceId}: every span once`);
     for (const body of sent.logBodies) assert.equal(trace.logs.filter((log) => log.body === body).length, 1, `trace ${sent.traceId}: log "${body}" once`);
   }
+
+  // The lag table reads the embedded bus: every consumer group with its topic, the writer caught up.
+  type LagRow = { group: string; topic: string; committed: number; end: number; lag: number };
+  const lag = await pollJson(`${svc.apiUrl}/api/v1/pipeline/lag`, ({ status, body }) => {
+    const rows = body as LagRow[];
+    return status === 200 && rows.some((row) => row.group === 'svc-writer' && row.end > 0 && row.lag === 0);
+  });
+  assert.equal(lag.status, 200);
+  const rows = lag.body as LagRow[];
+  assert.deepEqual(
+    rows.map((row) => `${row.group} ${row.topic}`).sort(),
+    ['svc-assembler svc.signals', 'svc-logminer svc.logs', 'svc-notifier svc.alerts', 'svc-writer svc.signals'],
+  );
+  const writerRow = rows.find((row) => row.group === 'svc-writer')!;
+  assert.ok(writerRow.end >= acknowledged.length, `the signals topic holds at least one record per acknowledged trace (${writerRow.end})`);
+  assert.equal(writerRow.committed, writerRow.end);
   assert.equal(await svc.stop(), 0);
   svc = undefined;
 });
