@@ -4,8 +4,11 @@
  * a client was told was accepted must be stored. Prints accepted and stored rates and the RSS.
  *   SVC_BENCH_INGEST_SECS   load duration (default 30; the DESIGN target is stated for 600)
  *   SVC_BENCH_INGEST_CLIENTS  concurrent exporters per signal (default 24)
+ *   SVC_BENCH_INGEST_RATE   items/s offered per signal in all (default: as fast as answered)
+ *   SVC_BENCH_SVC_NODE_OPTIONS  NODE_OPTIONS for the svc process (e.g. --cpu-prof)
  */
 import { randomBytes } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
 import os from 'node:os';
 import type { LogRow, SpanRow } from '../src/model/signals.js';
 import { encodeLogsData } from '../src/otlp/encode-logs.js';
@@ -71,7 +74,9 @@ export async function main(): Promise<{ spansPerSec: number; logsPerSec: number;
   const seconds = Number(process.env.SVC_BENCH_INGEST_SECS ?? 30);
   const clients = Number(process.env.SVC_BENCH_INGEST_CLIENTS ?? 24);
   const data = tempDataDir('svc-bench-ingest-');
-  const svc = await startAllInOne({ dataDir: data.dir });
+  const ratePerSignal = Number(process.env.SVC_BENCH_INGEST_RATE ?? 0);
+  const nodeOptions = process.env.SVC_BENCH_SVC_NODE_OPTIONS;
+  const svc = await startAllInOne({ dataDir: data.dir, env: nodeOptions === undefined ? {} : { NODE_OPTIONS: nodeOptions } });
   const base = `http://127.0.0.1:${svc.otlpHttpPort}`;
   let acceptedSpans = 0;
   let acceptedLogs = 0;
@@ -79,9 +84,26 @@ export async function main(): Promise<{ spansPerSec: number; logsPerSec: number;
   let sequence = 0;
   const deadlineMs = Date.now() + seconds * 1000;
   const startedMs = Date.now();
+  let maxRssMiB = 0;
+  const rssSampler = setInterval(() => {
+    readFile(`/proc/${svc.process.pid}/status`, 'utf8')
+      .then((status) => {
+        const kib = Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0);
+        maxRssMiB = Math.max(maxRssMiB, kib / 1024);
+      })
+      .catch(() => undefined);
+  }, 500);
 
   async function client(path: string, build: (nowNs: bigint, sequence: number) => Buffer, items: number, onAccepted: () => void): Promise<void> {
+    // With a rate, each client sends on its own schedule so that all of them together offer it.
+    const intervalMs = ratePerSignal > 0 ? (clients * items * 1000) / ratePerSignal : 0;
+    let nextSendMs = Date.now() + Math.random() * intervalMs;
     while (Date.now() < deadlineMs) {
+      if (intervalMs > 0) {
+        const waitMs = nextSendMs - Date.now();
+        if (waitMs > 0) await new Promise((resolve) => setTimeout(resolve, waitMs));
+        nextSendMs += intervalMs;
+      }
       const body = build(BigInt(Date.now()) * 1_000_000n, sequence++);
       for (;;) {
         const response = await fetch(`${base}${path}`, { method: 'POST', body, headers: { 'content-type': 'application/x-protobuf' } });
@@ -119,6 +141,7 @@ export async function main(): Promise<{ spansPerSec: number; logsPerSec: number;
   }
   const storeSecs = (Date.now() - startedMs) / 1000;
   const rssMiB = metricValue(metrics, 'process_resident_memory_bytes') / 2 ** 20;
+  clearInterval(rssSampler);
   await svc.stop();
   data.cleanup();
   const lost = Math.max(0, acceptedSpans - storedSpans) + Math.max(0, acceptedLogs - storedLogs);
@@ -126,7 +149,9 @@ export async function main(): Promise<{ spansPerSec: number; logsPerSec: number;
   console.log(`ingest e2e all-in-one (OTLP/HTTP protobuf, ${clients}+${clients} clients, ${seconds} s): ${Math.round(figures.spansPerSec)} spans/s + ${Math.round(figures.logsPerSec)} logs/s accepted and stored`);
   console.log(`ingest e2e loss: ${lost} items (accepted ${acceptedSpans} spans / stored ${storedSpans}; accepted ${acceptedLogs} logs / stored ${storedLogs}); ${retries} retry-later answers`);
   console.log(`ingest e2e: everything stored ${(storeSecs - elapsedSecs).toFixed(1)} s after the load stopped (${Math.round(storedSpans / storeSecs)} spans/s + ${Math.round(storedLogs / storeSecs)} logs/s stored over load and catch-up)`);
-  console.log(`ingest e2e RSS at end: ${rssMiB.toFixed(0)} MiB; load average ${os.loadavg().map((load) => load.toFixed(2)).join(' ')}`);
+  const mib = (name: string) => (metricValue(metrics, name) / 2 ** 20).toFixed(0);
+  console.log(`ingest e2e memory at end: JS heap ${mib('nodejs_heap_size_used_bytes')} MiB used of ${mib('nodejs_heap_size_total_bytes')} MiB, external ${mib('nodejs_external_memory_bytes')} MiB`);
+  console.log(`ingest e2e RSS at end: ${rssMiB.toFixed(0)} MiB, at most ${maxRssMiB.toFixed(0)} MiB during the run; load average ${os.loadavg().map((load) => load.toFixed(2)).join(' ')}`);
   return figures;
 }
 

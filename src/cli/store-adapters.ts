@@ -1,16 +1,18 @@
 import type { TraceRepo } from '../api/repo.js';
 import type { Store } from '../model/store.js';
-import { getTraceLogs, insertLogs } from '../store/logs.js';
+import { encodeLogLines, getTraceLogs, insertLogLines } from '../store/logs.js';
 import { listServices } from '../store/services.js';
-import { getTraceSpans, insertSpans } from '../store/spans.js';
+import { encodeSpanLines, getTraceSpans, insertSpanLines } from '../store/spans.js';
 import { storyIdOfTrace } from '../store/story-ids.js';
 import type { SignalSink } from '../writer/batcher.js';
 
 /** The writer's sink over the store. */
 export function createSignalSink(store: Store): SignalSink {
   return {
-    writeSpans: (rows) => insertSpans(store, rows),
-    writeLogs: (rows) => insertLogs(store, rows),
+    encodeSpans: encodeSpanLines,
+    encodeLogs: encodeLogLines,
+    writeSpans: (payload) => insertSpanLines(store, payload),
+    writeLogs: (payload) => insertLogLines(store, payload),
   };
 }
 

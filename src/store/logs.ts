@@ -24,10 +24,20 @@ function logLine(r: LogRow): string {
     `${s(attrsToJson(r.resource))},${s(r.scopeName)},${s(r.scopeVersion)}]\n`;
 }
 
+/** Logs as the insert's JSONCompactEachRow payload (the writer encodes as rows arrive, so the rows die young). */
+export function encodeLogLines(rows: readonly LogRow[]): Buffer {
+  return encodeLines(rows, logLine);
+}
+
 /** Stores logs in one insert. Replays are harmless: reads dedupe by log id. */
 export async function insertLogs(store: Store, rows: readonly LogRow[]): Promise<void> {
   if (rows.length === 0) return;
-  await store.insertRaw('logs', LOG_COLUMNS, encodeLines(rows, logLine));
+  await insertLogLines(store, encodeLogLines(rows));
+}
+
+/** Stores a payload of encodeLogLines() in one insert. */
+export async function insertLogLines(store: Store, payload: Buffer): Promise<void> {
+  await store.insertRaw('logs', LOG_COLUMNS, payload);
 }
 
 interface StoredLog {

@@ -20,10 +20,20 @@ function spanLine(r: SpanRow): string {
     `${s(attrsToJson(r.resource))},${s(eventsToJson(r.events))},${s(r.scopeName)},${s(r.scopeVersion)}]\n`;
 }
 
+/** Spans as the insert's JSONCompactEachRow payload (the writer encodes as rows arrive, so the rows die young). */
+export function encodeSpanLines(rows: readonly SpanRow[]): Buffer {
+  return encodeLines(rows, spanLine);
+}
+
 /** Stores spans in one insert. Replays are harmless: reads dedupe by span id. */
 export async function insertSpans(store: Store, rows: readonly SpanRow[]): Promise<void> {
   if (rows.length === 0) return;
-  await store.insertRaw('spans', SPAN_COLUMNS, encodeLines(rows, spanLine));
+  await insertSpanLines(store, encodeSpanLines(rows));
+}
+
+/** Stores a payload of encodeSpanLines() in one insert. */
+export async function insertSpanLines(store: Store, payload: Buffer): Promise<void> {
+  await store.insertRaw('spans', SPAN_COLUMNS, payload);
 }
 
 interface StoredSpan {

@@ -10,12 +10,15 @@ function span(name: string): SpanRow {
 function recordingSink(failures = 0) {
   const inserts: string[][] = [];
   let left = failures;
+  // Names one per line stand in for the insert payload, so an insert shows which rows it held.
   const sink: SignalSink = {
-    async writeSpans(rows) {
+    encodeSpans: (rows) => Buffer.from(rows.map((row) => `${row.name}\n`).join('')),
+    encodeLogs: (rows: LogRow[]) => Buffer.from(rows.map((row) => `${row.body}\n`).join('')),
+    async writeSpans(payload) {
       if (left-- > 0) throw new Error('store down');
-      inserts.push(rows.map((row) => row.name));
+      inserts.push(payload.toString().split('\n').filter((name) => name !== ''));
     },
-    async writeLogs(_rows: LogRow[]) {},
+    async writeLogs() {},
   };
   return { sink, inserts };
 }

@@ -1,14 +1,23 @@
 import type { LogRow, SpanRow } from '../model/signals.js';
 
-/** Where batches go: the store's span and log inserts. */
+/**
+ * Where batches go: the store's span and log inserts. Rows are encoded into the insert's payload as
+ * they are added, so a batch waiting for max_rows or max_age_ms holds compact bytes outside the JS
+ * heap instead of row objects that would live long enough to be promoted and collected late.
+ */
 export interface SignalSink {
-  writeSpans(rows: SpanRow[]): Promise<void>;
-  writeLogs(rows: LogRow[]): Promise<void>;
+  encodeSpans(rows: SpanRow[]): Buffer;
+  encodeLogs(rows: LogRow[]): Buffer;
+  /** Inserts a concatenation of encodeSpans() payloads. */
+  writeSpans(payload: Buffer): Promise<void>;
+  writeLogs(payload: Buffer): Promise<void>;
 }
 
 interface Pending {
-  spans: SpanRow[];
-  logs: LogRow[];
+  spanChunks: Buffer[];
+  spanRows: number;
+  logChunks: Buffer[];
+  logRows: number;
   waiters: { resolve: () => void; reject: (error: unknown) => void }[];
   firstAtMs: number;
 }
@@ -43,14 +52,20 @@ export class Batcher {
   ) {}
 
   get bufferedRows(): number {
-    return this.pending.spans.length + this.pending.logs.length;
+    return this.pending.spanRows + this.pending.logRows;
   }
 
   add(spans: SpanRow[], logs: LogRow[]): Promise<void> {
     if (spans.length === 0 && logs.length === 0) return Promise.resolve();
     if (this.bufferedRows === 0) this.pending.firstAtMs = this.options.nowMs();
-    for (const span of spans) this.pending.spans.push(span);
-    for (const log of logs) this.pending.logs.push(log);
+    if (spans.length > 0) {
+      this.pending.spanChunks.push(this.sink.encodeSpans(spans));
+      this.pending.spanRows += spans.length;
+    }
+    if (logs.length > 0) {
+      this.pending.logChunks.push(this.sink.encodeLogs(logs));
+      this.pending.logRows += logs.length;
+    }
     const stored = new Promise<void>((resolve, reject) => this.pending.waiters.push({ resolve, reject }));
     if (this.bufferedRows >= this.options.maxRows) this.kick();
     else this.arm();
@@ -93,10 +108,14 @@ export class Batcher {
 
   private async store(batch: Pending): Promise<void> {
     const startedMs = this.options.nowMs();
+    const spans = Buffer.concat(batch.spanChunks);
+    const logs = Buffer.concat(batch.logChunks);
+    batch.spanChunks = [];
+    batch.logChunks = [];
     for (let attempt = 1; ; attempt++) {
       try {
-        if (batch.spans.length > 0) await this.sink.writeSpans(batch.spans);
-        if (batch.logs.length > 0) await this.sink.writeLogs(batch.logs);
+        if (batch.spanRows > 0) await this.sink.writeSpans(spans);
+        if (batch.logRows > 0) await this.sink.writeLogs(logs);
         break;
       } catch (error) {
         this.options.onInsertFailure(error, attempt);
@@ -110,11 +129,11 @@ export class Batcher {
         // deduplicates replays, so repeating it is safe.
       }
     }
-    this.options.onFlushed(batch.spans.length, batch.logs.length, (this.options.nowMs() - startedMs) / 1000);
+    this.options.onFlushed(batch.spanRows, batch.logRows, (this.options.nowMs() - startedMs) / 1000);
     for (const waiter of batch.waiters) waiter.resolve();
   }
 }
 
 function emptyPending(): Pending {
-  return { spans: [], logs: [], waiters: [], firstAtMs: 0 };
+  return { spanChunks: [], spanRows: 0, logChunks: [], logRows: 0, waiters: [], firstAtMs: 0 };
 }
