@@ -5,7 +5,7 @@
  *   SVC_BENCH_INGEST_SECS   load duration (default 30; the DESIGN target is stated for 600)
  *   SVC_BENCH_INGEST_CLIENTS  concurrent exporters per signal (default 24)
  *   SVC_BENCH_INGEST_RATE   items/s offered per signal in all (default: as fast as answered)
- *   SVC_BENCH_SVC_NODE_OPTIONS  NODE_OPTIONS for the svc process (e.g. --cpu-prof)
+ *   SVC_BENCH_SVC_NODE_ARGS  node flags for the svc process, space-separated (e.g. --cpu-prof --cpu-prof-dir=/tmp/prof)
  */
 import { randomBytes } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
@@ -75,8 +75,8 @@ export async function main(): Promise<{ spansPerSec: number; logsPerSec: number;
   const clients = Number(process.env.SVC_BENCH_INGEST_CLIENTS ?? 24);
   const data = tempDataDir('svc-bench-ingest-');
   const ratePerSignal = Number(process.env.SVC_BENCH_INGEST_RATE ?? 0);
-  const nodeOptions = process.env.SVC_BENCH_SVC_NODE_OPTIONS;
-  const svc = await startAllInOne({ dataDir: data.dir, env: nodeOptions === undefined ? {} : { NODE_OPTIONS: nodeOptions } });
+  const nodeArgs = (process.env.SVC_BENCH_SVC_NODE_ARGS ?? '').split(' ').filter((arg) => arg !== '');
+  const svc = await startAllInOne({ dataDir: data.dir, nodeArgs });
   const base = `http://127.0.0.1:${svc.otlpHttpPort}`;
   let acceptedSpans = 0;
   let acceptedLogs = 0;

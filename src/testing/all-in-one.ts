@@ -23,6 +23,8 @@ export interface StartOptions {
   env?: Record<string, string>;
   /** Node binary to run svc with (defaults to this process's, or SVC_TEST_NODE). */
   nodeBin?: string;
+  /** Extra node flags before the script (e.g. --cpu-prof, which NODE_OPTIONS does not allow). */
+  nodeArgs?: string[];
 }
 
 /** A fresh temp data directory, removed by the returned cleanup. */
@@ -34,7 +36,7 @@ export function tempDataDir(prefix = 'svc-test-'): { dir: string; cleanup: () =>
 /** Starts the real `svc all-in-one` on loopback port 0 and resolves once it reports ready. */
 export async function startAllInOne(options: StartOptions = {}): Promise<RunningAllInOne> {
   const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'svc-aio-'));
-  const child = spawn(options.nodeBin ?? process.env.SVC_TEST_NODE ?? process.execPath, [join(ROOT, 'bin/svc.js'), 'all-in-one'], {
+  const child = spawn(options.nodeBin ?? process.env.SVC_TEST_NODE ?? process.execPath, [...(options.nodeArgs ?? []), join(ROOT, 'bin/svc.js'), 'all-in-one'], {
     cwd: ROOT,
     stdio: ['ignore', 'pipe', 'pipe'],
     env: {
