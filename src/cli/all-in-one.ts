@@ -20,10 +20,11 @@ export async function runAllInOne(env: NodeJS.ProcessEnv): Promise<number> {
   logger.info({ database: store.database, applied, embedded: settings.clickhouse.url === '' ? settings.embedded.data_dir : undefined }, 'schema ready');
 
   // An export's acknowledgement is the bus's: synced to the embedded log, or with kafka.brokers the broker's (acks=all).
-  const bus = await createBus(settings, logger, 'svc-all-in-one');
+  const registries = { ingest: new Registry(), writer: new Registry(), assembler: new Registry(), logminer: new Registry(), notifier: new Registry(), api: new Registry() };
+  // The embedded bus's figures go with ingest's, whose answers they explain.
+  const bus = await createBus(settings, logger, 'svc-all-in-one', registries.ingest);
   await bus.ensureTopics(topicSpecs(settings));
 
-  const registries = { ingest: new Registry(), writer: new Registry(), assembler: new Registry(), logminer: new Registry(), notifier: new Registry(), api: new Registry() };
   collectDefaultMetrics({ register: registries.api });
 
   const writer = buildWriter(settings, { bus, store, registry: registries.writer, logger });

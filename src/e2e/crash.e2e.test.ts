@@ -7,7 +7,7 @@ import type { LogRow, SpanRow } from '../model/signals.js';
 import { encodeLogsData } from '../otlp/encode-logs.js';
 import { encodeTracesData } from '../otlp/encode-traces.js';
 import { startAllInOne, tempDataDir, type RunningAllInOne } from '../testing/all-in-one.js';
-import { pollJson } from '../testing/http.js';
+import { metricValue, pollJson } from '../testing/http.js';
 
 /**
  * kill -9 while clients export: every export that was answered with success must be stored after a
@@ -158,6 +158,9 @@ test('kill -9 under load: every acknowledged span and log is stored after a rest
   const writerRow = rows.find((row) => row.group === 'svc-writer')!;
   assert.ok(writerRow.end >= acknowledged.length, `the signals topic holds at least one record per acknowledged trace (${writerRow.end})`);
   assert.equal(writerRow.committed, writerRow.end);
+  const metrics = await (await fetch(`${svc.apiUrl}/metrics`)).text();
+  assert.ok(metricValue(metrics, 'svc_bus_log_bytes') > 0, 'the bus log size is exposed');
+  assert.equal(metricValue(metrics, 'svc_bus_log_max_bytes'), 1024 * 1024 * 1024);
   assert.equal(await svc.stop(), 0);
   svc = undefined;
 });
