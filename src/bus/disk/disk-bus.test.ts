@@ -255,3 +255,31 @@ test('a group far behind reads from the log on disk when memory no longer holds 
     await bus.close();
   });
 });
+
+test('at the smallest bound the log still rolls and deletes, so a consumer keeping up never sees it full', async () => {
+  await withDir(async (dir) => {
+    const bus = await DiskBus.open({ dir, maxBytes: 16 * 1024 * 1024, offsetsFlushMs: 10 });
+    await bus.ensureTopics(TOPICS);
+    const seen = collector();
+    const consumer = bus.consume({ group: 'w', topics: ['signals'], handler: seen.handler });
+    // 48 MiB through a 16 MiB log: three times its bound.
+    let published = 0;
+    for (let round = 0; round < 48; round++) {
+      const batch = messages(`r${round}`, 16, 64 * 1024);
+      await until(async () => {
+        try {
+          await bus.publish('signals', batch);
+          return true;
+        } catch (error) {
+          assert.ok(error instanceof BusFullError);
+          return false;
+        }
+      }, `room for round ${round}`);
+      published += batch.length;
+    }
+    await until(() => seen.seen.length === published, 'delivery of everything');
+    assert.ok(bus.diskBytes <= 16 * 1024 * 1024);
+    await consumer.close();
+    await bus.close();
+  });
+});

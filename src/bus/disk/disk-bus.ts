@@ -32,7 +32,13 @@ export interface DiskBusOptions {
 }
 
 const DEFAULT_SEGMENT_BYTES = 64 * 1024 * 1024;
-const DEFAULT_TAIL_BYTES = 64 * 1024 * 1024;
+/**
+ * A few seconds of records at full speed: enough for consumers that keep up. Kept small because a
+ * record published by ingest in this process also keeps its decoded rows alive (see decoded-rows).
+ */
+const DEFAULT_TAIL_BYTES = 16 * 1024 * 1024;
+/** Segments are deleted whole: at most this share of the bound may sit in the active segment. */
+const SEGMENTS_PER_BOUND = 8;
 const DEFAULT_OFFSETS_FLUSH_MS = 200;
 const DISK_READ_BYTES = 4 * 1024 * 1024;
 
@@ -86,7 +92,8 @@ export class DiskBus implements Bus {
   static async open(options: DiskBusOptions): Promise<DiskBus> {
     let bus: DiskBus | undefined;
     const partitionsNow = (): PartitionNext[] => bus?.partitionsNow() ?? [];
-    const log = await SegmentLog.open(options.dir, options.segmentBytes ?? DEFAULT_SEGMENT_BYTES, partitionsNow);
+    const segmentBytes = options.segmentBytes ?? Math.min(DEFAULT_SEGMENT_BYTES, Math.floor(options.maxBytes / SEGMENTS_PER_BOUND));
+    const log = await SegmentLog.open(options.dir, segmentBytes, partitionsNow);
     bus = new DiskBus(options, log, await readOffsets(options.dir), await readTopics(options.dir));
     return bus;
   }
