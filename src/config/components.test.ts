@@ -48,6 +48,7 @@ const BROKEN_SECTIONS: { section: string; toml: string; usedBy: ComponentName[] 
   { section: 'grpc_addr', toml: 'grpc_addr = "nowhere"', usedBy: ['ingest', 'all-in-one'] },
   { section: 'otlp_http_addr', toml: 'otlp_http_addr = "nowhere"', usedBy: ['all-in-one'] },
   { section: 'embedded', toml: '[embedded]\ndata_dir = ""', usedBy: ['all-in-one', 'tool'] },
+  { section: 'ingest', toml: '[ingest]\nmax_in_flight_requests = 0', usedBy: ['ingest', 'all-in-one'] },
 ];
 
 const ALL_COMPONENTS: ComponentName[] = ['all-in-one', 'ingest', 'writer', 'assembler', 'logminer', 'notifier', 'api', 'tool'];
@@ -66,6 +67,15 @@ test('an ignored section keeps its defaults when its values are bad, and its val
   const bad = loadSettings('ingest', files.env('[notifier]\ntimeout_secs = 60\nmax_attempts = 3', BROKERS));
   assert.equal(bad.notifier.timeout_secs, 10);
   assert.equal(bad.notifier.max_attempts, 3);
+});
+
+test('the [ingest] section is read by the components that run ingest, and ignored (defaults kept) by the others', () => {
+  const env = files.env('[ingest]\nmax_in_flight_requests = 8\nmax_in_flight_bytes = 8388608', SPLIT_REQUIRED);
+  for (const component of ['ingest', 'all-in-one'] as const) {
+    assert.deepEqual(loadSettings(component, env).ingest, { max_in_flight_requests: 8, max_in_flight_bytes: 8388608 }, component);
+  }
+  const bad = files.env('[ingest]\nmax_in_flight_bytes = 5', SPLIT_REQUIRED);
+  assert.equal(loadSettings('writer', bad).ingest.max_in_flight_bytes, 268435456);
 });
 
 test('clickhouse.url is optional but still checked where it is used', () => {

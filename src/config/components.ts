@@ -8,6 +8,7 @@ export type SettingGroup =
   | 'kafka'
   | 'clickhouse'
   | 'embedded'
+  | 'ingest'
   | 'writer'
   | 'assembler'
   | 'thresholds'
@@ -21,7 +22,7 @@ export type SettingGroup =
   | 'otlp_http_addr';
 
 const ALL_GROUPS: readonly SettingGroup[] = [
-  'kafka', 'clickhouse', 'embedded', 'writer', 'assembler', 'thresholds', 'logminer',
+  'kafka', 'clickhouse', 'embedded', 'ingest', 'writer', 'assembler', 'thresholds', 'logminer',
   'notifier', 'api', 'map', 'auth', 'http_addr', 'grpc_addr', 'otlp_http_addr',
 ];
 
@@ -31,7 +32,7 @@ const ALL_GROUPS: readonly SettingGroup[] = [
  */
 const GROUPS_USED: Readonly<Record<ComponentName, readonly SettingGroup[]>> = {
   'all-in-one': ALL_GROUPS,
-  ingest: ['kafka', 'http_addr', 'grpc_addr'],
+  ingest: ['kafka', 'ingest', 'http_addr', 'grpc_addr'],
   writer: ['kafka', 'clickhouse', 'writer'],
   assembler: ['kafka', 'clickhouse', 'assembler', 'thresholds'],
   logminer: ['kafka', 'clickhouse', 'logminer'],

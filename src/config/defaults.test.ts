@@ -24,6 +24,7 @@ const ALL_IN_ONE_DEFAULTS: Settings = {
   },
   clickhouse: { url: '', database: 'svc' },
   embedded: { data_dir: './svc-data', bus_max_bytes: 1073741824 },
+  ingest: { max_in_flight_requests: 256, max_in_flight_bytes: 268435456 },
   writer: { max_rows: 10000, max_age_ms: 1000, metrics_addr: '0.0.0.0:9100' },
   assembler: {
     gap_ms: 10000,
@@ -128,6 +129,7 @@ test('split components get the same defaults as all-in-one apart from what they 
     assert.deepEqual(settings.kafka, { ...ALL_IN_ONE_DEFAULTS.kafka, brokers: 'kafka:9092' }, component);
     assert.deepEqual(settings.clickhouse, { url: 'http://clickhouse:8123', database: 'svc' }, component);
   }
+  assert.deepEqual(loadSettings('ingest', SPLIT_REQUIRED).ingest, ALL_IN_ONE_DEFAULTS.ingest);
 });
 
 test('RUST_LOG sets the log filter', () => {

@@ -36,6 +36,10 @@ database = "obs_1"
 data_dir = "/var/lib/svc"
 bus_max_bytes = 2147483648
 
+[ingest]
+max_in_flight_requests = 32
+max_in_flight_bytes = 67108864
+
 [writer]
 max_rows = 500
 max_age_ms = 250
@@ -92,6 +96,7 @@ test('values from the file alone', () => {
   assert.deepEqual(s.clickhouse, { url: 'http://ch:8123', database: 'obs_1' });
   assert.equal(s.embedded.data_dir, '/var/lib/svc');
   assert.equal(s.embedded.bus_max_bytes, 2147483648);
+  assert.deepEqual(s.ingest, { max_in_flight_requests: 32, max_in_flight_bytes: 67108864 });
   assert.deepEqual(s.writer, { max_rows: 500, max_age_ms: 250, metrics_addr: '127.0.0.1:9101' });
   assert.equal(s.thresholds.slow_trace_factor, 3);
   assert.equal(s.thresholds.new_op_presence, 0.2);
@@ -128,6 +133,8 @@ const overrides: { name: string; value: string; read: (s: ReturnType<typeof load
   { name: 'SVC__CLICKHOUSE__DATABASE', value: 'other', read: (s) => s.clickhouse.database, expected: 'other' },
   { name: 'SVC__EMBEDDED__DATA_DIR', value: '/data', read: (s) => s.embedded.data_dir, expected: '/data' },
   { name: 'SVC__EMBEDDED__BUS_MAX_BYTES', value: '33554432', read: (s) => s.embedded.bus_max_bytes, expected: 33554432 },
+  { name: 'SVC__INGEST__MAX_IN_FLIGHT_REQUESTS', value: '4', read: (s) => s.ingest.max_in_flight_requests, expected: 4 },
+  { name: 'SVC__INGEST__MAX_IN_FLIGHT_BYTES', value: '1048576', read: (s) => s.ingest.max_in_flight_bytes, expected: 1048576 },
 ];
 
 for (const { name, value, read, expected } of overrides) {
@@ -169,6 +176,8 @@ const badFileTypes: { toml: string; message: string }[] = [
   { toml: '[map]\ninfra_services = "a,b"', message: 'map.infra_services: invalid type: string "a,b", expected a sequence' },
   { toml: '[map]\ninfra_services = [1]', message: 'map.infra_services[0] must be a string, got integer `1`' },
   { toml: 'kafka = 5', message: 'kafka must be a table ([kafka] in the file)' },
+  { toml: 'ingest = 5', message: 'ingest must be a table ([ingest] in the file)' },
+  { toml: '[ingest]\nmax_in_flight_bytes = "256MiB"', message: 'ingest.max_in_flight_bytes must be an integer, got string "256MiB"' },
 ];
 
 for (const { toml, message } of badFileTypes) {
@@ -216,7 +225,7 @@ test('a missing or unparsable file stops with a message naming SVC_CONFIG', () =
 test('the settings object is deeply frozen', () => {
   const s = loadSettings('all-in-one', files.env(FULL_FILE, { SVC__AUTH__SESSION_KEY: Buffer.alloc(32, 7).toString('base64') }));
   assert.ok(Object.isFrozen(s));
-  for (const section of [s.kafka, s.clickhouse, s.writer, s.assembler, s.thresholds, s.logminer, s.notifier, s.map, s.auth]) {
+  for (const section of [s.kafka, s.clickhouse, s.ingest, s.writer, s.assembler, s.thresholds, s.logminer, s.notifier, s.map, s.auth]) {
     assert.ok(Object.isFrozen(section));
   }
   assert.ok(Object.isFrozen(s.notifier.targets) && Object.isFrozen(s.notifier.targets[0]));

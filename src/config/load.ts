@@ -2,6 +2,7 @@ import { requiresClickHouse, requiresKafka, usesGroup, type SettingGroup } from 
 import { deepFreeze } from './freeze.js';
 import { readAuth } from './read-auth.js';
 import { readApi, readListenAddrs, readMap } from './read-api.js';
+import { readIngest } from './read-ingest.js';
 import { readKafka } from './read-kafka.js';
 import { readLogminer } from './read-logminer.js';
 import { readNotifier } from './read-notifier.js';
@@ -13,7 +14,7 @@ import { SettingSource, envOverrides, isTable, readConfigFile } from './sources.
 import { ConfigError } from './config-error.js';
 
 const SECTIONS: readonly SettingGroup[] = [
-  'kafka', 'clickhouse', 'embedded', 'writer', 'assembler', 'thresholds', 'logminer', 'notifier', 'map', 'auth',
+  'kafka', 'clickhouse', 'embedded', 'ingest', 'writer', 'assembler', 'thresholds', 'logminer', 'notifier', 'map', 'auth',
 ];
 
 /**
@@ -39,6 +40,7 @@ export function loadSettings(component: ComponentName, env: NodeJS.ProcessEnv): 
     kafka: readKafka(readerFor('kafka')),
     clickhouse: readClickHouse(readerFor('clickhouse')),
     embedded: readEmbedded(readerFor('embedded')),
+    ingest: readIngest(readerFor('ingest')),
     writer: readWriter(readerFor('writer')),
     assembler: readAssembler(readerFor('assembler')),
     thresholds: readThresholds(readerFor('thresholds')),

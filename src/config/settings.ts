@@ -26,6 +26,13 @@ export interface EmbeddedSettings {
   bus_max_bytes: number;
 }
 
+/** [ingest]: bounds on export work in flight; past them exports are answered "retry later" (see read-ingest.ts). */
+export interface IngestSettings {
+  max_in_flight_requests: number;
+  /** Request bytes plus the estimated decoded rows not yet acknowledged by the bus. */
+  max_in_flight_bytes: number;
+}
+
 export interface WriterSettings {
   max_rows: number;
   max_age_ms: number;
@@ -132,6 +139,7 @@ export interface Settings {
   kafka: KafkaSettings;
   clickhouse: ClickHouseSettings;
   embedded: EmbeddedSettings;
+  ingest: IngestSettings;
   writer: WriterSettings;
   assembler: AssemblerSettings;
   thresholds: ThresholdSettings;
