@@ -3,7 +3,9 @@ import type { LogRow, SpanRow } from '../model/signals.js';
 import type { Logger } from '../util/log.js';
 import type { Acceptor, AcceptResult } from './accept.js';
 import type { SignalCodec } from './codec.js';
-import { MAX_OTLP_MESSAGE_BYTES } from './http-server.js';
+import { createGrpcAdmission, retryLaterStatus } from './grpc-admission.js';
+import { MAX_OTLP_MESSAGE_BYTES } from './http-body.js';
+import type { InFlightBudget } from './in-flight-budget.js';
 import type { IngestMetrics } from './metrics.js';
 
 export interface OtlpGrpcDeps {
@@ -11,7 +13,15 @@ export interface OtlpGrpcDeps {
   codec: SignalCodec;
   metrics: IngestMetrics;
   logger: Logger;
+  budget: InFlightBudget;
 }
+
+/**
+ * Streams one client connection may have open at once. Each holds at most HTTP/2's flow-control
+ * window until admitted, so this bounds what a connection can make grpc-js buffer; exporters send a
+ * few exports at a time (OTel JS: up to 30), and more wait on the client side.
+ */
+const MAX_CONCURRENT_STREAMS = 64;
 
 // Messages pass through as raw bytes: decoding happens in the handler so a bad message becomes
 // INVALID_ARGUMENT (and is counted) instead of a transport error.
@@ -33,32 +43,44 @@ function exportMethod(path: string): grpc.MethodDefinition<Buffer, Buffer> {
 const TRACE_SERVICE: grpc.ServiceDefinition = { Export: exportMethod('/opentelemetry.proto.collector.trace.v1.TraceService/Export') };
 const LOGS_SERVICE: grpc.ServiceDefinition = { Export: exportMethod('/opentelemetry.proto.collector.logs.v1.LogsService/Export') };
 
-/** OTLP/gRPC: TraceService/Export and LogsService/Export only (metrics are UNIMPLEMENTED), gzip accepted, 64 MiB messages. */
+/**
+ * OTLP/gRPC: TraceService/Export and LogsService/Export only (metrics are UNIMPLEMENTED), gzip
+ * accepted, 64 MiB messages. Each call is admitted by the in-flight budget before its message is
+ * read (grpc-admission.ts); past the budget it is answered UNAVAILABLE with RetryInfo at once.
+ */
 export function createOtlpGrpcServer(deps: OtlpGrpcDeps) {
+  const admission = createGrpcAdmission(deps.budget, deps.metrics);
   const server = new grpc.Server({
     'grpc.max_receive_message_length': MAX_OTLP_MESSAGE_BYTES,
     'grpc.max_send_message_length': 4 * 1024 * 1024,
+    'grpc.max_concurrent_streams': MAX_CONCURRENT_STREAMS,
+    interceptors: [admission.interceptor],
   });
 
   function handler(signal: 'traces' | 'logs'): grpc.handleUnaryCall<Buffer, Buffer> {
     return (call, callback) => {
+      // Claimed first thing: from here this handler releases it, once the export is answered.
+      const lease = admission.claim(call.request);
       let rows: SpanRow[] | LogRow[];
       try {
         rows = signal === 'traces' ? deps.codec.decodeTracesProto(call.request) : deps.codec.decodeLogsProto(call.request);
       } catch (error) {
+        lease?.release();
         deps.metrics.rejected.inc({ transport: 'grpc', reason: 'decode' });
         const detail = error instanceof Error ? error.message : String(error);
         callback({ code: grpc.status.INVALID_ARGUMENT, details: `invalid ${signal} request: ${detail}` });
         return;
       }
       const accepting = signal === 'traces' ? deps.acceptor.acceptSpans(rows as SpanRow[]) : deps.acceptor.acceptLogs(rows as LogRow[]);
-      accepting.then(
-        (result) => reply(result, callback),
-        (error: unknown) => {
-          deps.logger.error({ err: error }, 'otlp grpc export failed');
-          callback({ code: grpc.status.INTERNAL, details: 'internal error' });
-        },
-      );
+      accepting
+        .then(
+          (result) => reply(result, callback),
+          (error: unknown) => {
+            deps.logger.error({ err: error }, 'otlp grpc export failed');
+            callback({ code: grpc.status.INTERNAL, details: 'internal error' });
+          },
+        )
+        .finally(() => lease?.release());
     };
   }
 
@@ -67,14 +89,19 @@ export function createOtlpGrpcServer(deps: OtlpGrpcDeps) {
       callback(null, Buffer.alloc(0));
       return;
     }
-    if (result.kind === 'busy') deps.metrics.busy.inc({ transport: 'grpc' });
+    if (result.kind === 'busy') {
+      deps.metrics.busy.inc({ transport: 'grpc', reason: 'bus_full' });
+      callback(retryLaterStatus('bus_full'));
+      return;
+    }
     // UNAVAILABLE is retryable for OTLP exporters without extra RetryInfo.
-    const details = result.kind === 'busy' ? 'ingest is at capacity, retry later' : 'the message broker is unavailable, retry later';
-    callback({ code: grpc.status.UNAVAILABLE, details });
+    callback({ code: grpc.status.UNAVAILABLE, details: 'the message broker is unavailable, retry later' });
   }
 
   server.addService(TRACE_SERVICE, { Export: handler('traces') });
   server.addService(LOGS_SERVICE, { Export: handler('logs') });
+
+  let shutDown: Promise<void> | undefined;
 
   return {
     async listen(host: string, port: number): Promise<number> {
@@ -83,9 +110,28 @@ export function createOtlpGrpcServer(deps: OtlpGrpcDeps) {
         server.bindAsync(target, grpc.ServerCredentials.createInsecure(), (error, boundPort) => (error ? reject(error) : resolve(boundPort))),
       );
     },
-    /** Stops accepting calls and lets calls in progress finish. */
-    async close(): Promise<void> {
-      await new Promise<void>((resolve) => server.tryShutdown(() => resolve()));
+    /**
+     * Stops accepting at once: the port closes and every connection is told to go away (HTTP/2
+     * GOAWAY); calls in progress may finish, and new calls still arriving are refused by the closed
+     * budget. After `forceAfterMs` the calls still open are cancelled.
+     */
+    stopAccepting(forceAfterMs: number): void {
+      if (shutDown !== undefined) return;
+      shutDown = new Promise<void>((resolve) => {
+        const timer = setTimeout(() => {
+          server.forceShutdown();
+          resolve();
+        }, forceAfterMs);
+        server.tryShutdown(() => {
+          clearTimeout(timer);
+          resolve();
+        });
+      });
+    },
+    /** Resolves once the server is down (stopAccepting first, or now with the given deadline). */
+    async close(forceAfterMs: number): Promise<void> {
+      this.stopAccepting(forceAfterMs);
+      await shutDown;
     },
   };
 }

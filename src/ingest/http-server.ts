@@ -1,30 +1,20 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import zlib from 'node:zlib';
 import type { Registry } from 'prom-client';
 import type { LogRow, SpanRow } from '../model/signals.js';
 import type { Logger } from '../util/log.js';
 import type { Acceptor, AcceptResult } from './accept.js';
 import type { SignalCodec } from './codec.js';
+import { BodyCutShort, declaredLength, HttpReject, HttpRetryLater, MAX_OTLP_MESSAGE_BYTES, readBodyWithin, UNKNOWN_LENGTH_FIRST_BYTES } from './http-body.js';
+import type { InFlightBudget } from './in-flight-budget.js';
+import { heldBytesFor } from './in-flight-estimate.js';
 import type { IngestMetrics } from './metrics.js';
+import { RETRY_AFTER_SECS, retryMessage, type RetryReason } from './refusal.js';
 import { encodeRpcStatus, GRPC_CODE } from './rpc-status.js';
 
-/** The same bound as gRPC messages: 64 MiB, on the wire and after gunzip. */
-export const MAX_OTLP_MESSAGE_BYTES = 64 * 1024 * 1024;
-const RETRY_AFTER_SECS = '1';
+export { MAX_OTLP_MESSAGE_BYTES } from './http-body.js';
 
 type Encoding = 'protobuf' | 'json';
-
-class HttpReject extends Error {
-  constructor(
-    readonly status: number,
-    readonly grpcCode: number,
-    message: string,
-    readonly reason: string,
-  ) {
-    super(message);
-  }
-}
 
 export interface OtlpHttpDeps {
   acceptor: Acceptor;
@@ -32,45 +22,78 @@ export interface OtlpHttpDeps {
   metrics: IngestMetrics;
   registry: Registry;
   logger: Logger;
+  budget: InFlightBudget;
 }
 
-/** OTLP/HTTP: POST /v1/traces and /v1/logs (protobuf or JSON, gzip accepted), GET /metrics; anything else 404. */
+/**
+ * OTLP/HTTP: POST /v1/traces and /v1/logs (protobuf or JSON, gzip accepted), GET /metrics; anything
+ * else 404. An export is admitted by the in-flight budget before its body is read; past the budget
+ * it is answered 503 with Retry-After at once, and its body is discarded as it arrives (the
+ * connection stays open for the client's next export).
+ */
 export function createOtlpHttpServer(deps: OtlpHttpDeps) {
+  let stopping = false;
+  /** Settles once the server stopped and its last connection ended. */
+  let closed: Promise<void> | undefined;
   const server = http.createServer((request, response) => {
     handle(request, response).catch((error: unknown) => {
       deps.logger.error({ err: error }, 'otlp http handler failed');
       if (!response.headersSent) response.writeHead(500).end();
     });
   });
-  // Slow clients must not hold sockets forever; the export itself may take up to a writer flush.
+  // Slow clients must not hold sockets forever.
   server.requestTimeout = 120_000;
 
   async function handle(request: http.IncomingMessage, response: http.ServerResponse): Promise<void> {
     const path = (request.url ?? '/').split('?')[0];
     if ((request.method === 'GET' || request.method === 'HEAD') && path === '/metrics') {
       const text = await deps.registry.metrics();
-      response.writeHead(200, { 'content-type': deps.registry.contentType }).end(request.method === 'HEAD' ? undefined : text);
+      send(response, 200, deps.registry.contentType, request.method === 'HEAD' ? undefined : text);
       return;
     }
     const signal = path === '/v1/traces' ? 'traces' : path === '/v1/logs' ? 'logs' : undefined;
     if (signal === undefined || request.method !== 'POST') {
       request.resume();
-      response.writeHead(404, { 'content-type': 'text/plain' }).end('not found');
+      send(response, 404, 'text/plain', 'not found');
       return;
     }
     const encoding = encodingOf(request.headers['content-type']);
     try {
-      if (encoding === undefined) {
-        request.resume();
-        throw new HttpReject(415, GRPC_CODE.INVALID_ARGUMENT, 'content type must be application/x-protobuf or application/json', 'content_type');
-      }
-      const body = await readBody(request);
-      const result = signal === 'traces' ? await deps.acceptor.acceptSpans(decode(body, encoding, 'traces') as SpanRow[]) : await deps.acceptor.acceptLogs(decode(body, encoding, 'logs') as LogRow[]);
-      answer(response, encoding, result);
+      if (encoding === undefined) throw new HttpReject(415, GRPC_CODE.INVALID_ARGUMENT, 'content type must be application/x-protobuf or application/json', 'content_type');
+      await handleExport(request, response, signal, encoding);
     } catch (error) {
+      if (error instanceof BodyCutShort) return; // the client went away: nobody to answer
       if (!(error instanceof HttpReject)) throw error;
+      request.resume();
       deps.metrics.rejected.inc({ transport: 'http', reason: error.reason });
       sendStatus(response, encoding ?? 'json', error.status, error.grpcCode, error.message);
+    }
+  }
+
+  async function handleExport(request: http.IncomingMessage, response: http.ServerResponse, signal: 'traces' | 'logs', encoding: Encoding): Promise<void> {
+    const declared = declaredLength(request);
+    if (declared !== undefined && declared > MAX_OTLP_MESSAGE_BYTES) throw new HttpReject(413, GRPC_CODE.RESOURCE_EXHAUSTED, `message larger than ${MAX_OTLP_MESSAGE_BYTES} bytes`, 'too_large');
+    // Reserved before a byte of the body is read; a chunked body starts small and grows its reservation.
+    const lease = await deps.budget.acquire(heldBytesFor(declared ?? UNKNOWN_LENGTH_FIRST_BYTES));
+    if (typeof lease === 'string') {
+      // Answered before the body is read; Node discards the body as it arrives, so the connection stays usable.
+      retryLater(response, encoding, lease, false);
+      return;
+    }
+    try {
+      let body: Buffer;
+      try {
+        body = await readBodyWithin(request, lease);
+      } catch (error) {
+        if (!(error instanceof HttpRetryLater)) throw error;
+        // The body was cut short: the rest of it is not read, so the connection cannot be reused.
+        retryLater(response, encoding, error.reason, true);
+        return;
+      }
+      const result = signal === 'traces' ? await deps.acceptor.acceptSpans(decode(body, encoding, 'traces') as SpanRow[]) : await deps.acceptor.acceptLogs(decode(body, encoding, 'logs') as LogRow[]);
+      answer(response, encoding, result);
+    } finally {
+      lease.release();
     }
   }
 
@@ -88,14 +111,34 @@ export function createOtlpHttpServer(deps: OtlpHttpDeps) {
   function answer(response: http.ServerResponse, encoding: Encoding, result: AcceptResult): void {
     if (result.kind === 'ok') {
       // An empty Export*ServiceResponse: zero bytes in protobuf, {} in JSON.
-      if (encoding === 'protobuf') response.writeHead(200, { 'content-type': 'application/x-protobuf' }).end();
-      else response.writeHead(200, { 'content-type': 'application/json' }).end('{}');
+      send(response, 200, encoding === 'protobuf' ? 'application/x-protobuf' : 'application/json', encoding === 'protobuf' ? undefined : '{}');
       return;
     }
-    if (result.kind === 'busy') deps.metrics.busy.inc({ transport: 'http' });
-    response.setHeader('retry-after', RETRY_AFTER_SECS);
-    const message = result.kind === 'busy' ? 'ingest is at capacity, retry later' : 'the message broker is unavailable, retry later';
-    sendStatus(response, encoding, 503, GRPC_CODE.UNAVAILABLE, message);
+    if (result.kind === 'busy') {
+      retryLater(response, encoding, 'bus_full', false);
+      return;
+    }
+    response.setHeader('retry-after', String(RETRY_AFTER_SECS));
+    sendStatus(response, encoding, 503, GRPC_CODE.UNAVAILABLE, 'the message broker is unavailable, retry later');
+  }
+
+  /** OTLP's throttling answer: 503 with Retry-After, counted. */
+  function retryLater(response: http.ServerResponse, encoding: Encoding, reason: RetryReason, closeConnection: boolean): void {
+    deps.metrics.busy.inc({ transport: 'http', reason });
+    response.setHeader('retry-after', String(RETRY_AFTER_SECS));
+    if (closeConnection) response.setHeader('connection', 'close');
+    sendStatus(response, encoding, 503, GRPC_CODE.UNAVAILABLE, retryMessage(reason));
+  }
+
+  function sendStatus(response: http.ServerResponse, encoding: Encoding, status: number, grpcCode: number, message: string): void {
+    if (encoding === 'protobuf') send(response, status, 'application/x-protobuf', encodeRpcStatus(grpcCode, message));
+    else send(response, status, 'application/json', JSON.stringify({ code: grpcCode, message }));
+  }
+
+  /** Every answer goes out here: once stopping, each one closes its connection. */
+  function send(response: http.ServerResponse, status: number, contentType: string, body: string | Buffer | undefined): void {
+    if (stopping) response.setHeader('connection', 'close');
+    response.writeHead(status, { 'content-type': contentType }).end(body);
   }
 
   return {
@@ -109,12 +152,23 @@ export function createOtlpHttpServer(deps: OtlpHttpDeps) {
       });
       return server.address() as AddressInfo;
     },
-    /** Stops accepting connections and waits for requests in progress to be answered. */
-    async close(): Promise<void> {
-      await new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        server.closeIdleConnections();
-      });
+    /**
+     * Stops accepting at once: no new connections, idle keep-alive connections closed, and every
+     * answer from now on (a new export on an open connection is refused by the budget, closed) closes
+     * its connection. Exports in flight go on; `close()` waits for their connections.
+     */
+    stopAccepting(): void {
+      if (closed !== undefined) return;
+      stopping = true;
+      closed = new Promise((resolve) => server.close(() => resolve()));
+      server.closeIdleConnections();
+    },
+    /** Resolves once every connection is gone; `forceAfterMs` later, the stragglers (a client still sending a body) are cut. */
+    async close(forceAfterMs: number): Promise<void> {
+      this.stopAccepting();
+      const timer = setTimeout(() => server.closeAllConnections(), forceAfterMs);
+      await closed;
+      clearTimeout(timer);
     },
   };
 }
@@ -124,40 +178,4 @@ function encodingOf(contentType: string | undefined): Encoding | undefined {
   if (type === 'application/x-protobuf' || type === 'application/protobuf') return 'protobuf';
   if (type === 'application/json') return 'json';
   return undefined;
-}
-
-async function readBody(request: http.IncomingMessage): Promise<Buffer> {
-  const declared = Number(request.headers['content-length'] ?? '0');
-  if (declared > MAX_OTLP_MESSAGE_BYTES) {
-    request.resume();
-    throw new HttpReject(413, GRPC_CODE.RESOURCE_EXHAUSTED, `message larger than ${MAX_OTLP_MESSAGE_BYTES} bytes`, 'too_large');
-  }
-  const chunks: Buffer[] = [];
-  let total = 0;
-  for await (const chunk of request as AsyncIterable<Buffer>) {
-    total += chunk.length;
-    if (total > MAX_OTLP_MESSAGE_BYTES) {
-      request.resume();
-      throw new HttpReject(413, GRPC_CODE.RESOURCE_EXHAUSTED, `message larger than ${MAX_OTLP_MESSAGE_BYTES} bytes`, 'too_large');
-    }
-    chunks.push(chunk);
-  }
-  const body = Buffer.concat(chunks, total);
-  const contentEncoding = String(request.headers['content-encoding'] ?? 'identity').toLowerCase();
-  if (contentEncoding === 'identity' || contentEncoding === '') return body;
-  if (contentEncoding !== 'gzip') throw new HttpReject(415, GRPC_CODE.INVALID_ARGUMENT, `content encoding ${contentEncoding} is not supported (gzip is)`, 'content_encoding');
-  try {
-    return await new Promise<Buffer>((resolve, reject) =>
-      zlib.gunzip(body, { maxOutputLength: MAX_OTLP_MESSAGE_BYTES }, (error, result) => (error ? reject(error) : resolve(result))),
-    );
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code === 'ERR_BUFFER_TOO_LARGE') throw new HttpReject(413, GRPC_CODE.RESOURCE_EXHAUSTED, `message larger than ${MAX_OTLP_MESSAGE_BYTES} bytes after gunzip`, 'too_large');
-    throw new HttpReject(400, GRPC_CODE.INVALID_ARGUMENT, 'invalid gzip body', 'decode');
-  }
-}
-
-function sendStatus(response: http.ServerResponse, encoding: Encoding, status: number, grpcCode: number, message: string): void {
-  if (encoding === 'protobuf') response.writeHead(status, { 'content-type': 'application/x-protobuf' }).end(encodeRpcStatus(grpcCode, message));
-  else response.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify({ code: grpcCode, message }));
 }

@@ -1,19 +1,33 @@
 import type { Registry } from 'prom-client';
 import type { Bus } from '../model/bus.js';
 import type { Component } from '../model/component.js';
-import type { KafkaSettings } from '../config/settings.js';
+import type { IngestSettings, KafkaSettings } from '../config/settings.js';
 import type { Logger } from '../util/log.js';
 import { createAcceptor } from './accept.js';
 import type { SignalCodec } from './codec.js';
 import { createOtlpGrpcServer } from './grpc-server.js';
 import { createOtlpHttpServer } from './http-server.js';
-import { createIngestMetrics } from './metrics.js';
+import { InFlightBudget } from './in-flight-budget.js';
+import { createIngestMetrics, registerInFlightGauges } from './metrics.js';
 
-export interface IngestSettings {
+export interface IngestOptions {
   grpcAddr: { host: string; port: number };
   httpAddr: { host: string; port: number };
   kafka: KafkaSettings;
+  ingest: IngestSettings;
 }
+
+/**
+ * The stop's deadlines. Answers of exports in flight are the bus's (milliseconds with the embedded
+ * log, up to a broker round trip with Kafka); a gRPC call still open past the first is cancelled, an
+ * HTTP connection still sending a body past the second is cut, and the whole stop of ingest stays
+ * within a few seconds of the 10 s a graceful stop has.
+ */
+const GRPC_SHUTDOWN_MS = 2_000;
+const HTTP_FORCE_CLOSE_MS = 3_000;
+const IN_FLIGHT_WAIT_MS = 5_000;
+/** How long an export larger than the whole budget may wait for the others (in-flight-budget.ts). */
+const MAX_BUDGET_WAIT_MS = 5_000;
 
 export interface IngestDeps {
   bus: Bus;
@@ -28,9 +42,15 @@ export interface Ingest extends Component {
 }
 
 /** The ingest component: OTLP over gRPC and HTTP, published to the bus. */
-export function createIngest(settings: IngestSettings, deps: IngestDeps): Ingest {
+export function createIngest(settings: IngestOptions, deps: IngestDeps): Ingest {
   const logger = deps.logger.child({ component: 'ingest' });
   const metrics = createIngestMetrics(deps.registry);
+  const budget = new InFlightBudget({
+    maxInFlightRequests: settings.ingest.max_in_flight_requests,
+    maxInFlightBytes: settings.ingest.max_in_flight_bytes,
+    maxWaitMs: MAX_BUDGET_WAIT_MS,
+  });
+  registerInFlightGauges(deps.registry, () => budget.inFlight());
   const acceptor = createAcceptor({
     bus: deps.bus,
     codec: deps.codec,
@@ -39,8 +59,8 @@ export function createIngest(settings: IngestSettings, deps: IngestDeps): Ingest
     topics: { signals: settings.kafka.topic, logs: settings.kafka.logs_topic },
     maxRecordBytes: settings.kafka.max_record_bytes,
   });
-  const grpcServer = createOtlpGrpcServer({ acceptor, codec: deps.codec, metrics, logger });
-  const httpServer = createOtlpHttpServer({ acceptor, codec: deps.codec, metrics, registry: deps.registry, logger });
+  const grpcServer = createOtlpGrpcServer({ acceptor, codec: deps.codec, metrics, logger, budget });
+  const httpServer = createOtlpHttpServer({ acceptor, codec: deps.codec, metrics, registry: deps.registry, logger, budget });
   let bound = { grpc: 0, http: 0 };
 
   return {
@@ -50,9 +70,25 @@ export function createIngest(settings: IngestSettings, deps: IngestDeps): Ingest
       bound = { grpc: grpcPort, http: http.port };
       logger.info({ grpc: `${settings.grpcAddr.host}:${grpcPort}`, http: `${settings.httpAddr.host}:${http.port}` }, 'ingest listening');
     },
+    /**
+     * Stops accepting on every connection at once (new exports refused as "retry later", idle
+     * connections closed), then waits for the exports in flight: each is answered once the bus has
+     * it, so nothing acknowledged is left behind when the consumers drain.
+     */
     async close() {
-      await Promise.all([grpcServer.close(), httpServer.close()]);
+      const stopMs = Date.now();
+      budget.close();
+      httpServer.stopAccepting();
+      grpcServer.stopAccepting(GRPC_SHUTDOWN_MS);
+      const idle = await Promise.race([budget.whenIdle().then(() => true), delay(IN_FLIGHT_WAIT_MS).then(() => false)]);
+      if (!idle) logger.warn({ inFlight: budget.inFlight() }, 'exports still in flight at the stop deadline; their clients get no answer');
+      await Promise.all([grpcServer.close(GRPC_SHUTDOWN_MS), httpServer.close(HTTP_FORCE_CLOSE_MS)]);
+      logger.info({ stop_ms: Date.now() - stopMs }, 'ingest stopped');
     },
     ports: () => bound,
   };
+}
+
+function delay(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms).unref());
 }

@@ -1,4 +1,4 @@
-import { Counter, Histogram, type Registry } from 'prom-client';
+import { Counter, Gauge, Histogram, type Registry } from 'prom-client';
 
 export interface IngestMetrics {
   published: Counter<'topic'>;
@@ -6,7 +6,8 @@ export interface IngestMetrics {
   rejected: Counter<'transport' | 'reason'>;
   droppedItems: Counter<'reason'>;
   acceptedItems: Counter<'signal'>;
-  busy: Counter<'transport'>;
+  /** Exports answered "retry later" for back-pressure; `reason` is a Refusal or `bus_full`. */
+  busy: Counter<'transport' | 'reason'>;
   exportSeconds: Histogram<'signal'>;
 }
 
@@ -18,7 +19,12 @@ export function createIngestMetrics(registry: Registry): IngestMetrics {
     rejected: new Counter({ name: 'svc_ingest_rejected_requests_total', help: 'Undecodable or unacceptable export requests', labelNames: ['transport', 'reason'], registers }),
     droppedItems: new Counter({ name: 'svc_ingest_dropped_items_total', help: 'Spans and logs dropped because one alone exceeds the record byte budget', labelNames: ['reason'], registers }),
     acceptedItems: new Counter({ name: 'svc_ingest_accepted_items_total', help: 'Spans and logs accepted', labelNames: ['signal'], registers }),
-    busy: new Counter({ name: 'svc_ingest_backpressure_total', help: 'Exports answered with retry-later because the bus is full', labelNames: ['transport'], registers }),
+    busy: new Counter({
+      name: 'svc_ingest_backpressure_total',
+      help: 'Exports answered retry-later (HTTP 503 + Retry-After, gRPC UNAVAILABLE + RetryInfo): in-flight bounds reached, bus full, or stopping',
+      labelNames: ['transport', 'reason'],
+      registers,
+    }),
     exportSeconds: new Histogram({
       name: 'svc_ingest_export_duration_seconds',
       help: 'Time from request to acknowledgement',
@@ -27,4 +33,10 @@ export function createIngestMetrics(registry: Registry): IngestMetrics {
       registers,
     }),
   };
+}
+
+/** Gauges of the in-flight budget, read at scrape time. */
+export function registerInFlightGauges(registry: Registry, read: () => { requests: number; bytes: number }): void {
+  new Gauge({ name: 'svc_ingest_in_flight_requests', help: 'Exports being read, decoded or published', registers: [registry], collect() { this.set(read().requests); } });
+  new Gauge({ name: 'svc_ingest_in_flight_bytes', help: 'Bytes reserved by exports in flight (request bytes plus estimated decoded rows)', registers: [registry], collect() { this.set(read().bytes); } });
 }

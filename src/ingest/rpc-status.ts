@@ -5,11 +5,33 @@ export const GRPC_CODE = {
   UNAVAILABLE: 14,
 } as const;
 
-/** A google.rpc.Status message (code = field 1 varint, message = field 2 string), the OTLP/HTTP error body. */
-export function encodeRpcStatus(code: number, message: string): Buffer {
-  const text = Buffer.from(message, 'utf8');
-  const parts: number[] = [0x08, ...varint(code), 0x12, ...varint(text.length)];
-  return Buffer.concat([Buffer.from(parts), text]);
+export const RETRY_INFO_TYPE_URL = 'type.googleapis.com/google.rpc.RetryInfo';
+
+/**
+ * A google.rpc.Status message (code = 1, message = 2, details = 3), the OTLP/HTTP error body and
+ * gRPC's `grpc-status-details-bin`. With `retryDelaySecs` it carries one detail, a
+ * google.rpc.RetryInfo: OTLP's throttling signal, telling the exporter when to retry.
+ */
+export function encodeRpcStatus(code: number, message: string, retryDelaySecs?: number): Buffer {
+  const parts = [varintField(1, code), bytesField(2, Buffer.from(message, 'utf8'))];
+  if (retryDelaySecs !== undefined) parts.push(bytesField(3, encodeRetryInfoAny(retryDelaySecs)));
+  return Buffer.concat(parts);
+}
+
+/** google.protobuf.Any { type_url = 1, value = 2 } holding RetryInfo { retry_delay = 1: Duration { seconds = 1 } }. */
+function encodeRetryInfoAny(retryDelaySecs: number): Buffer {
+  const duration = varintField(1, retryDelaySecs);
+  const retryInfo = bytesField(1, duration);
+  return Buffer.concat([bytesField(1, Buffer.from(RETRY_INFO_TYPE_URL, 'utf8')), bytesField(2, retryInfo)]);
+}
+
+function varintField(field: number, value: number): Buffer {
+  // proto3 leaves zero scalars out.
+  return value === 0 ? Buffer.alloc(0) : Buffer.from([field << 3, ...varint(value)]);
+}
+
+function bytesField(field: number, bytes: Buffer): Buffer {
+  return Buffer.concat([Buffer.from([(field << 3) | 2, ...varint(bytes.length)]), bytes]);
 }
 
 function varint(value: number): number[] {

@@ -1,0 +1,13 @@
+import type { Refusal } from './in-flight-budget.js';
+
+/** Why an export is answered "retry later": a bound of the in-flight budget, a full bus, or a stop. */
+export type RetryReason = Refusal | 'bus_full';
+
+/** What a throttled exporter is told to wait: the HTTP Retry-After header and gRPC RetryInfo's delay. */
+export const RETRY_AFTER_SECS = 1;
+
+export function retryMessage(reason: RetryReason): string {
+  if (reason === 'stopping') return 'ingest is stopping, retry later';
+  if (reason === 'bus_full') return 'the bus is full, retry later';
+  return 'ingest is at capacity, retry later';
+}
