@@ -149,6 +149,10 @@ export async function main(): Promise<{ spansPerSec: number; logsPerSec: number;
   console.log(`ingest e2e all-in-one (OTLP/HTTP protobuf, ${clients}+${clients} clients, ${seconds} s): ${Math.round(figures.spansPerSec)} spans/s + ${Math.round(figures.logsPerSec)} logs/s accepted and stored`);
   console.log(`ingest e2e loss: ${lost} items (accepted ${acceptedSpans} spans / stored ${storedSpans}; accepted ${acceptedLogs} logs / stored ${storedLogs}); ${retries} retry-later answers`);
   console.log(`ingest e2e: everything stored ${(storeSecs - elapsedSecs).toFixed(1)} s after the load stopped (${Math.round(storedSpans / storeSecs)} spans/s + ${Math.round(storedLogs / storeSecs)} logs/s stored over load and catch-up)`);
+  const refusals = ['in_flight_requests', 'in_flight_bytes', 'bus_full', 'stopping']
+    .map((reason) => `${reason} ${metricValue(metrics, 'svc_ingest_backpressure_total', { reason })}`)
+    .join(', ');
+  console.log(`ingest e2e retry-later answers by reason: ${refusals}; bus log at end ${(metricValue(metrics, 'svc_bus_log_bytes') / 2 ** 20).toFixed(0)} MiB`);
   const mib = (name: string) => (metricValue(metrics, name) / 2 ** 20).toFixed(0);
   console.log(`ingest e2e memory at end: JS heap ${mib('nodejs_heap_size_used_bytes')} MiB used of ${mib('nodejs_heap_size_total_bytes')} MiB, external ${mib('nodejs_external_memory_bytes')} MiB`);
   console.log(`ingest e2e RSS at end: ${rssMiB.toFixed(0)} MiB, at most ${maxRssMiB.toFixed(0)} MiB during the run; load average ${os.loadavg().map((load) => load.toFixed(2)).join(' ')}`);

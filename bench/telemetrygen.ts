@@ -31,6 +31,10 @@ async function svcCpuSecs(svc: RunningAllInOne): Promise<number> {
   return metricValue(await (await fetch(`${svc.apiUrl}/metrics`)).text(), 'process_cpu_seconds_total');
 }
 
+async function acceptedSpans(svc: RunningAllInOne): Promise<number> {
+  return metricValue(await (await fetch(`${svc.apiUrl}/metrics`)).text(), 'svc_ingest_accepted_items_total', { signal: 'traces' });
+}
+
 async function storedSpans(svc: RunningAllInOne): Promise<number> {
   const text = await (await fetch(`${svc.apiUrl}/metrics`)).text();
   return metricValue(text, 'svc_writer_rows_written_total', { table: 'spans' });
@@ -170,6 +174,7 @@ export async function main(): Promise<void> {
     // whatever its rate, so each exporter runs 4 workers at 1,250 (5,000 per exporter). What was
     // really offered is read from the generators' own "traces generated" lines (2 spans a trace).
     const beforeEight = await settledStoredSpans(svc);
+    const acceptedBeforeEight = await acceptedSpans(svc);
     const cpuBeforeEight = await svcCpuSecs(svc);
     const eightStartedMs = Date.now();
     const eight = await withPeakRss(
@@ -178,12 +183,13 @@ export async function main(): Promise<void> {
     );
     const eightSecs = (Date.now() - eightStartedMs) / 1000;
     const eightStored = (await settledStoredSpans(svc)) - beforeEight;
+    const eightAccepted = (await acceptedSpans(svc)) - acceptedBeforeEight;
     const eightErrors = eight.result.reduce((sum, one) => sum + one.errors, 0);
     const eightOffered = eight.result.reduce((sum, one) => sum + generatedSpans(one.output), 0);
     const eightGeneratorCores = eight.result.reduce((sum, one) => sum + one.cpuSecs, 0) / eightSecs;
     const eightSvcCores = ((await svcCpuSecs(svc)) - cpuBeforeEight) / eightSecs;
     console.log(
-      `telemetrygen: eight exporters offering 40000 spans/s (${seconds} s): ${Math.round(eightStored / eightSecs)} spans/s stored of ${Math.round(eightOffered / eightSecs)} spans/s generated (${eightStored} of ${eightOffered} spans, ${((eightStored / eightOffered) * 100).toFixed(1)}%), ${eightErrors} export errors logged, peak RSS ${eight.peakRssMiB.toFixed(0)} MiB; CPU: telemetrygen ${eightGeneratorCores.toFixed(2)} cores, svc ${eightSvcCores.toFixed(2)} cores; load average ${loadAverage()}`,
+      `telemetrygen: eight exporters offering 40000 spans/s (${seconds} s): ${Math.round(eightStored / eightSecs)} spans/s stored of ${Math.round(eightOffered / eightSecs)} spans/s generated (${eightStored} of ${eightOffered} spans, ${((eightStored / eightOffered) * 100).toFixed(1)}%; svc acknowledged ${eightAccepted}, the rest never left the generators' queues), ${eightErrors} export errors logged, peak RSS ${eight.peakRssMiB.toFixed(0)} MiB; CPU: telemetrygen ${eightGeneratorCores.toFixed(2)} cores, svc ${eightSvcCores.toFixed(2)} cores; load average ${loadAverage()}`,
     );
   } finally {
     await svc.stop();

@@ -1,13 +1,12 @@
 import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { randomBytes } from 'node:crypto';
 import { appendFile, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { LogRow, SpanRow } from '../model/signals.js';
+import type { LogRow } from '../model/signals.js';
 import { encodeLogsData } from '../otlp/encode-logs.js';
-import { encodeTracesData } from '../otlp/encode-traces.js';
 import { startAllInOne, tempDataDir, type RunningAllInOne } from '../testing/all-in-one.js';
 import { metricValue, pollJson } from '../testing/http.js';
+import { buildTraceExport } from '../testing/otlp-load.js';
 
 /**
  * kill -9 while clients export: every export that was answered with success must be stored after a
@@ -25,52 +24,27 @@ interface Sent {
   logBodies: string[];
 }
 
-function buildExport(nowNs: bigint, client: number, sequence: number): { traces: Sent[]; spans: SpanRow[]; logs: LogRow[] } {
-  const traces: Sent[] = [];
-  const spans: SpanRow[] = [];
-  const logs: LogRow[] = [];
-  for (let t = 0; t < TRACES_PER_EXPORT; t++) {
-    const traceId = randomBytes(16).toString('hex');
-    const spanIds = Array.from({ length: SPANS_PER_TRACE }, () => randomBytes(8).toString('hex'));
-    spanIds.forEach((spanId, s) => {
-      const startNs = nowNs + BigInt(s * 1_000_000);
-      spans.push({
-        traceId,
-        spanId,
-        parentSpanId: s === 0 ? '' : spanIds[0],
-        serviceName: 'crash-test',
-        name: s === 0 ? 'GET /orders' : `step ${s}`,
-        kind: s === 0 ? 'server' : 'internal',
-        startNs,
-        endNs: startNs + 500_000n,
-        status: 'unset',
-        statusMessage: '',
-        attrs: [['client', client]],
-        resource: [['service.name', 'crash-test']],
-        events: [],
-        scopeName: 'crash',
-        scopeVersion: '',
-      });
-    });
-    const body = `client ${client} export ${sequence} trace ${t}`;
-    logs.push({
-      logId: '0',
-      tsNs: nowNs,
-      observedTsNs: nowNs,
-      traceId,
-      spanId: spanIds[0],
-      serviceName: 'crash-test',
-      severityNumber: 9,
-      severityText: 'INFO',
-      body,
-      attrs: [],
-      resource: [['service.name', 'crash-test']],
-      scopeName: 'crash',
-      scopeVersion: '',
-    });
-    traces.push({ traceId, spanIds, logBodies: [body] });
-  }
-  return { traces, spans, logs };
+/** A trace export from the shared load builder, and one log per trace attached to its root span. */
+function buildExport(client: number, sequence: number): { traces: Sent[]; spansBody: Buffer; logs: LogRow[] } {
+  const built = buildTraceExport('crash-test', TRACES_PER_EXPORT, SPANS_PER_TRACE);
+  const nowNs = BigInt(Date.now()) * 1_000_000n;
+  const logs: LogRow[] = built.traces.map(({ traceId, spanIds }, t) => ({
+    logId: '0',
+    tsNs: nowNs,
+    observedTsNs: nowNs,
+    traceId,
+    spanId: spanIds[0],
+    serviceName: 'crash-test',
+    severityNumber: 9,
+    severityText: 'INFO',
+    body: `client ${client} export ${sequence} trace ${t}`,
+    attrs: [],
+    resource: [['service.name', 'crash-test']],
+    scopeName: 'crash',
+    scopeVersion: '',
+  }));
+  const traces = built.traces.map((trace, t) => ({ ...trace, logBodies: [logs[t].body] }));
+  return { traces, spansBody: built.body, logs };
 }
 
 async function post(port: number, path: string, body: Buffer): Promise<number> {
@@ -97,9 +71,9 @@ test('kill -9 under load: every acknowledged span and log is stored after a rest
   // with its spans once the first answer is 200, and its logs once the second is.
   async function client(index: number): Promise<void> {
     for (let sequence = 0; !killed && sequence < 10_000; sequence++) {
-      const built = buildExport(BigInt(Date.now()) * 1_000_000n, index, sequence);
+      const built = buildExport(index, sequence);
       try {
-        if ((await post(port, '/v1/traces', encodeTracesData(built.spans))) !== 200) continue;
+        if ((await post(port, '/v1/traces', built.spansBody)) !== 200) continue;
         const logsAcked = (await post(port, '/v1/logs', encodeLogsData(built.logs))) === 200;
         for (const trace of built.traces) acknowledged.push(logsAcked ? trace : { ...trace, logBodies: [] });
         acknowledgedExports += 1;

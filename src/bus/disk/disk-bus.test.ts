@@ -283,3 +283,19 @@ test('at the smallest bound the log still rolls and deletes, so a consumer keepi
     await bus.close();
   });
 });
+
+test('a group of a sparse topic gets full batches, though the log interleaves other topics between its records', async () => {
+  await withDir(async (dir) => {
+    const bus = await openBus(dir);
+    for (let round = 0; round < 50; round++) {
+      await bus.publish('signals', messages(`s${round}`, 40));
+      await bus.publish('logs', messages(`l${round}`, 2));
+    }
+    const sizes: number[] = [];
+    const consumer = bus.consume({ group: 'miner', topics: ['logs'], maxBatchRecords: 50, handler: async (records) => void sizes.push(records.length) });
+    await until(() => sizes.reduce((sum, size) => sum + size, 0) === 100, 'every log record');
+    assert.deepEqual(sizes, [50, 50], 'two full batches, not one per read of the interleaved log');
+    await consumer.close();
+    await bus.close();
+  });
+});

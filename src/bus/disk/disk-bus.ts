@@ -231,6 +231,8 @@ export class DiskBus implements Bus {
       if (entry.kind !== 'record') continue;
       const { topic, partition, offset, timestampMs, key, headers, value } = entry;
       records.push({ position: at, nextPosition: after, record: { topic, partition, offset, timestampMs, key, value, headers } });
+      // A read of the disk takes bytes, not records: stop at the count asked for.
+      if (records.length === maxRecords) return { records, nextPosition: after };
     }
     return { records, nextPosition };
   }

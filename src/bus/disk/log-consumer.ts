@@ -95,24 +95,26 @@ export class LogConsumer {
         await this.waitForWake();
         continue;
       }
-      const readFrom = this.cursor;
-      const { records, nextPosition } = await this.source.read(readFrom, this.maxBatchRecords);
-      if (this.closed || this.failed) continue;
-      if (nextPosition === readFrom) {
-        await this.waitForWake();
-        continue;
+      const startPosition = this.cursor;
+      const batch: Batch = { startPosition, nextOffsets: new Map(), bytes: 0, done: false };
+      const records: BusRecord[] = [];
+      // The log interleaves every topic: read on until the batch is full or the log is exhausted,
+      // so a group of a sparse topic still gets full batches (not a few records per read).
+      while (records.length < this.maxBatchRecords && !this.closed) {
+        const { records: read, nextPosition } = await this.source.read(this.cursor, this.maxBatchRecords - records.length);
+        if (nextPosition === this.cursor) break;
+        this.cursor = nextPosition;
+        this.take(read, batch, records);
       }
-      this.cursor = nextPosition;
-      const batch = this.take(records, readFrom);
-      if (batch !== undefined) this.deliver(batch.records, batch.batch);
+      if (this.closed) continue;
+      if (records.length > 0) this.deliver(records, batch);
+      else if (this.cursor === startPosition) await this.waitForWake();
       else if (this.inFlight.length === 0) this.source.commit(this.options.group, new Map(), this.cursor);
     }
   }
 
-  /** The records of this group's topics not yet delivered, as one batch starting at `startPosition`. */
-  private take(read: PositionedRecord[], startPosition: number): { records: BusRecord[]; batch: Batch } | undefined {
-    const records: BusRecord[] = [];
-    const batch: Batch = { startPosition, nextOffsets: new Map(), bytes: 0, done: false };
+  /** Adds the records of this group's topics not yet delivered to `batch` and `records`. */
+  private take(read: PositionedRecord[], batch: Batch, records: BusRecord[]): void {
     for (const { record } of read) {
       if (!this.topics.has(record.topic)) continue;
       const key = partitionKey(record.topic, record.partition);
@@ -123,7 +125,6 @@ export class LogConsumer {
       batch.bytes += recordBytes(record);
       records.push(record);
     }
-    return records.length > 0 ? { records, batch } : undefined;
   }
 
   private deliver(records: BusRecord[], batch: Batch): void {
