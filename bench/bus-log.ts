@@ -12,8 +12,8 @@ import { DiskBus } from '../src/bus/disk/disk-bus.js';
 const TOPIC = { name: 'signals', partitions: 12, retentionMs: -1, maxMessageBytes: 1 << 20 };
 const loadAverage = () => os.loadavg().map((load) => load.toFixed(2)).join(' ');
 
-function batch(records: number, valueBytes: number, sequence: number): BusMessage[] {
-  return Array.from({ length: records }, (_, i) => ({ key: `trace-${sequence}-${i}`, value: Buffer.alloc(valueBytes, i), headers: { 'svc-signal': 'traces' } }));
+function batch(records: number, valueBytes: number, sequence: number, prefix = 'trace'): BusMessage[] {
+  return Array.from({ length: records }, (_, i) => ({ key: `${prefix}-${sequence}-${i}`, value: Buffer.alloc(valueBytes, i), headers: { 'svc-signal': 'traces' } }));
 }
 
 function quantile(sortedMs: number[], q: number): number {
@@ -41,7 +41,7 @@ async function publishers(bus: DiskBus, count: number, seconds: number, records:
   return `${Math.round(published / secs)} records/s (${mibPerSec.toFixed(1)} MiB/s), publish acknowledged in median ${quantile(latenciesMs, 0.5).toFixed(2)} ms, p99 ${quantile(latenciesMs, 0.99).toFixed(2)} ms`;
 }
 
-async function consumeAll(bus: DiskBus, group: string, expected: number): Promise<string> {
+async function consumeAll(bus: DiskBus, group: string, expected: number, counts: (record: BusRecord) => boolean = () => true): Promise<string> {
   let seen = 0;
   const startedMs = Date.now();
   let resolveDone!: () => void;
@@ -51,7 +51,7 @@ async function consumeAll(bus: DiskBus, group: string, expected: number): Promis
     topics: [TOPIC.name],
     maxBatchRecords: 500,
     handler: async (records: BusRecord[]) => {
-      seen += records.length;
+      for (const record of records) if (counts(record)) seen += 1;
       if (seen >= expected) resolveDone();
     },
   });
@@ -66,19 +66,26 @@ export async function main(): Promise<void> {
   try {
     let bus = await DiskBus.open({ dir, maxBytes: 8 * 1024 * 1024 * 1024 });
     await bus.ensureTopics([TOPIC]);
+    // Records no group consumes are deleted with their segments: a reader group that takes one
+    // record and then stops holds everything else for the read from disk below.
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    const holder = bus.consume({ group: 'reader', topics: [TOPIC.name], maxInFlightBatches: 1, maxBatchRecords: 1, handler: () => gate });
     for (const count of [1, 8, 64]) {
       console.log(`bus log: ${count} publisher(s) of 10 x 1 KiB records each: ${await publishers(bus, count, 5, 10, 1024)}; load average ${loadAverage()}`);
     }
     console.log(`bus log: 1 publisher of 50 x 2 KiB records (a 512-span export): ${await publishers(bus, 1, 5, 50, 2048)}`);
-    const end = (await bus.offsets('reader', TOPIC.name)).reduce((sum, p) => sum + Number(p.end), 0);
+    const end = (await bus.offsets('reader', TOPIC.name)).reduce((sum, p) => sum + Number(p.end), 0) - 1;
+    release();
+    await holder.close();
     await bus.close();
     // Reopened: nothing in memory, so the group reads every record from the log on disk.
     bus = await DiskBus.open({ dir, maxBytes: 8 * 1024 * 1024 * 1024 });
     console.log(`bus log: one group reading ${end} records from disk: ${await consumeAll(bus, 'reader', end)}; load average ${loadAverage()}`);
     const live = 200_000;
-    const memoryReader = consumeAll(bus, 'live', end + live);
-    for (let sent = 0; sent < live; sent += 1000) await bus.publish(TOPIC.name, batch(1000, 1024, sent));
-    console.log(`bus log: one group reading the log then ${live} records as they are published (memory): ${await memoryReader}`);
+    const memoryReader = consumeAll(bus, 'live', live, (record) => record.key.startsWith('live-'));
+    for (let sent = 0; sent < live; sent += 1000) await bus.publish(TOPIC.name, batch(1000, 1024, sent, 'live'));
+    console.log(`bus log: one group taking ${live} records as one publisher publishes them (from memory; bound by the publisher): ${await memoryReader}`);
     await bus.close();
   } finally {
     await rm(dir, { recursive: true, force: true });
