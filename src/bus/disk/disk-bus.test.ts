@@ -44,6 +44,19 @@ async function until(predicate: () => boolean | Promise<boolean>, what: string, 
   }
 }
 
+/** Publishes to `signals` as soon as the log has room; any refusal other than a full log fails the test. */
+async function publishWhenRoom(bus: DiskBus, batch: ReturnType<typeof messages>, what: string): Promise<void> {
+  await until(async () => {
+    try {
+      await bus.publish('signals', batch);
+      return true;
+    } catch (error) {
+      assert.ok(error instanceof BusFullError);
+      return false;
+    }
+  }, what);
+}
+
 function collector() {
   const seen: BusRecord[] = [];
   return { seen, handler: async (records: BusRecord[]) => void seen.push(...records) };
@@ -207,14 +220,7 @@ test('a full log refuses with BusFullError and takes records again once consumer
     const seen = collector();
     const consumer = bus.consume({ group: 'w', topics: ['signals'], handler: seen.handler });
     await until(() => seen.seen.length === Number(accepted), 'delivery of what was accepted');
-    await until(async () => {
-      try {
-        await bus.publish('signals', messages('after', 10, 1000));
-        return true;
-      } catch {
-        return false;
-      }
-    }, 'room again');
+    await publishWhenRoom(bus, messages('after', 10, 1000), 'room again');
     await consumer.close();
     await bus.close();
   });
@@ -266,15 +272,7 @@ test('at the smallest bound the log still rolls and deletes, so a consumer keepi
     let published = 0;
     for (let round = 0; round < 48; round++) {
       const batch = messages(`r${round}`, 16, 64 * 1024);
-      await until(async () => {
-        try {
-          await bus.publish('signals', batch);
-          return true;
-        } catch (error) {
-          assert.ok(error instanceof BusFullError);
-          return false;
-        }
-      }, `room for round ${round}`);
+      await publishWhenRoom(bus, batch, `room for round ${round}`);
       published += batch.length;
     }
     await until(() => seen.seen.length === published, 'delivery of everything');
