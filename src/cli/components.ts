@@ -40,7 +40,7 @@ export interface BuildDeps {
 export function buildWriter(settings: Settings, deps: BuildDeps): Component {
   return createWriter(
     { writer: settings.writer, topic: settings.kafka.topic },
-    { bus: deps.bus, sink: createSignalSink(deps.store), decodeSpans: otlpCodec.decodeTracesProto, decodeLogs: otlpCodec.decodeLogsProto, registry: deps.registry, logger: deps.logger },
+    { bus: deps.bus, sink: createSignalSink(deps.store), registry: deps.registry, logger: deps.logger },
   );
 }
 

@@ -1,16 +1,14 @@
 import type { TraceRepo } from '../api/repo.js';
 import type { Store } from '../model/store.js';
-import { encodeLogLines, getTraceLogs, insertLogLines } from '../store/logs.js';
+import { getTraceLogs, insertLogLines } from '../store/logs.js';
 import { listServices } from '../store/services.js';
-import { encodeSpanLines, getTraceSpans, insertSpanLines } from '../store/spans.js';
+import { getTraceSpans, insertSpanLines } from '../store/spans.js';
 import { storyIdOfTrace } from '../store/story-ids.js';
 import type { SignalSink } from '../writer/batcher.js';
 
 /** The writer's sink over the store. */
 export function createSignalSink(store: Store): SignalSink {
   return {
-    encodeSpans: encodeSpanLines,
-    encodeLogs: encodeLogLines,
     writeSpans: (payload) => insertSpanLines(store, payload),
     writeLogs: (payload) => insertLogLines(store, payload),
   };

@@ -1,6 +1,5 @@
 import { ITEMS_HEADER, KEY_HEADER, SIGNAL_HEADER, type BusMessage, type SignalKind } from '../model/bus.js';
 import type { LogRow, SpanRow } from '../model/signals.js';
-import { rememberRows } from '../bus/decoded-rows.js';
 
 export interface RecordEncoders {
   encodeSpans(spans: SpanRow[]): Buffer;
@@ -54,7 +53,6 @@ function splitIntoRecords<T>(
   out: BusMessage[],
 ): number {
   const value = encode(items);
-  rememberRows(value, items as SpanRow[] | LogRow[]);
   const headers = { [SIGNAL_HEADER]: signal, [ITEMS_HEADER]: String(items.length), [KEY_HEADER]: keyKind };
   if (recordBytes(key, value, headers) <= maxRecordBytes) {
     out.push({ key, value, headers });

@@ -1,10 +1,10 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { LogRow, SpanRow } from '../model/signals.js';
-import { Batcher, type BatcherOptions, type SignalSink } from './batcher.js';
+import { Batcher, type BatcherOptions, type EncodedRows, type SignalSink } from './batcher.js';
 
-function span(name: string): SpanRow {
-  return { traceId: 'a'.repeat(32), spanId: '0'.repeat(16), parentSpanId: '', serviceName: 's', name, kind: 'server', startNs: 1n, endNs: 2n, status: 'unset', statusMessage: '', attrs: [], resource: [], events: [], scopeName: '', scopeVersion: '' };
+/** Span rows by name, one name per line standing in for the insert payload. */
+function spans(...names: string[]): EncodedRows {
+  return { spans: Buffer.from(names.map((name) => `${name}\n`).join('')), spanRows: names.length, logs: new Uint8Array(0), logRows: 0 };
 }
 
 function recordingSink(failures = 0) {
@@ -12,8 +12,6 @@ function recordingSink(failures = 0) {
   let left = failures;
   // Names one per line stand in for the insert payload, so an insert shows which rows it held.
   const sink: SignalSink = {
-    encodeSpans: (rows) => Buffer.from(rows.map((row) => `${row.name}\n`).join('')),
-    encodeLogs: (rows: LogRow[]) => Buffer.from(rows.map((row) => `${row.body}\n`).join('')),
     async writeSpans(payload) {
       if (left-- > 0) throw new Error('store down');
       inserts.push(payload.toString().split('\n').filter((name) => name !== ''));
@@ -37,8 +35,8 @@ const options = (overrides: Partial<BatcherOptions> = {}): BatcherOptions => ({
 test('rows from several adds share one insert at max_rows, and each add resolves after it', async () => {
   const { sink, inserts } = recordingSink();
   const batcher = new Batcher(sink, options());
-  const first = batcher.add([span('a')], []);
-  const second = batcher.add([span('b'), span('c')], []);
+  const first = batcher.add(spans('a'));
+  const second = batcher.add(spans('b', 'c'));
   await Promise.all([first, second]);
   assert.deepEqual(inserts, [['a', 'b', 'c']]);
 });
@@ -47,7 +45,7 @@ test('a partial batch is inserted once its oldest row is max_age_ms old', async 
   const { sink, inserts } = recordingSink();
   const batcher = new Batcher(sink, options({ maxRows: 100, maxAgeMs: 40 }));
   const startedMs = Date.now();
-  await batcher.add([span('only')], []);
+  await batcher.add(spans('only'));
   assert.ok(Date.now() - startedMs >= 35, 'waited for the age bound');
   assert.deepEqual(inserts, [['only']]);
 });
@@ -56,7 +54,7 @@ test('a failed insert is retried with the same rows; the add resolves only once 
   const { sink, inserts } = recordingSink(2);
   let failures = 0;
   const batcher = new Batcher(sink, options({ onInsertFailure: () => failures++ }));
-  await batcher.add([span('a'), span('b'), span('c')], []);
+  await batcher.add(spans('a', 'b', 'c'));
   assert.equal(failures, 2);
   assert.deepEqual(inserts, [['a', 'b', 'c']]);
 });
@@ -64,7 +62,7 @@ test('a failed insert is retried with the same rows; the add resolves only once 
 test('close stores what is buffered', async () => {
   const { sink, inserts } = recordingSink();
   const batcher = new Batcher(sink, options({ maxRows: 100, maxAgeMs: 60_000 }));
-  const pending = batcher.add([span('late')], []);
+  const pending = batcher.add(spans('late'));
   await batcher.close();
   await pending;
   assert.deepEqual(inserts, [['late']]);
@@ -73,7 +71,7 @@ test('close stores what is buffered', async () => {
 test('close gives up on a store that stays down after the grace period, rejecting the add', async () => {
   const { sink } = recordingSink(Number.MAX_SAFE_INTEGER);
   const batcher = new Batcher(sink, options({ maxRows: 100, maxAgeMs: 60_000 }));
-  const pending = batcher.add([span('x')], []);
+  const pending = batcher.add(spans('x'));
   await batcher.close(30);
   await assert.rejects(pending, /store down/);
 });

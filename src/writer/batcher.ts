@@ -1,22 +1,26 @@
-import type { LogRow, SpanRow } from '../model/signals.js';
-
 /**
- * Where batches go: the store's span and log inserts. Rows are encoded into the insert's payload as
- * they are added, so a batch waiting for max_rows or max_age_ms holds compact bytes outside the JS
- * heap instead of row objects that would live long enough to be promoted and collected late.
+ * Where batches go: the store's span and log inserts. Batches arrive already encoded as insert
+ * payloads, so a batch waiting for max_rows or max_age_ms holds compact bytes outside the JS heap
+ * instead of row objects that would live long enough to be promoted and collected late.
  */
 export interface SignalSink {
-  encodeSpans(rows: SpanRow[]): Buffer;
-  encodeLogs(rows: LogRow[]): Buffer;
-  /** Inserts a concatenation of encodeSpans() payloads. */
+  /** Inserts a concatenation of span payloads (JSONCompactEachRow lines of the spans table). */
   writeSpans(payload: Buffer): Promise<void>;
   writeLogs(payload: Buffer): Promise<void>;
 }
 
-interface Pending {
-  spanChunks: Buffer[];
+/** Rows encoded as insert payloads, with their counts. */
+export interface EncodedRows {
+  spans: Uint8Array;
   spanRows: number;
-  logChunks: Buffer[];
+  logs: Uint8Array;
+  logRows: number;
+}
+
+interface Pending {
+  spanChunks: Uint8Array[];
+  spanRows: number;
+  logChunks: Uint8Array[];
   logRows: number;
   waiters: { resolve: () => void; reject: (error: unknown) => void }[];
   firstAtMs: number;
@@ -55,16 +59,16 @@ export class Batcher {
     return this.pending.spanRows + this.pending.logRows;
   }
 
-  add(spans: SpanRow[], logs: LogRow[]): Promise<void> {
-    if (spans.length === 0 && logs.length === 0) return Promise.resolve();
+  add(rows: EncodedRows): Promise<void> {
+    if (rows.spanRows === 0 && rows.logRows === 0) return Promise.resolve();
     if (this.bufferedRows === 0) this.pending.firstAtMs = this.options.nowMs();
-    if (spans.length > 0) {
-      this.pending.spanChunks.push(this.sink.encodeSpans(spans));
-      this.pending.spanRows += spans.length;
+    if (rows.spanRows > 0) {
+      this.pending.spanChunks.push(rows.spans);
+      this.pending.spanRows += rows.spanRows;
     }
-    if (logs.length > 0) {
-      this.pending.logChunks.push(this.sink.encodeLogs(logs));
-      this.pending.logRows += logs.length;
+    if (rows.logRows > 0) {
+      this.pending.logChunks.push(rows.logs);
+      this.pending.logRows += rows.logRows;
     }
     const stored = new Promise<void>((resolve, reject) => this.pending.waiters.push({ resolve, reject }));
     if (this.bufferedRows >= this.options.maxRows) this.kick();

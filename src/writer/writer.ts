@@ -1,21 +1,19 @@
 import type { Registry } from 'prom-client';
-import { SIGNAL_HEADER, type Bus, type BusConsumer, type BusRecord } from '../model/bus.js';
+import type { Bus, BusConsumer, BusRecord } from '../model/bus.js';
 import type { Component } from '../model/component.js';
-import type { LogRow, SpanRow } from '../model/signals.js';
 import type { WriterSettings } from '../config/settings.js';
 import type { Logger } from '../util/log.js';
-import { takeRows } from '../bus/decoded-rows.js';
 import { Batcher, type SignalSink } from './batcher.js';
 import { createWriterMetrics } from './metrics.js';
-import { isStorable } from './retention.js';
+import { createPayloadEncoder } from './payload-encoder.js';
 
 export const WRITER_GROUP = 'svc-writer';
 
 export interface WriterDeps {
   bus: Bus;
   sink: SignalSink;
-  decodeSpans(bytes: Uint8Array): SpanRow[];
-  decodeLogs(bytes: Uint8Array): LogRow[];
+  /** Decode and encode on a thread of their own (default); false keeps them on the caller's thread. */
+  encoderThread?: boolean;
   registry: Registry;
   logger: Logger;
   nowMs?: () => number;
@@ -47,42 +45,26 @@ export function createWriter(settings: { writer: WriterSettings; topic: string }
   });
   let consumer: BusConsumer | undefined;
 
-  function decodeRecord(record: BusRecord): { spans: SpanRow[]; logs: LogRow[] } {
-    const signal = record.headers?.[SIGNAL_HEADER];
-    // In all-in-one the record is the Buffer ingest encoded: its rows are at hand, no decode needed.
-    const known = takeRows(record.value);
-    if (known !== undefined) return signal === 'logs' ? { spans: [], logs: known as LogRow[] } : { spans: known as SpanRow[], logs: [] };
-    try {
-      if (signal === 'logs') return { spans: [], logs: deps.decodeLogs(record.value) };
-      return { spans: deps.decodeSpans(record.value), logs: [] };
-    } catch (error) {
-      metrics.dropped.inc({ reason: 'bad_record' });
-      if (!loggedBadRecord) {
-        loggedBadRecord = true;
-        logger.error({ err: error, topic: record.topic, partition: record.partition, offset: String(record.offset) }, 'skipping an undecodable bus record (further ones are counted in svc_writer_dropped_items_total; logged once)');
-      }
-      return { spans: [], logs: [] };
-    }
-  }
+  const encoder = createPayloadEncoder({ threaded: deps.encoderThread ?? true });
 
   async function handle(records: BusRecord[]): Promise<void> {
-    const nowNs = BigInt(nowMs()) * 1_000_000n;
-    const spans: SpanRow[] = [];
-    const logs: LogRow[] = [];
-    let tooOld = 0;
-    for (const record of records) {
-      const decoded = decodeRecord(record);
-      for (const span of decoded.spans) if (isStorable(span.startNs, nowNs)) spans.push(span); else tooOld++;
-      for (const log of decoded.logs) if (isStorable(log.tsNs, nowNs)) logs.push(log); else tooOld++;
-    }
-    if (tooOld > 0) {
-      metrics.dropped.inc({ reason: 'too_old' }, tooOld);
-      if (!loggedDrop) {
-        loggedDrop = true;
-        logger.warn({ items: tooOld }, 'dropped items stamped 0 or older than 3 days (counted in svc_writer_dropped_items_total; logged once)');
+    const encoded = await encoder.encode(records, nowMs());
+    if (encoded.firstBad !== undefined) {
+      metrics.dropped.inc({ reason: 'bad_record' }, encoded.badRecords);
+      if (!loggedBadRecord) {
+        loggedBadRecord = true;
+        const record = records[encoded.firstBad.index];
+        logger.error({ err: { message: encoded.firstBad.message }, topic: record.topic, partition: record.partition, offset: String(record.offset) }, 'skipping an undecodable bus record (further ones are counted in svc_writer_dropped_items_total; logged once)');
       }
     }
-    const stored = batcher.add(spans, logs);
+    if (encoded.tooOld > 0) {
+      metrics.dropped.inc({ reason: 'too_old' }, encoded.tooOld);
+      if (!loggedDrop) {
+        loggedDrop = true;
+        logger.warn({ items: encoded.tooOld }, 'dropped items stamped 0 or older than 3 days (counted in svc_writer_dropped_items_total; logged once)');
+      }
+    }
+    const stored = batcher.add(encoded);
     metrics.bufferedRows.set(batcher.bufferedRows);
     await stored;
   }
@@ -104,6 +86,7 @@ export function createWriter(settings: { writer: WriterSettings; topic: string }
       const closingConsumer = consumer?.close();
       await batcher.close();
       await closingConsumer;
+      await encoder.close();
     },
   };
 }

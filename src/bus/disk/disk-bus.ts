@@ -32,10 +32,7 @@ export interface DiskBusOptions {
 }
 
 const DEFAULT_SEGMENT_BYTES = 64 * 1024 * 1024;
-/**
- * A few seconds of records at full speed: enough for consumers that keep up. Kept small because a
- * record published by ingest in this process also keeps its decoded rows alive (see decoded-rows).
- */
+/** A second or two of records at full speed: enough for consumers that keep up; the rest is read from disk. */
 const DEFAULT_TAIL_BYTES = 16 * 1024 * 1024;
 /** Segments are deleted whole: at most this share of the bound may sit in the active segment. */
 const SEGMENTS_PER_BOUND = 8;

@@ -1,0 +1,23 @@
+/**
+ * The writer's encoder thread: decodes bus records and encodes insert payloads off the main thread,
+ * which in all-in-one also runs ingest, the assembler and the logminer. Pure work, no I/O: chDB stays
+ * on the main thread (a thread that used chDB must live as long as the process).
+ */
+import { parentPort } from 'node:worker_threads';
+import { encodeRecordPayloads, type PackedRecords } from './record-payloads.js';
+
+export interface EncodeRequest {
+  seq: number;
+  packed: PackedRecords;
+  nowMs: number;
+}
+
+parentPort!.on('message', (request: EncodeRequest) => {
+  const payloads = encodeRecordPayloads(request.packed, request.nowMs);
+  parentPort!.postMessage({ seq: request.seq, payloads }, [payloads.spans, payloads.logs].filter(ownsWholeBuffer).map((view) => view.buffer as ArrayBuffer));
+});
+
+/** Only a view that is its buffer's sole user may be transferred: small Buffers share a pool. */
+function ownsWholeBuffer(view: Uint8Array): boolean {
+  return view.byteLength > 0 && view.byteOffset === 0 && view.byteLength === view.buffer.byteLength;
+}
