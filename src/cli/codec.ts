@@ -6,12 +6,15 @@ import { decodeTraces } from '../otlp/decode-traces.js';
 import { encodeLogsData } from '../otlp/encode-logs.js';
 import { encodeTracesData } from '../otlp/encode-traces.js';
 
-/** The OTLP codec as ingest and the writer use it. */
+/** Ingest has no use for log ids (consumers compute them when they decode the bus records). */
+const NO_IDS = { logIds: false };
+
+/** The OTLP codec as ingest uses it. */
 export const otlpCodec: SignalCodec = {
   decodeTracesProto: decodeTraces,
-  decodeLogsProto: decodeLogs,
+  decodeLogsProto: (bytes) => decodeLogs(bytes, NO_IDS),
   decodeTracesJson,
-  decodeLogsJson,
+  decodeLogsJson: (value) => decodeLogsJson(value, NO_IDS),
   encodeSpans: encodeTracesData,
   encodeLogs: encodeLogsData,
 };

@@ -4,6 +4,7 @@ import { OtlpDecodeError } from './errors.js';
 import { jsonAttributes, jsonBody } from './json-any-value.js';
 import { jsonResource, jsonRoot, jsonScope } from './json-envelope.js';
 import { jsonArray, jsonEnum, jsonId, jsonObject, jsonString, jsonUint64 } from './json-fields.js';
+import { WITH_IDS, type LogDecodeOptions } from './decode-logs.js';
 import { logIdOf } from './log-id.js';
 import type { ScopeFields } from './read-envelope.js';
 import { serviceNameOf } from './service-name.js';
@@ -12,7 +13,7 @@ import { serviceNameOf } from './service-name.js';
  * Decodes a parsed OTLP/JSON `ExportLogsServiceRequest` / `LogsData` to the same log rows the
  * protobuf path gives. Throws OtlpDecodeError on a value of the wrong type or a bad id.
  */
-export function decodeLogsJson(value: unknown): LogRow[] {
+export function decodeLogsJson(value: unknown, options: LogDecodeOptions = WITH_IDS): LogRow[] {
   const rows: LogRow[] = [];
   for (const item of jsonArray(jsonRoot(value).resourceLogs, 'resourceLogs')) {
     const resourceLogs = jsonObject(item, 'resourceLogs item');
@@ -24,14 +25,14 @@ export function decodeLogsJson(value: unknown): LogRow[] {
       if (scopeLogs === null) throw new OtlpDecodeError('scopeLogs item must be an object');
       const scope = jsonScope(scopeLogs.scope);
       for (const record of jsonArray(scopeLogs.logRecords, 'logRecords')) {
-        rows.push(jsonLogRecord(record, resource, serviceName, scope));
+        rows.push(jsonLogRecord(record, resource, serviceName, scope, options.logIds));
       }
     }
   }
   return rows;
 }
 
-function jsonLogRecord(value: unknown, resource: AttrPair[], serviceName: string, scope: ScopeFields): LogRow {
+function jsonLogRecord(value: unknown, resource: AttrPair[], serviceName: string, scope: ScopeFields, logIds: boolean): LogRow {
   const record = jsonObject(value, 'logRecord');
   if (record === null) throw new OtlpDecodeError('logRecord must be an object');
   const timeNs = jsonUint64(record.timeUnixNano, 'timeUnixNano');
@@ -51,6 +52,6 @@ function jsonLogRecord(value: unknown, resource: AttrPair[], serviceName: string
     scopeName: scope.name,
     scopeVersion: scope.version,
   };
-  row.logId = logIdOf(row);
+  if (logIds) row.logId = logIdOf(row);
   return row;
 }

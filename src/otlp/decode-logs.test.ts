@@ -1,9 +1,10 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { xxh3 } from '@node-rs/xxhash';
+import { decodeLogsJson } from './decode-json-logs.js';
 import { decodeLogs } from './decode-logs.js';
 import { canonicalLogContent, logIdOf } from './log-id.js';
-import { expectedLogRows, logsToProtobuf, makeLogs } from './otlp-fixtures.js';
+import { expectedLogRows, logsToJson, logsToProtobuf, makeLogs } from './otlp-fixtures.js';
 import { doubleField, fixed64Field, hexBytes, lenField, logsData, message, stringAttr, varint, tag, varintField } from './proto-build.js';
 
 describe('decodeLogs', () => {
@@ -12,6 +13,16 @@ describe('decodeLogs', () => {
     const rows = decodeLogs(logsToProtobuf(logs));
     assert.equal(rows.length, 10);
     assert.deepEqual(rows.map(({ logId: _logId, ...rest }) => rest), expectedLogRows(logs));
+  });
+
+  it('leaves log ids empty when asked not to hash (ingest), and the rows are otherwise the same, from protobuf and JSON', () => {
+    const logs = makeLogs();
+    const withIds = decodeLogs(logsToProtobuf(logs));
+    for (const withoutIds of [decodeLogs(logsToProtobuf(logs), { logIds: false }), decodeLogsJson(logsToJson(logs), { logIds: false })]) {
+      assert.ok(withoutIds.every((row) => row.logId === ''));
+      assert.deepEqual(withoutIds, withIds.map((row) => ({ ...row, logId: '' })));
+    }
+    assert.ok(withIds.every((row) => /^\d+$/.test(row.logId)));
   });
 
   it('renders bodies: strings as is, structures as JSON text, bytes as quoted base64, none as empty', () => {
