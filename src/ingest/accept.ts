@@ -1,9 +1,9 @@
 import { BusFullError, type Bus, type SignalKind } from '../model/bus.js';
 import type { LogRow, SpanRow } from '../model/signals.js';
 import type { Logger } from '../util/log.js';
-import type { SignalCodec } from './codec.js';
+import type { DecodedExport, SignalCodec } from './codec.js';
 import type { IngestMetrics } from './metrics.js';
-import { buildLogRecords, buildSpanRecords } from './records.js';
+import { buildLogRecords, buildSpanRecords, type ItemEncoder } from './records.js';
 
 export type AcceptResult = { kind: 'ok' } | { kind: 'busy' } | { kind: 'unavailable' };
 
@@ -53,21 +53,28 @@ export function createAcceptor(deps: AcceptDeps) {
   }
 
   return {
-    async acceptSpans(spans: SpanRow[]): Promise<AcceptResult> {
+    async acceptSpans(decoded: DecodedExport<SpanRow>): Promise<AcceptResult> {
       const stop = deps.metrics.exportSeconds.startTimer({ signal: 'traces' });
-      const result = await publishAll('traces', buildSpanRecords(spans, deps.maxRecordBytes, deps.codec));
+      const result = await publishAll('traces', buildSpanRecords(decoded.rows, deps.maxRecordBytes, itemEncoder(decoded, deps.codec.encodeSpans)));
       stop();
-      if (result.kind === 'ok') deps.metrics.acceptedItems.inc({ signal: 'traces' }, spans.length);
+      if (result.kind === 'ok') deps.metrics.acceptedItems.inc({ signal: 'traces' }, decoded.rows.length);
       return result;
     },
-    async acceptLogs(logs: LogRow[]): Promise<AcceptResult> {
+    async acceptLogs(decoded: DecodedExport<LogRow>): Promise<AcceptResult> {
       const stop = deps.metrics.exportSeconds.startTimer({ signal: 'logs' });
-      const result = await publishAll('logs', buildLogRecords(logs, deps.maxRecordBytes, deps.codec));
+      const result = await publishAll('logs', buildLogRecords(decoded.rows, deps.maxRecordBytes, itemEncoder(decoded, deps.codec.encodeLogs)));
       stop();
-      if (result.kind === 'ok') deps.metrics.acceptedItems.inc({ signal: 'logs' }, logs.length);
+      if (result.kind === 'ok') deps.metrics.acceptedItems.inc({ signal: 'logs' }, decoded.rows.length);
       return result;
     },
   };
 }
 
 export type Acceptor = ReturnType<typeof createAcceptor>;
+
+/** Frames records from the request's own bytes when it was protobuf; encodes the rows otherwise (JSON). */
+function itemEncoder<Row>(decoded: DecodedExport<Row>, encodeRows: (rows: Row[]) => Buffer): ItemEncoder {
+  const { rows, slices } = decoded;
+  if (slices !== undefined && slices.usable && slices.items === rows.length) return (indices) => slices.frame(indices);
+  return (indices) => encodeRows(indices.map((index) => rows[index]));
+}

@@ -2,7 +2,7 @@ import * as grpc from '@grpc/grpc-js';
 import type { LogRow, SpanRow } from '../model/signals.js';
 import type { Logger } from '../util/log.js';
 import type { Acceptor, AcceptResult } from './accept.js';
-import type { SignalCodec } from './codec.js';
+import type { DecodedExport, SignalCodec } from './codec.js';
 import { createGrpcAdmission, retryLaterStatus } from './grpc-admission.js';
 import { MAX_OTLP_MESSAGE_BYTES } from './http-body.js';
 import type { InFlightBudget } from './in-flight-budget.js';
@@ -61,9 +61,9 @@ export function createOtlpGrpcServer(deps: OtlpGrpcDeps) {
     return (call, callback) => {
       // Claimed first thing: from here this handler releases it, once the export is answered.
       const lease = admission.claim(call.request);
-      let rows: SpanRow[] | LogRow[];
+      let decoded: DecodedExport<SpanRow> | DecodedExport<LogRow>;
       try {
-        rows = signal === 'traces' ? deps.codec.decodeTracesProto(call.request) : deps.codec.decodeLogsProto(call.request);
+        decoded = signal === 'traces' ? deps.codec.decodeTracesProto(call.request) : deps.codec.decodeLogsProto(call.request);
       } catch (error) {
         lease?.release();
         deps.metrics.rejected.inc({ transport: 'grpc', reason: 'decode' });
@@ -71,7 +71,7 @@ export function createOtlpGrpcServer(deps: OtlpGrpcDeps) {
         callback({ code: grpc.status.INVALID_ARGUMENT, details: `invalid ${signal} request: ${detail}` });
         return;
       }
-      const accepting = signal === 'traces' ? deps.acceptor.acceptSpans(rows as SpanRow[]) : deps.acceptor.acceptLogs(rows as LogRow[]);
+      const accepting = signal === 'traces' ? deps.acceptor.acceptSpans(decoded as DecodedExport<SpanRow>) : deps.acceptor.acceptLogs(decoded as DecodedExport<LogRow>);
       accepting
         .then(
           (result) => reply(result, callback),

@@ -4,7 +4,7 @@ import type { Registry } from 'prom-client';
 import type { LogRow, SpanRow } from '../model/signals.js';
 import type { Logger } from '../util/log.js';
 import type { Acceptor, AcceptResult } from './accept.js';
-import type { SignalCodec } from './codec.js';
+import type { DecodedExport, SignalCodec } from './codec.js';
 import { BodyCutShort, declaredLength, HttpReject, HttpRetryLater, MAX_OTLP_MESSAGE_BYTES, readBodyWithin, UNKNOWN_LENGTH_FIRST_BYTES } from './http-body.js';
 import type { InFlightBudget } from './in-flight-budget.js';
 import { heldBytesFor } from './in-flight-estimate.js';
@@ -90,18 +90,18 @@ export function createOtlpHttpServer(deps: OtlpHttpDeps) {
         retryLater(response, encoding, error.reason, true);
         return;
       }
-      const result = signal === 'traces' ? await deps.acceptor.acceptSpans(decode(body, encoding, 'traces') as SpanRow[]) : await deps.acceptor.acceptLogs(decode(body, encoding, 'logs') as LogRow[]);
+      const result = signal === 'traces' ? await deps.acceptor.acceptSpans(decode(body, encoding, 'traces') as DecodedExport<SpanRow>) : await deps.acceptor.acceptLogs(decode(body, encoding, 'logs') as DecodedExport<LogRow>);
       answer(response, encoding, result);
     } finally {
       lease.release();
     }
   }
 
-  function decode(body: Buffer, encoding: Encoding, signal: 'traces' | 'logs'): SpanRow[] | LogRow[] {
+  function decode(body: Buffer, encoding: Encoding, signal: 'traces' | 'logs'): DecodedExport<SpanRow> | DecodedExport<LogRow> {
     try {
       if (encoding === 'protobuf') return signal === 'traces' ? deps.codec.decodeTracesProto(body) : deps.codec.decodeLogsProto(body);
       const value: unknown = JSON.parse(body.toString('utf8'));
-      return signal === 'traces' ? deps.codec.decodeTracesJson(value) : deps.codec.decodeLogsJson(value);
+      return signal === 'traces' ? { rows: deps.codec.decodeTracesJson(value) } : { rows: deps.codec.decodeLogsJson(value) };
     } catch (error) {
       const detail = error instanceof Error ? error.message : String(error);
       throw new HttpReject(400, GRPC_CODE.INVALID_ARGUMENT, `invalid ${signal} request: ${detail}`, 'decode');

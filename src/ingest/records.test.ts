@@ -4,11 +4,11 @@ import { SIGNAL_HEADER } from '../model/bus.js';
 import type { LogRow, SpanRow } from '../model/signals.js';
 import { buildLogRecords, buildSpanRecords, recordBytes } from './records.js';
 
-// A stand-in encoding whose size grows with the items: each item becomes its name padded to `size`.
-const encoders = {
-  encodeSpans: (spans: SpanRow[]) => Buffer.from(spans.map((span) => span.name).join('|')),
-  encodeLogs: (logs: LogRow[]) => Buffer.from(logs.map((log) => log.body).join('|')),
-};
+// A stand-in encoding whose size grows with the items: the items' names (or bodies) joined by '|'.
+const spanNames = (spans: SpanRow[]) => (indices: readonly number[]) => Buffer.from(indices.map((i) => spans[i].name).join('|'));
+const logBodies = (logs: LogRow[]) => (indices: readonly number[]) => Buffer.from(indices.map((i) => logs[i].body).join('|'));
+const buildSpans = (spans: SpanRow[], maxRecordBytes: number) => buildSpanRecords(spans, maxRecordBytes, spanNames(spans));
+const buildLogs = (logs: LogRow[], maxRecordBytes: number) => buildLogRecords(logs, maxRecordBytes, logBodies(logs));
 
 function span(traceId: string, name: string, serviceName = 'svc-a'): SpanRow {
   return { traceId, spanId: '0'.repeat(16), parentSpanId: '', serviceName, name, kind: 'server', startNs: 1n, endNs: 2n, status: 'unset', statusMessage: '', attrs: [], resource: [], events: [], scopeName: '', scopeVersion: '' };
@@ -22,7 +22,7 @@ const T1 = 'a'.repeat(32);
 const T2 = 'b'.repeat(32);
 
 test('one record per trace id per request, keyed by trace id, with the signal header', () => {
-  const built = buildSpanRecords([span(T1, 'x'), span(T2, 'y'), span(T1, 'z')], 1000, encoders);
+  const built = buildSpans([span(T1, 'x'), span(T2, 'y'), span(T1, 'z')], 1000);
   assert.deepEqual(built.signals[0].headers, { 'svc-signal': 'traces', 'svc-items': '2', 'svc-key': 'trace' });
   assert.deepEqual(built.signals.map((record) => [record.key, record.value.toString(), record.headers?.[SIGNAL_HEADER]]), [
     [T1, 'x|z', 'traces'],
@@ -34,7 +34,7 @@ test('one record per trace id per request, keyed by trace id, with the signal he
 test('a group above the byte budget is split; every record fits; no item lost', () => {
   const names = Array.from({ length: 37 }, (_, i) => `span-${i}`.padEnd(40, '.'));
   const budget = 200;
-  const built = buildSpanRecords(names.map((name) => span(T1, name)), budget, encoders);
+  const built = buildSpans(names.map((name) => span(T1, name)), budget);
   assert.ok(built.signals.length > 1);
   for (const record of built.signals) {
     assert.equal(record.key, T1);
@@ -44,13 +44,13 @@ test('a group above the byte budget is split; every record fits; no item lost', 
 });
 
 test('a single item alone above the budget is dropped and counted; its neighbours are kept', () => {
-  const built = buildSpanRecords([span(T1, 'small'), span(T1, 'x'.repeat(500)), span(T2, 'other')], 120, encoders);
+  const built = buildSpans([span(T1, 'small'), span(T1, 'x'.repeat(500)), span(T2, 'other')], 120);
   assert.equal(built.droppedItems, 1);
   assert.deepEqual(built.signals.map((record) => record.value.toString()), ['small', 'other']);
 });
 
 test('logs: keyed by trace id, or by service without one; also to the logs topic keyed by service', () => {
-  const built = buildLogRecords([log(T1, 'one', 'api'), log('', 'two', 'api'), log('', 'three', 'db'), log(T1, 'four', 'db')], 1000, encoders);
+  const built = buildLogs([log(T1, 'one', 'api'), log('', 'two', 'api'), log('', 'three', 'db'), log(T1, 'four', 'db')], 1000);
   assert.deepEqual(built.signals.map((record) => [record.key, record.value.toString()]), [
     [T1, 'one|four'],
     ['api', 'two'],

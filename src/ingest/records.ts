@@ -1,10 +1,8 @@
 import { ITEMS_HEADER, KEY_HEADER, SIGNAL_HEADER, type BusMessage, type SignalKind } from '../model/bus.js';
 import type { LogRow, SpanRow } from '../model/signals.js';
 
-export interface RecordEncoders {
-  encodeSpans(spans: SpanRow[]): Buffer;
-  encodeLogs(logs: LogRow[]): Buffer;
-}
+/** The record value holding the items at `indices` of the export (in that order). */
+export type ItemEncoder = (indices: readonly number[]) => Buffer;
 
 export interface BuiltRecords {
   /** For the signals topic: one record per trace id (or per service for items without one). */
@@ -20,36 +18,37 @@ export interface BuiltRecords {
  * by trace id (service for items without one), a group above the byte budget split, a single item
  * alone above it dropped.
  */
-export function buildSpanRecords(spans: SpanRow[], maxRecordBytes: number, encoders: RecordEncoders): BuiltRecords {
-  const groups = groupBy(spans, (span) => span.traceId || span.serviceName);
+export function buildSpanRecords(spans: SpanRow[], maxRecordBytes: number, encode: ItemEncoder): BuiltRecords {
   const signals: BusMessage[] = [];
   let droppedItems = 0;
-  for (const [key, items] of groups) droppedItems += splitIntoRecords(key, items[0].traceId === '' ? 'service' : 'trace', items, 'traces', maxRecordBytes, encoders.encodeSpans, signals);
+  for (const [key, items] of groupBy(spans, (span) => span.traceId || span.serviceName)) {
+    droppedItems += splitIntoRecords(key, spans[items[0]].traceId === '' ? 'service' : 'trace', items, 'traces', maxRecordBytes, encode, signals);
+  }
   return { signals, logs: [], droppedItems };
 }
 
-export function buildLogRecords(logs: LogRow[], maxRecordBytes: number, encoders: RecordEncoders): BuiltRecords {
+export function buildLogRecords(logs: LogRow[], maxRecordBytes: number, encode: ItemEncoder): BuiltRecords {
   const signals: BusMessage[] = [];
   const byService: BusMessage[] = [];
   let droppedItems = 0;
   for (const [key, items] of groupBy(logs, (log) => log.traceId || log.serviceName)) {
-    droppedItems += splitIntoRecords(key, items[0].traceId === '' ? 'service' : 'trace', items, 'logs', maxRecordBytes, encoders.encodeLogs, signals);
+    droppedItems += splitIntoRecords(key, logs[items[0]].traceId === '' ? 'service' : 'trace', items, 'logs', maxRecordBytes, encode, signals);
   }
   // An item dropped for size on the signals topic is dropped here too: the same bytes exceed the
   // same budget, and it is counted once above.
   for (const [service, items] of groupBy(logs, (log) => log.serviceName)) {
-    splitIntoRecords(service, 'service', items, 'logs', maxRecordBytes, encoders.encodeLogs, byService);
+    splitIntoRecords(service, 'service', items, 'logs', maxRecordBytes, encode, byService);
   }
   return { signals, logs: byService, droppedItems };
 }
 
-function splitIntoRecords<T>(
+function splitIntoRecords(
   key: string,
   keyKind: 'trace' | 'service',
-  items: T[],
+  items: number[],
   signal: SignalKind,
   maxRecordBytes: number,
-  encode: (items: T[]) => Buffer,
+  encode: ItemEncoder,
   out: BusMessage[],
 ): number {
   const value = encode(items);
@@ -74,13 +73,14 @@ export function recordBytes(key: string, value: Buffer, headers: Record<string, 
   return bytes;
 }
 
-function groupBy<T>(items: T[], keyOf: (item: T) => string): Map<string, T[]> {
-  const groups = new Map<string, T[]>();
-  for (const item of items) {
-    const key = keyOf(item);
+/** Indices of `items` by key, in order of first appearance. */
+function groupBy<T>(items: T[], keyOf: (item: T) => string): Map<string, number[]> {
+  const groups = new Map<string, number[]>();
+  for (let i = 0; i < items.length; i++) {
+    const key = keyOf(items[i]);
     const group = groups.get(key);
-    if (group === undefined) groups.set(key, [item]);
-    else group.push(item);
+    if (group === undefined) groups.set(key, [i]);
+    else group.push(i);
   }
   return groups;
 }

@@ -7,6 +7,7 @@ import { logIdOf } from './log-id.js';
 import { fieldMask, ProtoReader } from './proto-reader.js';
 import { readResource, readScope, type ScopeFields } from './read-envelope.js';
 import { serviceNameOf } from './service-name.js';
+import type { WireSlices } from './wire-slices.js';
 
 // Tags are (field << 3) | wire type, field numbers from opentelemetry-proto logs.proto.
 // LogsData and ExportLogsServiceRequest: resource_logs = 1.
@@ -36,15 +37,16 @@ const LOG_RECORD_FIELDS = fieldMask(1, 2, 3, 5, 6, 9, 10, 11);
  * Throws OtlpDecodeError on malformed input or a trace id not 0/16 bytes, span id not 0/8 bytes.
  * With `logIds: false` rows carry an empty logId: ingest only regroups and re-encodes the rows, and
  * every consumer computes the id again on decode, so hashing there was a wasted 4 % of its thread.
+ * `slices`, made over the same `bytes`, learns where each record lies (ingest frames bus records from it).
  */
-export function decodeLogs(bytes: Uint8Array, options: LogDecodeOptions = WITH_IDS): LogRow[] {
+export function decodeLogs(bytes: Uint8Array, options: LogDecodeOptions = WITH_IDS, slices?: WireSlices): LogRow[] {
   const r = new ProtoReader(bytes);
   const end = r.buf.length;
   const rows: LogRow[] = [];
   while (r.pos < end) {
     const tag = r.varint32(end);
     if (tag === TAG_RESOURCE_LOGS) {
-      readResourceLogs(r, r.lengthEnd(end), rows, options.logIds);
+      readResourceLogs(r, r.lengthEnd(end), rows, options.logIds, slices);
     } else {
       r.skipUnknown(tag, end, LOGS_DATA_FIELDS);
     }
@@ -59,14 +61,21 @@ export interface LogDecodeOptions {
 
 export const WITH_IDS: LogDecodeOptions = { logIds: true };
 
-function readResourceLogs(r: ProtoReader, end: number, rows: LogRow[], logIds: boolean): void {
+function readResourceLogs(r: ProtoReader, end: number, rows: LogRow[], logIds: boolean, slices: WireSlices | undefined): void {
   const resource: AttrPair[] = [];
+  const resourceRange = slices?.openResource();
   const firstRow = rows.length;
   while (r.pos < end) {
     const tag = r.varint32(end);
-    if (tag === TAG_SCOPE_LOGS) readScopeLogs(r, r.lengthEnd(end), rows, resource);
-    else if (tag === TAG_RESOURCE) readResource(r, r.lengthEnd(end), resource);
-    else r.skipUnknown(tag, end, ENVELOPE_FIELDS);
+    if (tag === TAG_SCOPE_LOGS) {
+      readScopeLogs(r, r.lengthEnd(end), rows, resource, slices, resourceRange);
+    } else if (tag === TAG_RESOURCE) {
+      const resourceEnd = r.lengthEnd(end);
+      if (slices !== undefined) slices.setResource(resourceRange!, r.pos, resourceEnd);
+      readResource(r, resourceEnd, resource);
+    } else {
+      r.skipUnknown(tag, end, ENVELOPE_FIELDS);
+    }
   }
   // The service is part of the log id and the resource may follow the records on the wire,
   // so both are filled in once the whole ResourceLogs is read.
@@ -78,16 +87,28 @@ function readResourceLogs(r: ProtoReader, end: number, rows: LogRow[], logIds: b
   }
 }
 
-function readScopeLogs(r: ProtoReader, end: number, rows: LogRow[], resource: AttrPair[]): void {
+function readScopeLogs(
+  r: ProtoReader,
+  end: number,
+  rows: LogRow[],
+  resource: AttrPair[],
+  slices: WireSlices | undefined,
+  resourceRange: ReturnType<WireSlices['openResource']> | undefined,
+): void {
   const scope: ScopeFields = { name: '', version: '' };
+  const envelope = slices === undefined ? -1 : slices.openScope(resourceRange!);
   const firstRow = rows.length;
   let scopeAfterRecords = false;
   while (r.pos < end) {
     const tag = r.varint32(end);
     if (tag === TAG_LOG_RECORDS) {
-      rows.push(readLogRecord(r, r.lengthEnd(end), resource, scope));
+      const recordEnd = r.lengthEnd(end);
+      if (slices !== undefined) slices.addItem(envelope, r.pos, recordEnd);
+      rows.push(readLogRecord(r, recordEnd, resource, scope));
     } else if (tag === TAG_SCOPE) {
-      readScope(r, r.lengthEnd(end), scope);
+      const scopeEnd = r.lengthEnd(end);
+      if (slices !== undefined) slices.setScope(envelope, r.pos, scopeEnd);
+      readScope(r, scopeEnd, scope);
       if (rows.length > firstRow) scopeAfterRecords = true;
     } else {
       r.skipUnknown(tag, end, ENVELOPE_FIELDS);

@@ -7,6 +7,7 @@ import { fieldMask, ProtoReader } from './proto-reader.js';
 import { readResource, readScope, type ScopeFields } from './read-envelope.js';
 import { serviceNameOf } from './service-name.js';
 import { spanKindOf, spanStatusOf } from './span-enums.js';
+import type { WireSlices } from './wire-slices.js';
 import {
   TAG_RESOURCE_SPANS,
   TAG_RESOURCE,
@@ -47,15 +48,16 @@ const EVENT_FIELDS = fieldMask(1, 2, 3);
  * Decodes OTLP `TracesData` or `ExportTraceServiceRequest` protobuf bytes to span rows.
  * Rows of one ResourceSpans share one `resource` array: treat rows as read-only.
  * Throws OtlpDecodeError on malformed input or a span whose ids have the wrong length.
+ * `slices`, made over the same `bytes`, learns where each span lies (ingest frames bus records from it).
  */
-export function decodeTraces(bytes: Uint8Array): SpanRow[] {
+export function decodeTraces(bytes: Uint8Array, slices?: WireSlices): SpanRow[] {
   const r = new ProtoReader(bytes);
   const end = r.buf.length;
   const rows: SpanRow[] = [];
   while (r.pos < end) {
     const tag = r.varint32(end);
     if (tag === TAG_RESOURCE_SPANS) {
-      readResourceSpans(r, r.lengthEnd(end), rows);
+      readResourceSpans(r, r.lengthEnd(end), rows, slices);
     } else {
       r.skipUnknown(tag, end, TRACES_DATA_FIELDS);
     }
@@ -63,18 +65,21 @@ export function decodeTraces(bytes: Uint8Array): SpanRow[] {
   return rows;
 }
 
-function readResourceSpans(r: ProtoReader, end: number, rows: SpanRow[]): void {
+function readResourceSpans(r: ProtoReader, end: number, rows: SpanRow[], slices: WireSlices | undefined): void {
   const resource: AttrPair[] = [];
+  const resourceRange = slices?.openResource();
   let serviceName = UNKNOWN_SERVICE;
   const firstRow = rows.length;
   let resourceAfterSpans = false;
   while (r.pos < end) {
     const tag = r.varint32(end);
     if (tag === TAG_SCOPE_SPANS) {
-      readScopeSpans(r, r.lengthEnd(end), rows, resource, serviceName);
+      readScopeSpans(r, r.lengthEnd(end), rows, resource, serviceName, slices, resourceRange);
     } else if (tag === TAG_RESOURCE) {
       // Fields may come in any order; spans already read share `resource`, only their service needs a fix.
-      readResource(r, r.lengthEnd(end), resource);
+      const resourceEnd = r.lengthEnd(end);
+      if (slices !== undefined) slices.setResource(resourceRange!, r.pos, resourceEnd);
+      readResource(r, resourceEnd, resource);
       serviceName = serviceNameOf(resource);
       if (rows.length > firstRow) resourceAfterSpans = true;
     } else {
@@ -86,16 +91,29 @@ function readResourceSpans(r: ProtoReader, end: number, rows: SpanRow[]): void {
   }
 }
 
-function readScopeSpans(r: ProtoReader, end: number, rows: SpanRow[], resource: AttrPair[], serviceName: string): void {
+function readScopeSpans(
+  r: ProtoReader,
+  end: number,
+  rows: SpanRow[],
+  resource: AttrPair[],
+  serviceName: string,
+  slices: WireSlices | undefined,
+  resourceRange: ReturnType<WireSlices['openResource']> | undefined,
+): void {
   const scope: ScopeFields = { name: '', version: '' };
+  const envelope = slices === undefined ? -1 : slices.openScope(resourceRange!);
   const firstRow = rows.length;
   let scopeAfterSpans = false;
   while (r.pos < end) {
     const tag = r.varint32(end);
     if (tag === TAG_SPANS) {
-      rows.push(readSpan(r, r.lengthEnd(end), resource, serviceName, scope));
+      const spanEnd = r.lengthEnd(end);
+      if (slices !== undefined) slices.addItem(envelope, r.pos, spanEnd);
+      rows.push(readSpan(r, spanEnd, resource, serviceName, scope));
     } else if (tag === TAG_SCOPE) {
-      readScope(r, r.lengthEnd(end), scope);
+      const scopeEnd = r.lengthEnd(end);
+      if (slices !== undefined) slices.setScope(envelope, r.pos, scopeEnd);
+      readScope(r, scopeEnd, scope);
       if (rows.length > firstRow) scopeAfterSpans = true;
     } else {
       r.skipUnknown(tag, end, ENVELOPE_FIELDS);
