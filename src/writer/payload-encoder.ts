@@ -35,6 +35,8 @@ export function createPayloadEncoder(options: { threaded: boolean }): PayloadEnc
   function thread(): Worker {
     if (worker !== undefined) return worker;
     const started = new Worker(new URL('./encoder-thread.js', import.meta.url));
+    // Never what keeps a process alive: the writer's consumer and batcher are.
+    started.unref();
     started.on('message', (reply: { seq: number; payloads: RecordPayloads }) => {
       const waiter = pending.get(reply.seq);
       pending.delete(reply.seq);
