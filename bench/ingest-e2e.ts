@@ -78,6 +78,8 @@ export async function main(): Promise<{ spansPerSec: number; logsPerSec: number;
   const nodeArgs = (process.env.SVC_BENCH_SVC_NODE_ARGS ?? '').split(' ').filter((arg) => arg !== '');
   const svc = await startAllInOne({ dataDir: data.dir, nodeArgs });
   const base = `http://127.0.0.1:${svc.otlpHttpPort}`;
+  const cpuSecsAt = async () => metricValue(await (await fetch(`${svc.apiUrl}/metrics`)).text(), 'process_cpu_seconds_total');
+  const cpuSecsBefore = await cpuSecsAt();
   let acceptedSpans = 0;
   let acceptedLogs = 0;
   let retries = 0;
@@ -140,6 +142,9 @@ export async function main(): Promise<{ spansPerSec: number; logsPerSec: number;
     await new Promise((resolve) => setTimeout(resolve, 200));
   }
   const storeSecs = (Date.now() - startedMs) / 1000;
+  // CPU of every thread of the process (ingest, consumers, encoder thread, the engine's inserts and
+  // merges) per item stored: comparable between runs even on a busy machine, unlike rates.
+  const cpuSecs = metricValue(metrics, 'process_cpu_seconds_total') - cpuSecsBefore;
   const rssMiB = metricValue(metrics, 'process_resident_memory_bytes') / 2 ** 20;
   clearInterval(rssSampler);
   await svc.stop();
@@ -149,6 +154,7 @@ export async function main(): Promise<{ spansPerSec: number; logsPerSec: number;
   console.log(`ingest e2e all-in-one (OTLP/HTTP protobuf, ${clients}+${clients} clients, ${seconds} s): ${Math.round(figures.spansPerSec)} spans/s + ${Math.round(figures.logsPerSec)} logs/s accepted and stored`);
   console.log(`ingest e2e loss: ${lost} items (accepted ${acceptedSpans} spans / stored ${storedSpans}; accepted ${acceptedLogs} logs / stored ${storedLogs}); ${retries} retry-later answers`);
   console.log(`ingest e2e: everything stored ${(storeSecs - elapsedSecs).toFixed(1)} s after the load stopped (${Math.round(storedSpans / storeSecs)} spans/s + ${Math.round(storedLogs / storeSecs)} logs/s stored over load and catch-up)`);
+  console.log(`ingest e2e CPU: svc used ${(cpuSecs / storeSecs).toFixed(2)} cores, ${((cpuSecs * 1e6) / Math.max(1, storedSpans + storedLogs)).toFixed(1)} µs of CPU per item stored (all threads)`);
   const refusals = ['in_flight_requests', 'in_flight_bytes', 'bus_full', 'stopping']
     .map((reason) => `${reason} ${metricValue(metrics, 'svc_ingest_backpressure_total', { reason })}`)
     .join(', ');

@@ -1,6 +1,7 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
+import http from 'node:http';
 import { gzipSync } from 'node:zlib';
 import * as grpc from '@grpc/grpc-js';
 import { startAllInOne, tempDataDir, type RunningAllInOne } from '../testing/all-in-one.js';
@@ -173,6 +174,34 @@ describe('bad input', () => {
       client.close();
     }
   }
+});
+
+describe('keep-alive', () => {
+  test('an exporter connection idle for the SDKs\' 5 s export interval takes the next export (no close under it)', async () => {
+    const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+    const post = () =>
+      new Promise<{ status: number; keepAlive: string; reused: boolean }>((resolve, reject) => {
+        const request = http.request({ host: '127.0.0.1', port: svc.otlpHttpPort, path: '/v1/traces', method: 'POST', agent, headers: { 'content-type': 'application/x-protobuf' } }, (response) => {
+          response.resume();
+          response.on('end', () => resolve({ status: response.statusCode ?? 0, keepAlive: String(response.headers['keep-alive'] ?? ''), reused: request.reusedSocket }));
+        });
+        request.on('error', reject);
+        request.end(Buffer.alloc(0));
+      });
+    try {
+      const first = await post();
+      assert.equal(first.status, 200);
+      // The idle timeout advertised to clients outlasts any SDK's default export interval.
+      assert.ok(Number(/timeout=(\d+)/.exec(first.keepAlive)?.[1]) >= 60, `keep-alive header ${first.keepAlive}`);
+      // The scenario itself is a pause: an SDK's batch processor waits 5 s between exports.
+      await new Promise((resolve) => setTimeout(resolve, 5_500));
+      const second = await post();
+      assert.equal(second.status, 200);
+      assert.equal(second.reused, true, 'the same connection carried the next export');
+    } finally {
+      agent.destroy();
+    }
+  });
 });
 
 describe('API basics', () => {

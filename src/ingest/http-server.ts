@@ -31,6 +31,9 @@ export interface OtlpHttpDeps {
  * it is answered 503 with Retry-After at once, and its body is discarded as it arrives (the
  * connection stays open for the client's next export).
  */
+/** How long an idle keep-alive connection stays open (advertised to clients in `Keep-Alive: timeout=`). */
+export const KEEP_ALIVE_TIMEOUT_MS = 65_000;
+
 export function createOtlpHttpServer(deps: OtlpHttpDeps) {
   let stopping = false;
   /** Settles once the server stopped and its last connection ended. */
@@ -43,6 +46,12 @@ export function createOtlpHttpServer(deps: OtlpHttpDeps) {
   });
   // Slow clients must not hold sockets forever.
   server.requestTimeout = 120_000;
+  // OpenTelemetry SDKs export every 5 s by default, which is exactly Node's default keep-alive
+  // timeout: the server then closed connections as the next export arrived on them, and clients
+  // saw "other side closed" (seen in the ingest bench on a busy machine). A minute's idle keeps an
+  // exporter's connection open between exports; headers must be allowed longer than that.
+  server.keepAliveTimeout = KEEP_ALIVE_TIMEOUT_MS;
+  server.headersTimeout = KEEP_ALIVE_TIMEOUT_MS + 1000;
 
   async function handle(request: http.IncomingMessage, response: http.ServerResponse): Promise<void> {
     const path = (request.url ?? '/').split('?')[0];
