@@ -7,7 +7,8 @@ import type { Logger } from '../util/log.js';
 import { takeRows } from '../bus/decoded-rows.js';
 import { Batcher, type SignalSink } from './batcher.js';
 import { createWriterMetrics } from './metrics.js';
-import { isStorable } from './retention.js';
+import { DropTally } from '../otlp/item-validity.js';
+import { logDropReason, spanDropReason, type DropReason } from './retention.js';
 
 export const WRITER_GROUP = 'svc-writer';
 
@@ -26,7 +27,7 @@ export function createWriter(settings: { writer: WriterSettings; topic: string }
   const logger = deps.logger.child({ component: 'writer' });
   const metrics = createWriterMetrics(deps.registry);
   const nowMs = deps.nowMs ?? Date.now;
-  let loggedDrop = false;
+  const loggedDrops = new Set<DropReason>();
   let loggedBadRecord = false;
   const batcher = new Batcher(deps.sink, {
     maxRows: settings.writer.max_rows,
@@ -69,17 +70,23 @@ export function createWriter(settings: { writer: WriterSettings; topic: string }
     const nowNs = BigInt(nowMs()) * 1_000_000n;
     const spans: SpanRow[] = [];
     const logs: LogRow[] = [];
-    let tooOld = 0;
+    const dropped = new DropTally<DropReason>();
     for (const record of records) {
       const decoded = decodeRecord(record);
-      for (const span of decoded.spans) if (isStorable(span.startNs, nowNs)) spans.push(span); else tooOld++;
-      for (const log of decoded.logs) if (isStorable(log.tsNs, nowNs)) logs.push(log); else tooOld++;
+      for (const span of decoded.spans) {
+        const reason = spanDropReason(span, nowNs);
+        if (reason === undefined) spans.push(span); else dropped.add(reason);
+      }
+      for (const log of decoded.logs) {
+        const reason = logDropReason(log, nowNs);
+        if (reason === undefined) logs.push(log); else dropped.add(reason);
+      }
     }
-    if (tooOld > 0) {
-      metrics.dropped.inc({ reason: 'too_old' }, tooOld);
-      if (!loggedDrop) {
-        loggedDrop = true;
-        logger.warn({ items: tooOld }, 'dropped items stamped 0 or older than 3 days (counted in svc_writer_dropped_items_total; logged once)');
+    for (const [reason, items] of dropped.counts) {
+      metrics.dropped.inc({ reason }, items);
+      if (!loggedDrops.has(reason)) {
+        loggedDrops.add(reason);
+        logger.warn({ items, reason }, 'dropped items the store would never return: stamped 0, older than 3 days or past 2262, or with an all-zero trace or span id (counted in svc_writer_dropped_items_total by reason; logged once per reason)');
       }
     }
     const stored = batcher.add(spans, logs);
