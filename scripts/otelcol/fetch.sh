@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Builds an OpenTelemetry Collector with the OTLP receiver and the kafka exporter, using the
 # OpenTelemetry Collector Builder (ocb) from the Go module proxy, into a cache, for the interop run
-# scripts/otelcol/kafka-interop.mjs (docs/collector-kafka.md). Needs Go. Prints the binary's path on
+# scripts/otelcol/interop.sh (docs/collector-kafka.md). Needs Go. Prints the binary's path on
 # stdout, progress on standard error; a second run finds the cache and returns at once.
 set -euo pipefail
 # The builder, the core receiver and the contrib exporter are released together under one version.
