@@ -278,14 +278,17 @@ describe('logminer', () => {
     }
   });
 
-  it('drops undecodable records and logs older than 3 days, counting them', async () => {
+  it('drops undecodable records, logs older than 3 days and logs past the store\'s range, counting them', async () => {
     const h = await open({ keep_http_status: false });
     try {
       await h.bus.publish(LOGS_TOPIC, [{ key: 'x', value: Buffer.from([0xff, 0xff, 0xff]), headers: { [SIGNAL_HEADER]: 'logs' } }]);
       await h.send([log('old-svc', 'ancient line', NOW_MS - 4 * 24 * 60 * MINUTE_MS)]);
+      // Past the store's Int64 nanoseconds (2262): a hit could never be read back.
+      const farTsNs = 2n ** 64n - 1n;
+      await h.send([log('old-svc', 'line from the far future', NOW_MS, { tsNs: farTsNs, observedTsNs: farTsNs })]);
       const dropped = await h.registry.getSingleMetric('svc_logminer_dropped_items_total')?.get();
       const byReason = Object.fromEntries((dropped?.values ?? []).map((v) => [v.labels.reason, v.value]));
-      assert.deepEqual(byReason, { bad_record: 1, too_old: 1 });
+      assert.deepEqual(byReason, { bad_record: 1, too_old: 1, time_out_of_range: 1 });
       assert.equal(await count("SELECT count() AS n FROM template_hits WHERE service = 'old-svc'"), 0);
     } finally {
       await h.close();
