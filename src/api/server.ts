@@ -10,6 +10,7 @@ import { createApiMetrics } from './metrics.js';
 import type { TraceRepo } from './repo.js';
 import { createRequestContext, type RequestContext } from './request-context.js';
 import { registerTraceRoutes } from './routes/traces.js';
+import { answerClientError, answerFrameworkError, isApiPath } from './connection-errors.js';
 
 export interface ApiSettings {
   listen: { host: string; port: number };
@@ -45,13 +46,21 @@ export function createApi(settings: ApiSettings, deps: ApiDeps): Api {
   const metrics = createApiMetrics(deps.registry);
   const context = createRequestContext(settings.queryTimeoutSecs);
   // Path parameters may be 200 characters, percent-encoded up to 12 bytes each.
-  const app = Fastify({ logger: false, bodyLimit: 1024 * 1024, return503OnClosing: true, exposeHeadRoutes: true, routerOptions: { maxParamLength: 2400 } });
+  const app = Fastify({
+    logger: false,
+    bodyLimit: 1024 * 1024,
+    return503OnClosing: true,
+    exposeHeadRoutes: true,
+    routerOptions: { maxParamLength: 2400 },
+    clientErrorHandler: answerClientError,
+    frameworkErrors: answerFrameworkError,
+  });
   let boundPort = 0;
 
   app.setReplySerializer((payload) => stringifyJson(payload));
 
   app.addHook('onRequest', async (request, reply) => {
-    if (request.url.startsWith('/api/')) context.arm(request, reply);
+    if (isApiPath(request.url)) context.arm(request, reply);
   });
   app.addHook('onResponse', async (request, reply) => {
     const route = request.routeOptions.url ?? 'unmatched';

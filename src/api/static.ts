@@ -3,6 +3,7 @@ import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { RouteModule } from './server.js';
+import { isApiPath } from './connection-errors.js';
 
 /** Hashed asset names never change content, so browsers may keep them for a year. */
 export const ASSET_CACHE_CONTROL = 'public, max-age=31536000, immutable';
@@ -23,12 +24,6 @@ const CONTENT_TYPES: Record<string, string> = {
   '.woff2': 'font/woff2',
   '.txt': 'text/plain; charset=utf-8',
 };
-
-/** True for /api and everything under it: those paths belong to the JSON API, never to the app. */
-function isApiPath(url: string): boolean {
-  const pathname = url.split('?', 1)[0];
-  return pathname === '/api' || pathname.startsWith('/api/');
-}
 
 /**
  * Serves the built web app: `/assets/*` from `<webDistDir>/assets` with the immutable cache header,

@@ -22,7 +22,8 @@ import { decodeLogs } from '../otlp/decode-logs.js';
 import { decodeTraces } from '../otlp/decode-traces.js';
 import { readBaselineSamples } from '../store/baseline-samples.js';
 import type { Logger } from '../util/log.js';
-import { isStorable } from '../writer/retention.js';
+import { DropTally } from '../otlp/item-validity.js';
+import { logDropReason, spanDropReason, type DropReason } from '../writer/retention.js';
 import { Baselines } from './baselines.js';
 import { createAssemblerMetrics } from './metrics.js';
 import { AssemblerOutputs } from './outputs.js';
@@ -129,14 +130,23 @@ export function createAssembler(settings: AssemblerConfig, deps: AssemblerDeps):
     const nowNs = BigInt(nowMs()) * 1_000_000n;
     const spans = [...closed.spans];
     const logs = [...closed.logs];
-    let tooOld = 0;
+    const dropped = new DropTally<DropReason>();
     for (const chunk of closed.chunks) {
       const decoded = decodeChunk(chunk);
-      for (const span of decoded.spans) if (isStorable(span.startNs, nowNs)) spans.push(span); else tooOld++;
-      for (const log of decoded.logs) if (log.traceId !== '' && isStorable(log.tsNs, nowNs)) logs.push(log); else if (log.traceId !== '') tooOld++;
+      for (const span of decoded.spans) keepOrTally(span, spanDropReason(span, nowNs), spans, dropped);
+      for (const log of decoded.logs) if (log.traceId !== '') keepOrTally(log, logDropReason(log, nowNs), logs, dropped);
     }
-    if (tooOld > 0) metrics.droppedItems.inc({ reason: 'too_old' }, tooOld);
+    countDropped(dropped);
     return { spans, logs };
+  }
+
+  function keepOrTally<T>(item: T, reason: DropReason | undefined, kept: T[], dropped: DropTally<DropReason>): void {
+    if (reason === undefined) kept.push(item);
+    else dropped.add(reason);
+  }
+
+  function countDropped(dropped: DropTally<DropReason>): void {
+    for (const [reason, items] of dropped.counts) metrics.droppedItems.inc({ reason }, items);
   }
 
   function decodeChunk(chunk: EncodedChunk): { spans: SpanRow[]; logs: LogRow[] } {
@@ -191,7 +201,7 @@ export function createAssembler(settings: AssemblerConfig, deps: AssemblerDeps):
   async function handle(records: BusRecord[]): Promise<void> {
     const now = nowMs();
     const nowNs = BigInt(now) * 1_000_000n;
-    let tooOld = 0;
+    const dropped = new DropTally<DropReason>();
     for (const record of records) {
       const chunk = encodedChunkOf(record);
       if (chunk === 'skip') continue;
@@ -211,18 +221,22 @@ export function createAssembler(settings: AssemblerConfig, deps: AssemblerDeps):
         if (items === undefined) byTrace.set(traceId, (items = { spans: [], logs: [] }));
         return items;
       };
-      // Items the writer will not store (stamped 0 or older than 3 days) get no story either:
-      // it would point at a trace nobody can open.
-      for (const span of spans) if (isStorable(span.startNs, nowNs)) itemsOf(span.traceId).spans.push(span); else tooOld++;
+      // Items the writer will not store (stamped 0, older than 3 days, past the store's range, or
+      // with an invalid id) get no story either: it would point at a trace nobody can open.
+      for (const span of spans) {
+        const reason = spanDropReason(span, nowNs);
+        if (reason === undefined) itemsOf(span.traceId).spans.push(span); else dropped.add(reason);
+      }
       for (const log of logs) {
         if (log.traceId === '') continue; // not part of any trace
-        if (isStorable(log.tsNs, nowNs)) itemsOf(log.traceId).logs.push(log); else tooOld++;
+        const reason = logDropReason(log, nowNs);
+        if (reason === undefined) itemsOf(log.traceId).logs.push(log); else dropped.add(reason);
       }
       for (const [traceId, items] of byTrace) {
         count(buffer.add(record.partition, traceId, items.spans, items.logs, now));
       }
     }
-    if (tooOld > 0) metrics.droppedItems.inc({ reason: 'too_old' }, tooOld);
+    countDropped(dropped);
     updateGauges();
   }
 

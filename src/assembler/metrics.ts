@@ -12,7 +12,7 @@ export function createAssemblerMetrics(registry: Registry) {
     stories: new Counter({ name: 'svc_assembler_stories_total', help: 'Stories produced, by kind', labelNames: ['kind'], registers }),
     analysisSeconds: new Histogram({ name: 'svc_assembler_analysis_duration_seconds', help: 'Time to analyse one closed trace', buckets: [0.0001, 0.0005, 0.001, 0.005, 0.01, 0.05, 0.1, 0.5, 1], registers }),
     analysisFailures: new Counter({ name: 'svc_assembler_analysis_failures_total', help: 'Closed traces whose analysis threw (skipped)', registers }),
-    droppedItems: new Counter({ name: 'svc_assembler_dropped_items_total', help: 'Items not assembled: undecodable record, timestamp 0 or older than 3 days', labelNames: ['reason'], registers }),
+    droppedItems: new Counter({ name: 'svc_assembler_dropped_items_total', help: 'Items not assembled, by reason (as svc_writer_dropped_items_total): bad_record, too_old, time_out_of_range, invalid_id', labelNames: ['reason'], registers }),
     rowsWritten: new Counter({ name: 'svc_assembler_rows_written_total', help: 'Rows stored or records published, by table (stories_topic: records published)', labelNames: ['table'], registers }),
     writeFailures: new Counter({ name: 'svc_assembler_write_failures_total', help: 'Failed inserts or publishes (retried)', labelNames: ['table'], registers }),
     droppedRows: new Counter({ name: 'svc_assembler_dropped_rows_total', help: 'Rows dropped because a bounded write queue was full (the store or broker was down too long)', labelNames: ['table'], registers }),

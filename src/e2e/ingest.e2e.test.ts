@@ -7,6 +7,8 @@ import * as grpc from '@grpc/grpc-js';
 import { startAllInOne, tempDataDir, type RunningAllInOne } from '../testing/all-in-one.js';
 import { getJson, metricValue, pollJson } from '../testing/http.js';
 import { stringifyJson } from '../util/json.js';
+import type { SpanRow } from '../model/signals.js';
+import { encodeTracesData } from '../otlp/encode-traces.js';
 import {
   buildSampleLogs,
   buildSampleTrace,
@@ -243,6 +245,71 @@ describe('retention at insert', () => {
     assert.ok(metricValue(await metricsText(), 'svc_writer_dropped_items_total', { reason: 'too_old' }) >= expectedDrops);
     assert.equal((await getJson(`${svc.apiUrl}/api/v1/traces/${old.traceId}`)).status, 404);
     assert.equal((await getJson(`${svc.apiUrl}/api/v1/traces/${zero.traceId}`)).status, 404);
+  });
+});
+
+describe('items the store could never return', () => {
+  test('all-zero ids and times past the store are dropped, counted and reported as rejected; the rest of the export is stored', async () => {
+    const nowNs = BigInt(Date.now()) * 1_000_000n;
+    const goodTraceId = randomBytes(16).toString('hex');
+    const farTraceId = randomBytes(16).toString('hex');
+    const span = (traceId: string, spanId: string, startNs: bigint, name: string) => ({
+      traceId,
+      spanId,
+      name,
+      kind: 2,
+      startTimeUnixNano: String(startNs),
+      endTimeUnixNano: String(startNs === 2n ** 64n - 1n ? startNs : startNs + 1_000_000n),
+    });
+    const body = {
+      resourceSpans: [{
+        resource: { attributes: [{ key: 'service.name', value: { stringValue: 'validity-check' } }] },
+        scopeSpans: [{
+          spans: [
+            span(goodTraceId, randomBytes(8).toString('hex'), nowNs, 'GET /good'),
+            span(farTraceId, randomBytes(8).toString('hex'), 2n ** 64n - 1n, 'GET /far'),
+            span('0'.repeat(32), randomBytes(8).toString('hex'), nowNs, 'GET /zero-trace'),
+            span(goodTraceId, '0'.repeat(16), nowNs, 'GET /zero-span'),
+          ],
+        }],
+      }],
+    };
+    const response = await fetch(`http://127.0.0.1:${svc.otlpHttpPort}/v1/traces`, { method: 'POST', body: JSON.stringify(body), headers: { 'content-type': 'application/json' } });
+    assert.equal(response.status, 200);
+    const answer = (await response.json()) as { partialSuccess?: { rejectedSpans?: string; errorMessage?: string } };
+    assert.equal(answer.partialSuccess?.rejectedSpans, '3');
+    assert.match(answer.partialSuccess?.errorMessage ?? '', /^dropped 3 spans: /);
+    assert.match(answer.partialSuccess?.errorMessage ?? '', /2 with an all-zero trace or span id/);
+    assert.match(answer.partialSuccess?.errorMessage ?? '', /1 with a time past 2262-04-11/);
+    const metrics = await metricsText();
+    assert.equal(metricValue(metrics, 'svc_ingest_dropped_items_total', { reason: 'invalid_id' }), 2);
+    assert.equal(metricValue(metrics, 'svc_ingest_dropped_items_total', { reason: 'time_out_of_range' }), 1);
+
+    const good = await pollJson(`${svc.apiUrl}/api/v1/traces/${goodTraceId}`, ({ status }) => status === 200);
+    assert.equal(good.status, 200);
+    assert.deepEqual((good.body as ApiTrace).spans.map((s) => s.span_name), ['GET /good']);
+    assert.equal((await getJson(`${svc.apiUrl}/api/v1/traces/${farTraceId}`)).status, 404);
+    assert.equal((await getJson(`${svc.apiUrl}/api/v1/traces/${'0'.repeat(32)}`)).status, 404);
+  });
+
+  test('over gRPC the answer is an ExportTraceServiceResponse with partial_success', async () => {
+    const nowNs = BigInt(Date.now()) * 1_000_000n;
+    const row = (traceId: string, startNs: bigint): SpanRow => ({
+      traceId, spanId: randomBytes(8).toString('hex'), parentSpanId: '', serviceName: 'validity-grpc', name: 'GET /x', kind: 'server',
+      startNs, endNs: startNs, status: 'unset', statusMessage: '', attrs: [], resource: [], events: [], scopeName: '', scopeVersion: '',
+    });
+    const goodTraceId = randomBytes(16).toString('hex');
+    const body = encodeTracesData([row(goodTraceId, nowNs), row(randomBytes(16).toString('hex'), 2n ** 63n)]);
+    const client = new grpc.Client(`127.0.0.1:${svc.grpcPort}`, grpc.credentials.createInsecure());
+    const answer = await new Promise<Buffer>((resolve, reject) => {
+      client.makeUnaryRequest('/opentelemetry.proto.collector.trace.v1.TraceService/Export', (value: Buffer) => value, (value: Buffer) => value, body, (error, value) => (error ? reject(error) : resolve(value!)));
+    }).finally(() => client.close());
+    // partial_success (1) { rejected_spans (1) = 1, error_message (2) }
+    const message = 'dropped 1 spans: 1 with a time past 2262-04-11 (beyond the store)';
+    const inner = Buffer.concat([Buffer.from([0x08, 0x01, 0x12, message.length]), Buffer.from(message)]);
+    assert.deepEqual(answer, Buffer.concat([Buffer.from([0x0a, inner.length]), inner]));
+    const good = await pollJson(`${svc.apiUrl}/api/v1/traces/${goodTraceId}`, ({ status }) => status === 200);
+    assert.equal(good.status, 200);
   });
 });
 

@@ -3,9 +3,19 @@ import type { LogRow, SpanRow } from '../model/signals.js';
 import type { Logger } from '../util/log.js';
 import type { DecodedExport, SignalCodec } from './codec.js';
 import type { IngestMetrics } from './metrics.js';
+import { keepValid, logInvalidReason, spanInvalidReason, type InvalidReason } from '../otlp/item-validity.js';
 import { buildLogRecords, buildSpanRecords, type ItemEncoder } from './records.js';
 
-export type AcceptResult = { kind: 'ok' } | { kind: 'busy' } | { kind: 'unavailable' };
+/**
+ * `ok` may still have dropped some items (invalid, or alone above the record budget): OTLP's
+ * partial success, told to the client as `rejected` items with a message.
+ */
+export type AcceptResult = { kind: 'ok'; rejected: number; message: string } | { kind: 'busy' } | { kind: 'unavailable' };
+
+const INVALID_WORDS: Record<InvalidReason, string> = {
+  invalid_id: 'an all-zero trace or span id',
+  time_out_of_range: 'a time past 2262-04-11 (beyond the store)',
+};
 
 export interface AcceptDeps {
   bus: Bus;
@@ -23,8 +33,31 @@ export interface AcceptDeps {
 export function createAcceptor(deps: AcceptDeps) {
   let loggedOversize = false;
   let loggedFailure = false;
+  const loggedInvalid = new Set<InvalidReason>();
 
-  async function publishAll(signal: SignalKind, built: ReturnType<typeof buildSpanRecords>): Promise<AcceptResult> {
+  /** Drops invalid items before publishing, counted and logged once per reason; the rest of the export goes on. */
+  function dropInvalid<T>(signal: SignalKind, items: T[], reasonOf: (item: T) => InvalidReason | undefined): { kept: T[]; dropped: number; notes: string[] } {
+    const { kept, dropped } = keepValid(items, reasonOf);
+    const notes: string[] = [];
+    for (const [reason, count] of dropped.counts) {
+      deps.metrics.droppedItems.inc({ reason }, count);
+      notes.push(`${count} with ${INVALID_WORDS[reason]}`);
+      if (!loggedInvalid.has(reason)) {
+        loggedInvalid.add(reason);
+        deps.logger.warn({ signal, reason, items: count }, `dropped items with ${INVALID_WORDS[reason]}: they could never be stored or read (counted in svc_ingest_dropped_items_total; logged once)`);
+      }
+    }
+    return { kept, dropped: dropped.total, notes };
+  }
+
+  function rejection(noun: string, invalid: { dropped: number; notes: string[] }, oversize: number): { rejected: number; message: string } {
+    const notes = [...invalid.notes];
+    if (oversize > 0) notes.push(`${oversize} alone larger than kafka.max_record_bytes (${deps.maxRecordBytes} bytes)`);
+    const total = invalid.dropped + oversize;
+    return { rejected: total, message: total === 0 ? '' : `dropped ${total} ${noun}: ${notes.join('; ')}` };
+  }
+
+  async function publishAll(signal: SignalKind, built: ReturnType<typeof buildSpanRecords>): Promise<'ok' | Exclude<AcceptResult, { kind: 'ok' }>> {
     if (built.droppedItems > 0) {
       deps.metrics.droppedItems.inc({ reason: 'oversize' }, built.droppedItems);
       if (!loggedOversize) {
@@ -49,23 +82,30 @@ export function createAcceptor(deps: AcceptDeps) {
     deps.metrics.published.inc({ topic: deps.topics.signals }, built.signals.length);
     if (built.logs.length > 0) deps.metrics.published.inc({ topic: deps.topics.logs }, built.logs.length);
     loggedFailure = false;
-    return { kind: 'ok' };
+    return 'ok';
   }
 
   return {
     async acceptSpans(decoded: DecodedExport<SpanRow>): Promise<AcceptResult> {
       const stop = deps.metrics.exportSeconds.startTimer({ signal: 'traces' });
-      const result = await publishAll('traces', buildSpanRecords(decoded.rows, deps.maxRecordBytes, itemEncoder(decoded, deps.codec.encodeSpans)));
+      const valid = dropInvalid('traces', decoded.rows, spanInvalidReason);
+      // Slices stay usable only when nothing was dropped (itemEncoder checks the counts agree).
+      const built = buildSpanRecords(valid.kept, deps.maxRecordBytes, itemEncoder({ rows: valid.kept, slices: decoded.slices }, deps.codec.encodeSpans));
+      const published = await publishAll('traces', built);
       stop();
-      if (result.kind === 'ok') deps.metrics.acceptedItems.inc({ signal: 'traces' }, decoded.rows.length);
-      return result;
+      if (published !== 'ok') return published;
+      deps.metrics.acceptedItems.inc({ signal: 'traces' }, valid.kept.length - built.droppedItems);
+      return { kind: 'ok', ...rejection('spans', valid, built.droppedItems) };
     },
     async acceptLogs(decoded: DecodedExport<LogRow>): Promise<AcceptResult> {
       const stop = deps.metrics.exportSeconds.startTimer({ signal: 'logs' });
-      const result = await publishAll('logs', buildLogRecords(decoded.rows, deps.maxRecordBytes, itemEncoder(decoded, deps.codec.encodeLogs)));
+      const valid = dropInvalid('logs', decoded.rows, logInvalidReason);
+      const built = buildLogRecords(valid.kept, deps.maxRecordBytes, itemEncoder({ rows: valid.kept, slices: decoded.slices }, deps.codec.encodeLogs));
+      const published = await publishAll('logs', built);
       stop();
-      if (result.kind === 'ok') deps.metrics.acceptedItems.inc({ signal: 'logs' }, decoded.rows.length);
-      return result;
+      if (published !== 'ok') return published;
+      deps.metrics.acceptedItems.inc({ signal: 'logs' }, valid.kept.length - built.droppedItems);
+      return { kind: 'ok', ...rejection('log records', valid, built.droppedItems) };
     },
   };
 }

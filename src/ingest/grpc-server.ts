@@ -2,6 +2,7 @@ import * as grpc from '@grpc/grpc-js';
 import type { LogRow, SpanRow } from '../model/signals.js';
 import type { Logger } from '../util/log.js';
 import type { Acceptor, AcceptResult } from './accept.js';
+import { encodeExportResponse } from './partial-success.js';
 import type { DecodedExport, SignalCodec } from './codec.js';
 import { createGrpcAdmission, retryLaterStatus } from './grpc-admission.js';
 import { MAX_OTLP_MESSAGE_BYTES } from './http-body.js';
@@ -26,7 +27,6 @@ const MAX_CONCURRENT_STREAMS = 64;
 // Messages pass through as raw bytes: decoding happens in the handler so a bad message becomes
 // INVALID_ARGUMENT (and is counted) instead of a transport error.
 const passThrough = (bytes: Buffer): Buffer => bytes;
-const emptyResponse = (): Buffer => Buffer.alloc(0);
 
 function exportMethod(path: string): grpc.MethodDefinition<Buffer, Buffer> {
   return {
@@ -35,7 +35,7 @@ function exportMethod(path: string): grpc.MethodDefinition<Buffer, Buffer> {
     responseStream: false,
     requestSerialize: passThrough,
     requestDeserialize: passThrough,
-    responseSerialize: emptyResponse,
+    responseSerialize: passThrough,
     responseDeserialize: passThrough,
   };
 }
@@ -74,7 +74,7 @@ export function createOtlpGrpcServer(deps: OtlpGrpcDeps) {
       const accepting = signal === 'traces' ? deps.acceptor.acceptSpans(decoded as DecodedExport<SpanRow>) : deps.acceptor.acceptLogs(decoded as DecodedExport<LogRow>);
       accepting
         .then(
-          (result) => reply(result, callback),
+          (result) => reply(signal, result, callback),
           (error: unknown) => {
             deps.logger.error({ err: error }, 'otlp grpc export failed');
             callback({ code: grpc.status.INTERNAL, details: 'internal error' });
@@ -84,9 +84,9 @@ export function createOtlpGrpcServer(deps: OtlpGrpcDeps) {
     };
   }
 
-  function reply(result: AcceptResult, callback: grpc.sendUnaryData<Buffer>): void {
+  function reply(signal: 'traces' | 'logs', result: AcceptResult, callback: grpc.sendUnaryData<Buffer>): void {
     if (result.kind === 'ok') {
-      callback(null, Buffer.alloc(0));
+      callback(null, encodeExportResponse(signal, 'protobuf', result.rejected, result.message) as Buffer);
       return;
     }
     if (result.kind === 'busy') {

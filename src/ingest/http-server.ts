@@ -9,6 +9,7 @@ import { BodyCutShort, declaredLength, HttpReject, HttpRetryLater, MAX_OTLP_MESS
 import type { InFlightBudget } from './in-flight-budget.js';
 import { heldBytesFor } from './in-flight-estimate.js';
 import type { IngestMetrics } from './metrics.js';
+import { encodeExportResponse } from './partial-success.js';
 import { RETRY_AFTER_SECS, retryMessage, type RetryReason } from './refusal.js';
 import { encodeRpcStatus, GRPC_CODE } from './rpc-status.js';
 
@@ -100,7 +101,7 @@ export function createOtlpHttpServer(deps: OtlpHttpDeps) {
         return;
       }
       const result = signal === 'traces' ? await deps.acceptor.acceptSpans(decode(body, encoding, 'traces') as DecodedExport<SpanRow>) : await deps.acceptor.acceptLogs(decode(body, encoding, 'logs') as DecodedExport<LogRow>);
-      answer(response, encoding, result);
+      answer(response, encoding, signal, result);
     } finally {
       lease.release();
     }
@@ -117,10 +118,10 @@ export function createOtlpHttpServer(deps: OtlpHttpDeps) {
     }
   }
 
-  function answer(response: http.ServerResponse, encoding: Encoding, result: AcceptResult): void {
+  function answer(response: http.ServerResponse, encoding: Encoding, signal: 'traces' | 'logs', result: AcceptResult): void {
     if (result.kind === 'ok') {
-      // An empty Export*ServiceResponse: zero bytes in protobuf, {} in JSON.
-      send(response, 200, encoding === 'protobuf' ? 'application/x-protobuf' : 'application/json', encoding === 'protobuf' ? undefined : '{}');
+      const body = encodeExportResponse(signal, encoding, result.rejected, result.message);
+      send(response, 200, encoding === 'protobuf' ? 'application/x-protobuf' : 'application/json', typeof body === 'string' || body.length > 0 ? body : undefined);
       return;
     }
     if (result.kind === 'busy') {

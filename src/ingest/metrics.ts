@@ -17,7 +17,7 @@ export function createIngestMetrics(registry: Registry): IngestMetrics {
     published: new Counter({ name: 'svc_ingest_records_published_total', help: 'Records published to the bus', labelNames: ['topic'], registers }),
     publishFailures: new Counter({ name: 'svc_ingest_publish_failures_total', help: 'Publish failures (broker down)', registers }),
     rejected: new Counter({ name: 'svc_ingest_rejected_requests_total', help: 'Undecodable or unacceptable export requests', labelNames: ['transport', 'reason'], registers }),
-    droppedItems: new Counter({ name: 'svc_ingest_dropped_items_total', help: 'Spans and logs dropped because one alone exceeds the record byte budget', labelNames: ['reason'], registers }),
+    droppedItems: new Counter({ name: 'svc_ingest_dropped_items_total', help: 'Spans and logs dropped and reported to the client as rejected (OTLP partial success), by reason: oversize (alone above kafka.max_record_bytes), invalid_id (all-zero trace or span id), time_out_of_range (past 2262, beyond the store)', labelNames: ['reason'], registers }),
     acceptedItems: new Counter({ name: 'svc_ingest_accepted_items_total', help: 'Spans and logs accepted', labelNames: ['signal'], registers }),
     busy: new Counter({
       name: 'svc_ingest_backpressure_total',

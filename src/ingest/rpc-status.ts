@@ -25,12 +25,12 @@ function encodeRetryInfoAny(retryDelaySecs: number): Buffer {
   return Buffer.concat([bytesField(1, Buffer.from(RETRY_INFO_TYPE_URL, 'utf8')), bytesField(2, retryInfo)]);
 }
 
-function varintField(field: number, value: number): Buffer {
+export function varintField(field: number, value: number): Buffer {
   // proto3 leaves zero scalars out.
   return value === 0 ? Buffer.alloc(0) : Buffer.from([field << 3, ...varint(value)]);
 }
 
-function bytesField(field: number, bytes: Buffer): Buffer {
+export function bytesField(field: number, bytes: Buffer): Buffer {
   return Buffer.concat([Buffer.from([(field << 3) | 2, ...varint(bytes.length)]), bytes]);
 }
 

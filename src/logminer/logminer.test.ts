@@ -242,12 +242,20 @@ describe('logminer', () => {
     }
   });
 
-  it('starts a masking epoch when keep_http_status changes: no new alerts during its first 15 minutes', async () => {
+  it('starts a masking epoch when keep_http_status changes: no new alerts during its first 15 minutes, everything else carries on', async () => {
+    const templatesBefore = await readAllTemplates(store, NOW_MS);
+    const payment = templatesBefore.find((t) => t.service === 'checkout' && t.template.startsWith('payment'));
+    assert.ok(payment);
     const h = await open({ keep_http_status: false });
     try {
       const state = await readLogminerState(store);
       assert.equal(state?.keepHttpStatus, false);
       assert.ok(state !== null && Math.abs(state.epochStartMs - Date.now()) < 60_000);
+      // The templates, their counts and first-seen times carry on into the epoch.
+      assert.equal(await metric(h.registry, 'svc_logminer_templates'), templatesBefore.length);
+      await h.send([log('checkout', 'payment 8 accepted for user 11', NOW_MS - MINUTE_MS)]);
+      const carried = (await readAllTemplates(store, NOW_MS)).filter((t) => t.service === 'checkout' && t.template.startsWith('payment'));
+      assert.deepEqual(carried.map((t) => [t.templateId, t.count, t.firstSeenNs, t.createdSeq]), [[payment.templateId, payment.count + 1, payment.firstSeenNs, payment.createdSeq]]);
       // The service is warmed up (a template from 10 minutes ago), then a brand-new line.
       await h.send([log('epoch-svc', 'worker started', NOW_MS - 20 * MINUTE_MS), log('epoch-svc', 'cache rebuilt', NOW_MS)]);
       await h.miner.detectNow();
@@ -260,6 +268,8 @@ describe('logminer', () => {
     const again = await open({ keep_http_status: false });
     try {
       assert.equal((await readLogminerState(store))?.epochStartMs, epochMs);
+      // Templates carried into the epoch stay restored on the next start, also those not hit since.
+      assert.equal(await metric(again.registry, 'svc_logminer_templates'), templatesBefore.length + 2);
       await again.send([log('epoch-svc', 'shard 3 moved', NOW_MS + 1000)]);
       await again.miner.detectNow();
       assert.equal(await count("SELECT count() AS n FROM log_alerts WHERE service = 'epoch-svc'"), 0);
@@ -268,14 +278,17 @@ describe('logminer', () => {
     }
   });
 
-  it('drops undecodable records and logs older than 3 days, counting them', async () => {
+  it('drops undecodable records, logs older than 3 days and logs past the store\'s range, counting them', async () => {
     const h = await open({ keep_http_status: false });
     try {
       await h.bus.publish(LOGS_TOPIC, [{ key: 'x', value: Buffer.from([0xff, 0xff, 0xff]), headers: { [SIGNAL_HEADER]: 'logs' } }]);
       await h.send([log('old-svc', 'ancient line', NOW_MS - 4 * 24 * 60 * MINUTE_MS)]);
+      // Past the store's Int64 nanoseconds (2262): a hit could never be read back.
+      const farTsNs = 2n ** 64n - 1n;
+      await h.send([log('old-svc', 'line from the far future', NOW_MS, { tsNs: farTsNs, observedTsNs: farTsNs })]);
       const dropped = await h.registry.getSingleMetric('svc_logminer_dropped_items_total')?.get();
       const byReason = Object.fromEntries((dropped?.values ?? []).map((v) => [v.labels.reason, v.value]));
-      assert.deepEqual(byReason, { bad_record: 1, too_old: 1 });
+      assert.deepEqual(byReason, { bad_record: 1, too_old: 1, time_out_of_range: 1 });
       assert.equal(await count("SELECT count() AS n FROM template_hits WHERE service = 'old-svc'"), 0);
     } finally {
       await h.close();

@@ -19,7 +19,8 @@ import type { Store } from '../model/store.js';
 import { decodeLogs } from '../otlp/decode-logs.js';
 import type { TemplateRow } from '../store/templates.js';
 import type { Logger } from '../util/log.js';
-import { isStorable } from '../writer/retention.js';
+import { DropTally } from '../otlp/item-validity.js';
+import { logDropReason, type DropReason } from '../writer/retention.js';
 import { AlertOutput } from './alert-output.js';
 import { runDetection } from './detection.js';
 import { Flusher } from './flusher.js';
@@ -166,15 +167,16 @@ export function createLogminer(settings: { logminer: LogminerSettings; logsTopic
   async function handle(records: BusRecord[]): Promise<void> {
     const nowNs = BigInt(nowMs()) * 1_000_000n;
     const logs: LogRow[] = [];
-    let tooOld = 0;
+    const dropped = new DropTally<DropReason>();
     for (const record of records) {
       for (const log of decode(record)) {
         // Hits of logs the writer does not store would point at nothing (and expire at once).
-        if (isStorable(log.tsNs, nowNs)) logs.push(log);
-        else tooOld++;
+        const reason = logDropReason(log, nowNs);
+        if (reason === undefined) logs.push(log);
+        else dropped.add(reason);
       }
     }
-    if (tooOld > 0) metrics.dropped.inc({ reason: 'too_old' }, tooOld);
+    for (const [reason, items] of dropped.counts) metrics.dropped.inc({ reason }, items);
     // Mining is serialized: per-service order decides templates and ids.
     const mined = mining.then(() => mineLogs(logs));
     mining = mined.catch(() => undefined);

@@ -4,8 +4,12 @@
  * - Nothing stored yet (a fresh data directory): the current masking, no epoch, no warm-up.
  * - Same masking version and keep_http_status as stored: templates restored (their ids stay), the
  *   stored epoch start kept (a restart inside an epoch's quiet period stays quiet).
- * - Anything else (an upgrade, a changed keep_http_status): a new epoch starting now; templates of
- *   the old masking are not restored (they would never match lines masked the new way).
+ * - Anything else (an upgrade, a changed keep_http_status): a new epoch starting now, and the
+ *   contract's only effect of it is no `new` alerts for 15 minutes. Everything else carries on:
+ *   templates, counts, first-seen times, minute counts and running spikes are restored as above.
+ *   Lines the new masking masks as before keep their templates; lines it masks differently form
+ *   new templates, quietly. The carried templates are re-stamped with the current masking version
+ *   so the next start (same masking) restores them too.
  */
 import { MASKING_VERSION } from '../mining/masking.js';
 import type { MinerSnapshot } from '../mining/snapshot.js';
@@ -13,7 +17,7 @@ import type { Store } from '../model/store.js';
 import { readLatestSpikes, storedToMined } from '../store/log-alerts.js';
 import { readLogminerState, writeLogminerState, type LogminerState } from '../store/logminer-state.js';
 import { readMinuteCounts } from '../store/template-minutes.js';
-import { readAllTemplates, type TemplateRow } from '../store/templates.js';
+import { readAllTemplates, upsertTemplates, type TemplateRow } from '../store/templates.js';
 import type { LogAlert } from '../mining/alert-types.js';
 import type { LiveState } from './live-state.js';
 import type { MiningEngine } from './mining-engine.js';
@@ -68,11 +72,16 @@ export async function restoreLogminer(
     await writeLogminerState(store, { maskingVersion: MASKING_VERSION, keepHttpStatus, epochStartMs: 0 }, nowMs);
     return { epochStartMs: null, newEpoch: false, restoredTemplates: 0, previousSpikes };
   }
-  if (!sameMasking(stored, keepHttpStatus)) {
+  const newEpoch = !sameMasking(stored, keepHttpStatus);
+  // In a new epoch the state in force is the stored one's (any version when none was recorded);
+  // rows of older versions left behind by a re-mine are not part of it.
+  const carriedVersion = newEpoch ? stored?.maskingVersion : MASKING_VERSION;
+  const current = rows.filter((r) => carriedVersion === undefined || r.maskingVersion === carriedVersion);
+  if (newEpoch) {
+    // Templates first, then the state: a crash in between starts the epoch again from the same rows.
+    await upsertTemplates(store, current.map((r) => ({ ...r, maskingVersion: MASKING_VERSION, updatedAtMs: Math.max(nowMs, r.updatedAtMs + 1) })));
     await writeLogminerState(store, { maskingVersion: MASKING_VERSION, keepHttpStatus, epochStartMs: nowMs }, nowMs);
-    return { epochStartMs: nowMs, newEpoch: true, restoredTemplates: 0, previousSpikes };
   }
-  const current = rows.filter((r) => r.maskingVersion === MASKING_VERSION);
   await deps.engine.restore(snapshotFromRows(current, keepHttpStatus));
   for (const r of current) {
     state.templates.set(r.templateId, {
@@ -97,7 +106,6 @@ export async function restoreLogminer(
   }
   const sinceNs = BigInt(nowMs - deps.keepMinutes * 60_000) * 1_000_000n;
   for (const row of await readLatestSpikes(store, sinceNs)) previousSpikes.set(row.a_template_id, storedToMined(row));
-  // stored is non-null here: sameMasking() requires it.
-  const epochStartMs = stored !== null && stored.epochStartMs > 0 ? stored.epochStartMs : null;
-  return { epochStartMs, newEpoch: false, restoredTemplates: current.length, previousSpikes };
+  const epochStartMs = newEpoch ? nowMs : stored !== null && stored.epochStartMs > 0 ? stored.epochStartMs : null;
+  return { epochStartMs, newEpoch, restoredTemplates: current.length, previousSpikes };
 }

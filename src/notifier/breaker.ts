@@ -1,6 +1,7 @@
 /**
  * A target's circuit breaker. After FAILURES_TO_OPEN consecutive failed attempts it opens for the
- * cooldown; while open, every alert gets one attempt and no retry, and one success closes it.
+ * cooldown; while open, each new alert gets one attempt and no retry (alerts already being retried
+ * keep their attempts), and one success closes it.
  * When the cooldown ends it closes with a fresh count, so normal retries resume.
  */
 

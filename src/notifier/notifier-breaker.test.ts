@@ -43,8 +43,10 @@ it('opens after repeated failures, gives each new alert one attempt while open, 
   };
   try {
     assert.equal(await gauge(), 0);
-    // Five failed attempts in a row open it; the alert that opened it gets no more of its 8 attempts.
-    assert.deepEqual(await deliver(), { result: 'failed', attempts: FAILURES_TO_OPEN, requests: FAILURES_TO_OPEN });
+    // Five failed attempts in a row open it; the alert that opened it was already being retried,
+    // so it keeps all of its 8 attempts (backoffs 16 + 32 + 64 s stay inside the cooldown).
+    assert.deepEqual(await deliver(), { result: 'failed', attempts: 8, requests: 8 });
+    assert.ok(FAILURES_TO_OPEN < 8);
     assert.equal(await gauge(), 1);
     const openedAtMs = clock.nowMs;
 
@@ -62,13 +64,36 @@ it('opens after repeated failures, gives each new alert one attempt while open, 
 
     // Open it again; a success while open closes it before the cooldown ends.
     receiver.respond = () => (failing ? { status: 503 } : { status: 200 });
-    assert.deepEqual(await deliver(), { result: 'failed', attempts: FAILURES_TO_OPEN, requests: FAILURES_TO_OPEN });
+    assert.deepEqual(await deliver(), { result: 'failed', attempts: 8, requests: 8 });
     assert.equal(await gauge(), 1);
     failing = false;
     assert.deepEqual(await deliver(), { result: 'delivered', attempts: 1, requests: 1 });
     assert.equal(await gauge(), 0);
     await waitFor('svc_notifier_deliveries_total{result="failed"} 4', async () => (await metricValue(run.registry, 'svc_notifier_deliveries_total', 'result="failed"')) === 4);
     await waitFor('svc_notifier_deliveries_total{result="delivered"} 2', async () => (await metricValue(run.registry, 'svc_notifier_deliveries_total', 'result="delivered"')) === 2);
+  } finally {
+    await run.close();
+    await receiver.close();
+  }
+});
+
+it('an alert being retried when the breaker opens keeps its max_attempts, also with Retry-After; a new alert meanwhile gets one attempt', async () => {
+  const clock = new FakeClock();
+  const receiver = await startReceiver(() => ({ status: 503, headers: { 'retry-after': '2' } }), clock.now);
+  const run = await startNotifier(store, notifierSettings([{ name: 'slow', kind: 'webhook', url: receiver.url }], { max_attempts: 8, breaker_cooldown_secs: 300 }), clock);
+  const state = async (alertId: string) => (await readDeliveries(store, [alertId], clock.nowMs)).get(deliveryKey(alertId, 'slow'));
+  try {
+    const first = alertValue({ last_at_ns: BigInt(clock.nowMs) * 1_000_000n }, clock.nowMs);
+    await run.publish(first);
+    await waitFor('breaker open', async () => (await metricValue(run.registry, 'svc_notifier_breaker_open', 'target="slow"')) === 1);
+    const second = alertValue({ last_at_ns: BigInt(clock.nowMs) * 1_000_000n }, clock.nowMs);
+    await run.publish(second);
+    for (const alert of [first, second]) {
+      await waitFor(`final result of ${alert.alert_id}`, async () => ['delivered', 'failed'].includes((await state(alert.alert_id))?.result ?? ''));
+    }
+    assert.deepEqual(await state(first.alert_id), { result: 'failed', attempts: 8 });
+    assert.deepEqual(await state(second.alert_id), { result: 'failed', attempts: 1 });
+    assert.equal(receiver.received.length, 9);
   } finally {
     await run.close();
     await receiver.close();

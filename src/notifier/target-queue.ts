@@ -133,6 +133,9 @@ export class TargetQueue {
 
   private async attempt(job: Job): Promise<void> {
     const { target, breaker, logger } = this.options;
+    // The breaker limits alerts that meet it open to one attempt; one already being retried when
+    // it opened keeps its max_attempts (contract: retried while attempts are left and retryable).
+    const onlyAttempt = job.attempts === 0 && breaker.isOpen();
     const result = await sendOnce({
       fetch: this.options.fetch,
       url: target.url,
@@ -158,8 +161,8 @@ export class TargetQueue {
       await this.options.onFinal(job, 'failed');
       return;
     }
-    if (breaker.isOpen() || job.attempts >= this.options.maxAttempts) {
-      logger.warn({ ...base, breaker_open: breaker.isOpen() }, 'alert delivery failed: no attempts left');
+    if (onlyAttempt || job.attempts >= this.options.maxAttempts) {
+      logger.warn({ ...base, breaker_open: onlyAttempt }, 'alert delivery failed: no attempts left');
       await this.options.onFinal(job, 'failed');
       return;
     }

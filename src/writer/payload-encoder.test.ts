@@ -36,7 +36,7 @@ for (const threaded of [true, false]) {
       assert.equal(encoded.logRows, logs.length);
       assert.equal(Buffer.from(encoded.spans).toString(), encodeSpanLines([...spans, ...spans]).toString());
       assert.equal(Buffer.from(encoded.logs).toString(), encodeLogLines(logs).toString());
-      assert.equal(encoded.tooOld, 0);
+      assert.equal(encoded.dropped.size, 0);
       assert.equal(encoded.badRecords, 0);
     } finally {
       await encoder.close();
@@ -50,7 +50,7 @@ for (const threaded of [true, false]) {
       const encoded = await encoder.encode([records[0], garbage, records[1]], NOW_MS + TEN_DAYS_MS);
       assert.equal(encoded.spanRows, 0);
       assert.equal(encoded.logRows, 0);
-      assert.equal(encoded.tooOld, spans.length + logs.length);
+      assert.deepEqual([...encoded.dropped], [['too_old', spans.length + logs.length]]);
       assert.equal(encoded.badRecords, 1);
       assert.equal(encoded.firstBad?.index, 1);
     } finally {

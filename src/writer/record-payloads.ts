@@ -3,7 +3,8 @@ import { decodeLogs } from '../otlp/decode-logs.js';
 import { decodeTraces } from '../otlp/decode-traces.js';
 import { encodeLogLines } from '../store/logs.js';
 import { encodeSpanLines } from '../store/spans.js';
-import { isStorable } from './retention.js';
+import { DropTally } from '../otlp/item-validity.js';
+import { logDropReason, spanDropReason, type DropReason } from './retention.js';
 
 /**
  * A batch of bus record values packed into one buffer, so that it crosses to the encoder thread as
@@ -24,8 +25,8 @@ export interface RecordPayloads {
   spanRows: number;
   logs: Uint8Array;
   logRows: number;
-  /** Items stamped 0 or older than the raw lifetime at `nowMs`. */
-  tooOld: number;
+  /** Items the store would never return, by reason: stamped 0, older than the raw lifetime at `nowMs`, past 2262, all-zero ids. */
+  dropped: Map<DropReason, number>;
   /** Records that do not decode: skipped (the first one's index and error are reported). */
   badRecords: number;
   firstBad?: { index: number; message: string };
@@ -39,7 +40,7 @@ export function encodeRecordPayloads(packed: PackedRecords, nowMs: number): Reco
   const nowNs = BigInt(nowMs) * 1_000_000n;
   const spans: SpanRow[] = [];
   const logs: LogRow[] = [];
-  let tooOld = 0;
+  const dropped = new DropTally<DropReason>();
   let badRecords = 0;
   let firstBad: RecordPayloads['firstBad'];
   let start = 0;
@@ -48,9 +49,17 @@ export function encodeRecordPayloads(packed: PackedRecords, nowMs: number): Reco
     start = packed.ends[i];
     try {
       if (packed.logs[i] === 1) {
-        for (const log of decodeLogs(value)) if (isStorable(log.tsNs, nowNs)) logs.push(log); else tooOld++;
+        for (const log of decodeLogs(value)) {
+          const reason = logDropReason(log, nowNs);
+          if (reason === undefined) logs.push(log);
+          else dropped.add(reason);
+        }
       } else {
-        for (const span of decodeTraces(value)) if (isStorable(span.startNs, nowNs)) spans.push(span); else tooOld++;
+        for (const span of decodeTraces(value)) {
+          const reason = spanDropReason(span, nowNs);
+          if (reason === undefined) spans.push(span);
+          else dropped.add(reason);
+        }
       }
     } catch (error) {
       badRecords++;
@@ -62,7 +71,7 @@ export function encodeRecordPayloads(packed: PackedRecords, nowMs: number): Reco
     spanRows: spans.length,
     logs: logs.length > 0 ? encodeLogLines(logs) : EMPTY,
     logRows: logs.length,
-    tooOld,
+    dropped: dropped.counts,
     badRecords,
     firstBad,
   };

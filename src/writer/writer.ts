@@ -6,6 +6,7 @@ import type { Logger } from '../util/log.js';
 import { Batcher, type SignalSink } from './batcher.js';
 import { createWriterMetrics } from './metrics.js';
 import { createPayloadEncoder } from './payload-encoder.js';
+import type { DropReason } from './retention.js';
 
 export const WRITER_GROUP = 'svc-writer';
 
@@ -24,7 +25,7 @@ export function createWriter(settings: { writer: WriterSettings; topic: string }
   const logger = deps.logger.child({ component: 'writer' });
   const metrics = createWriterMetrics(deps.registry);
   const nowMs = deps.nowMs ?? Date.now;
-  let loggedDrop = false;
+  const loggedDrops = new Set<DropReason>();
   let loggedBadRecord = false;
   const batcher = new Batcher(deps.sink, {
     maxRows: settings.writer.max_rows,
@@ -57,11 +58,11 @@ export function createWriter(settings: { writer: WriterSettings; topic: string }
         logger.error({ err: { message: encoded.firstBad.message }, topic: record.topic, partition: record.partition, offset: String(record.offset) }, 'skipping an undecodable bus record (further ones are counted in svc_writer_dropped_items_total; logged once)');
       }
     }
-    if (encoded.tooOld > 0) {
-      metrics.dropped.inc({ reason: 'too_old' }, encoded.tooOld);
-      if (!loggedDrop) {
-        loggedDrop = true;
-        logger.warn({ items: encoded.tooOld }, 'dropped items stamped 0 or older than 3 days (counted in svc_writer_dropped_items_total; logged once)');
+    for (const [reason, items] of encoded.dropped) {
+      metrics.dropped.inc({ reason }, items);
+      if (!loggedDrops.has(reason)) {
+        loggedDrops.add(reason);
+        logger.warn({ items, reason }, 'dropped items the store would never return: stamped 0, older than 3 days or past 2262, or with an all-zero trace or span id (counted in svc_writer_dropped_items_total by reason; logged once per reason)');
       }
     }
     const stored = batcher.add(encoded);

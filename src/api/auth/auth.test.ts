@@ -131,6 +131,11 @@ test('sessions are not sliding and die with a changed key; tampering is refused'
   assert.equal(verifySession(`${forged}.${mac}`, key, 999), null);
   assert.equal(verifySession(`${payload}.`, key, 999), null);
   assert.equal(verifySession('garbage', key, 999), null);
+  // Only the canonical encoding of the signature passes: no padding, no trailing junk, no other alphabet.
+  for (const variant of [`${mac}=`, `${mac}==`, `${mac}!!`, `${mac}.`, `${mac} `, ` ${mac}`, mac.replace(/-/g, '+').replace(/_/g, '/')]) {
+    if (variant === mac) continue;
+    assert.equal(verifySession(`${payload}.${variant}`, key, 999), null, `signature ${JSON.stringify(variant)}`);
+  }
 });
 
 test('with authentication off the auth routes are 404 and /login redirects to /', async () => {

@@ -6,6 +6,7 @@ import type { Logger } from '../../util/log.js';
 import { ApiError, unauthorized, unsupportedMediaType } from '../errors.js';
 import { AttemptLimiter } from './attempt-limiter.js';
 import { signSession, verifySession } from './session-token.js';
+import { isApiPath } from '../connection-errors.js';
 
 export const SESSION_COOKIE = 'svc_session';
 
@@ -56,7 +57,7 @@ export function registerAuth(app: FastifyInstance, settings: AuthSettings, deps:
 
   app.addHook('onRequest', async (request, reply) => {
     const path = request.url.split('?')[0];
-    if (!path.startsWith('/api/') || OPEN_API_PATHS.has(path)) return;
+    if (!isApiPath(path) || OPEN_API_PATHS.has(path)) return;
     if (sessionUser(request) !== null) return;
     const basic = parseBasic(request.headers.authorization);
     if (basic !== null) {

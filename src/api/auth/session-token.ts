@@ -14,8 +14,11 @@ export function verifySession(token: string, key: Buffer, nowSecs: number): stri
   const dot = token.indexOf('.');
   if (dot <= 0) return null;
   const payload = token.slice(0, dot);
-  const given = Buffer.from(token.slice(dot + 1), 'base64url');
-  const expected = Buffer.from(mac(payload, key), 'base64url');
+  // The signature's text is compared, not its decoded bytes: Node's base64url decoding skips
+  // padding and stray characters, so `<sig>=` or `<sig>!!` would decode to the same bytes. Only the
+  // exact encoding signSession issues passes.
+  const given = Buffer.from(token.slice(dot + 1), 'utf8');
+  const expected = Buffer.from(mac(payload, key), 'utf8');
   if (given.length !== expected.length || !timingSafeEqual(given, expected)) return null;
   const [username, expiresText] = Buffer.from(payload, 'base64url').toString('utf8').split('|');
   const expiresAtSecs = Number(expiresText);
