@@ -56,7 +56,8 @@ export function registerAuth(app: FastifyInstance, settings: AuthSettings, deps:
 
   app.addHook('onRequest', async (request, reply) => {
     const path = request.url.split('?')[0];
-    if (!path.startsWith('/api/') || OPEN_API_PATHS.has(path)) return;
+    // /mcp (the MCP endpoint) needs the same credentials as the API.
+    if (!(path.startsWith('/api/') || path === '/mcp') || OPEN_API_PATHS.has(path)) return;
     if (sessionUser(request) !== null) return;
     const basic = parseBasic(request.headers.authorization);
     if (basic !== null) {
