@@ -32,13 +32,14 @@ interface RedBucket {
   p99_ns: unknown;
 }
 
-/** The RED series cut to at most 24 points: mean rate, rate-weighted error ratio, largest p99. */
+/** The RED series cut to at most 24 points (mean rate, rate-weighted error ratio, largest p99); points without calls omitted. */
 export function summariseRed(buckets: RedBucket[], bucketSecs: number): { bucket_secs: number; points: { bucket: number; rate: number; error_ratio: number; p99_ms: number }[] } {
   const per = Math.max(1, Math.ceil(buckets.length / SERIES_POINTS));
   const points = [];
   for (let i = 0; i < buckets.length; i += per) {
     const group = buckets.slice(i, i + per);
     const rate = group.reduce((sum, b) => sum + b.rate, 0);
+    if (rate === 0) continue;
     const errors = group.reduce((sum, b) => sum + b.rate * b.error_ratio, 0);
     points.push({
       bucket: group[0].bucket,
@@ -61,7 +62,7 @@ export const getServiceHealthTool = defineTool({
   title: 'Get a service\'s health',
   description:
     'Health of one service over a window (default the last hour): calls, errors and error ratio of its server and consumer spans, request rate, p50/p95/p99 latency, ' +
-    'the RED series summarised to at most 24 points, its map health (ok, slow or error) with p99 against its 24-hour baseline p99, ' +
+    'the RED series summarised to at most 24 points (points without calls omitted), its map health (ok, slow or error) with p99 against its 24-hour baseline p99, ' +
     'and its callers and callees with calls, errors and error rates. Follow with list_story_groups or search_traces filtered by the service.',
   args: { service: z.string().min(1, { error: 'service must not be empty' }).max(200, { error: 'service must be at most 200 characters' }).describe('The service name (see list_services).'), ...windowArgs('1h') },
   async run(caller, args) {

@@ -16,7 +16,7 @@ export const whatsWrongTool = defineTool({
   description:
     'Start here. Over a window (default the last hour) returns: counts of error and slow stories (a story is one failing or unusually slow request, explained), ' +
     'the top error and slow story groups (stories grouped by root cause and endpoint, most stories first), the log alerts active at the window end, ' +
-    'spans per second and the data lag in seconds. Next steps: get_story with a group\'s sample_story_id for its root cause, get_story_group for more examples, list_log_alerts for alert details.',
+    'spans per second and the data lag in seconds. The counts cover every service; service narrows only the groups. Next steps: get_story with a group\'s sample_story_id for its root cause, get_story_group for more examples, list_log_alerts for alert details.',
   args: { ...windowArgs('1h'), service: serviceArg('Only story groups whose root cause is in this service (exact name).') },
   async run(caller, args) {
     const window = { since: args.since, until: args.until };
