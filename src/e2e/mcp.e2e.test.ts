@@ -229,7 +229,7 @@ describe('MCP over Streamable HTTP', () => {
     assert.match(errorText(await call('list_story_groups', { since: '8d' })), /since/, 'the API\'s own window check');
     assert.match(errorText(await call('search_traces', { min_ms: 50, max_ms: 10 })), /min_ms must not exceed max_ms/);
     assert.match(errorText(await call('search_traces', { servce: 'x' })), /servce/);
-    assert.match(errorText(await call('get_service_health', {})), /service/);
+    assert.match(errorText(await call('get_service_health', {})), /service is required/);
     assert.match(errorText(await call('get_trace', { trace_id: failing.traceId, span_id: '0123456789abcdef' })), /span_id 0123456789abcdef is not a span/);
     assert.match(errorText(await call('get_story', { story_id: '0'.repeat(32) })), /no story/);
   });

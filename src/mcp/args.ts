@@ -20,9 +20,12 @@ export const serviceArg = (meaning: string) => z.string().min(1).max(200, { erro
 
 export const storyKindArg = z.enum(['error', 'slow'], { error: 'kind must be error or slow' }).optional().describe('Only stories of this kind: error (a span failed) or slow (slower than the endpoint baseline).');
 
-export const traceIdArg = (what: string) => z.string().regex(/^[0-9a-fA-F]{32}$/, { error: `${what} must be 32 hexadecimal characters` });
+/** A string argument whose absence or wrong type is reported by name. */
+export const requiredString = (name: string) => z.string({ error: (issue) => (issue.input === undefined ? `${name} is required` : `${name} must be a string`) });
 
-export const decimalIdArg = (name: string) => z.string().regex(/^[0-9]{1,20}$/, { error: `${name} must be an unsigned 64-bit integer in decimal` });
+export const traceIdArg = (what: string) => requiredString(what).regex(/^[0-9a-fA-F]{32}$/, { error: `${what} must be 32 hexadecimal characters` });
+
+export const decimalIdArg = (name: string) => requiredString(name).regex(/^[0-9]{1,20}$/, { error: `${name} must be an unsigned 64-bit integer in decimal` });
 
 /** A `limit` argument with its own range; tools default low so answers stay small. */
 export const limitArg = (max: number, defaultLimit: number, what: string) =>

@@ -1,8 +1,7 @@
 /** list_services and get_service_health: which services exist, and how one is doing with its neighbours. */
 
-import { z } from 'zod';
 import { getJson } from '../api-caller.js';
-import { windowArgs } from '../args.js';
+import { requiredString, windowArgs } from '../args.js';
 import { fitList, toolAnswer } from '../bound.js';
 import { exactValues, nsToMs } from '../exact.js';
 import { defineTool } from '../tool.js';
@@ -64,7 +63,7 @@ export const getServiceHealthTool = defineTool({
     'Health of one service over a window (default the last hour): calls, errors and error ratio of its server and consumer spans, request rate, p50/p95/p99 latency, ' +
     'the RED series summarised to at most 24 points (points without calls omitted), its map health (ok, slow or error) with p99 against its 24-hour baseline p99, ' +
     'and its callers and callees with calls, errors and error rates. Follow with list_story_groups or search_traces filtered by the service.',
-  args: { service: z.string().min(1, { error: 'service must not be empty' }).max(200, { error: 'service must be at most 200 characters' }).describe('The service name (see list_services).'), ...windowArgs('1h') },
+  args: { service: requiredString('service').min(1, { error: 'service must not be empty' }).max(200, { error: 'service must be at most 200 characters' }).describe('The service name (see list_services).'), ...windowArgs('1h') },
   async run(caller, args) {
     const window = { since: args.since, until: args.until };
     const red = (await getJson(caller, `/api/v1/services/${encodeURIComponent(args.service)}`, window, `no service ${JSON.stringify(args.service)} with spans in the window (see list_services, or a longer since)`)) as Row;

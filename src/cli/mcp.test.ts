@@ -1,0 +1,16 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { DEFAULT_MCP_URL, mcpUrl, McpUsageError } from './mcp.js';
+
+test('svc mcp reads the API URL from --url, then SVC_MCP_URL, then the default', () => {
+  assert.equal(mcpUrl([], {}), DEFAULT_MCP_URL);
+  assert.equal(mcpUrl([], { SVC_MCP_URL: 'http://svc:8090' }), 'http://svc:8090');
+  assert.equal(mcpUrl(['--url', 'https://svc.example'], { SVC_MCP_URL: 'http://svc:8090' }), 'https://svc.example');
+  assert.equal(mcpUrl(['--url=http://10.0.0.1:8090'], {}), 'http://10.0.0.1:8090');
+});
+
+test('svc mcp refuses unknown arguments and URLs that are not http(s)', () => {
+  assert.throws(() => mcpUrl(['--verbose'], {}), McpUsageError);
+  assert.throws(() => mcpUrl(['--url', 'ftp://svc'], {}), /mcp url must be an http or https URL/);
+  assert.throws(() => mcpUrl([], { SVC_MCP_URL: 'not a url' }), /mcp url must be an http or https URL/);
+});
