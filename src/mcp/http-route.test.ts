@@ -1,6 +1,7 @@
 /**
  * /mcp with authentication off, in process over real chDB: the SDK client over Streamable HTTP
- * reads a stored story; methods without streams answer 405; a foreign Origin is refused.
+ * reads a stored story; methods without streams answer 405; a foreign Origin is refused; a read
+ * that outlives the API's request bound reaches the agent as the API's `storage timeout`.
  */
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -12,7 +13,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { createTraceRepo } from '../cli/store-adapters.js';
-import { createApi, type Api } from '../api/server.js';
+import { createApi, type Api, type RouteModule } from '../api/server.js';
 import { createStoryRoutes } from '../api/routes/story-routes.js';
 import { hexId, insertStories, nsAt, NOW_MS } from '../api/routes/route-test-app.js';
 import type { Store } from '../model/store.js';
@@ -72,4 +73,32 @@ test('GET and DELETE answer 405; a page from another origin is refused', async (
   assert.equal(foreign.status, 403);
   const sameOrigin = await fetch(url, { method: 'POST', headers: { ...headers, origin: `http://127.0.0.1:${api.port()}` }, body });
   assert.equal(sameOrigin.status, 200);
+});
+
+test('the API\'s query timeout bounds a tool\'s reads: past it the agent gets the tool error storage timeout', async () => {
+  // A story route that never answers stands in for a read the database does not finish: the
+  // request bound (query_timeout_secs + 5 s) of the API's request context must answer for it.
+  let reads = 0;
+  const stalled: RouteModule = (app) => app.get('/api/v1/stories/:storyId', () => {
+    reads++;
+    return new Promise(() => undefined);
+  });
+  const slowApi = createApi(
+    { listen: { host: '127.0.0.1', port: 0 }, queryTimeoutSecs: 1 },
+    { traces: createTraceRepo(store, 1), registry: new Registry(), metricRegistries: [], logger: createLogger('silent'), routes: [stalled, mcpRoutes()] },
+  );
+  await slowApi.start();
+  const client = new Client({ name: 'route-test-timeout', version: '1.0.0' });
+  try {
+    await client.connect(new StreamableHTTPClientTransport(new URL(`http://127.0.0.1:${slowApi.port()}/mcp`)));
+    const startedMs = Date.now();
+    const result = (await client.callTool({ name: 'get_story', arguments: { story_id: hexId(7) } }, undefined, { timeout: 60_000 })) as CallToolResult;
+    assert.equal(result.isError, true);
+    assert.deepEqual(result.content, [{ type: 'text', text: 'storage timeout' }]);
+    assert.equal(reads, 1);
+    assert.ok(Date.now() - startedMs >= 5_000, 'answered by the request bound, not before');
+  } finally {
+    await client.close();
+    await slowApi.close();
+  }
 });

@@ -1,8 +1,9 @@
 /**
  * A trace as a compact topology (pure): spans in depth-first order, each with its position path
- * ("0.2.1": third child of the root's ... ), offsets and durations in ms and its error. A trace
- * larger than `maxSpans` is summarised: the root, the failing spans and the spans with the most
- * self time, each with its ancestors, then the shallowest spans, plus per-operation totals.
+ * ("0.2.1" is the second child of the third child of the root), offsets and durations in ms and
+ * its error. A trace larger than `maxSpans` is summarised: the root, the failing spans and the
+ * spans with the most self time, each with its ancestors, then the shallowest spans, plus
+ * per-operation totals.
  */
 
 import { clip } from './bound.js';

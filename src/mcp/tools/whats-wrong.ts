@@ -20,6 +20,7 @@ export const whatsWrongTool = defineTool({
   args: { ...windowArgs('1h'), service: serviceArg('Only story groups whose root cause is in this service (exact name).') },
   async run(caller, args) {
     const window = { since: args.since, until: args.until };
+    // One read after another: with Basic credentials each read is a password check, and parallel checks from one client can meet the limit.
     const overview = (await getJson(caller, '/api/v1/overview', window)) as Row;
     const errorGroups = (await getJson(caller, '/api/v1/story-groups', { ...window, kind: 'error', service: args.service })) as Row[];
     const slowGroups = (await getJson(caller, '/api/v1/story-groups', { ...window, kind: 'slow', service: args.service })) as Row[];
