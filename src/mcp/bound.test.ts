@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { clip, fitList, jsonBytes, MAX_ANSWER_BYTES, MAX_SUMMARY_BYTES, toolAnswer } from './bound.js';
+import { clip, enforceBound, fitList, jsonBytes, MAX_ANSWER_BYTES, MAX_SUMMARY_BYTES, toolAnswer } from './bound.js';
 import { exactValues, nsToMs } from './exact.js';
 
 test('fitList keeps the longest prefix that fits and says how to narrow', () => {
@@ -34,4 +34,19 @@ test('exactValues turns *_ns values and bigints into exact decimal strings, leav
   assert.deepEqual(exactValues(body), { ts_ns: '1795593018858000123', duration_ns: '1500', calls: 3, nested: [{ end_ns: '7', rate: 0.5 }], big: '18446744073709551615', name: 'x' });
   assert.equal(nsToMs(1_500_000n), 1.5);
   assert.equal(nsToMs('2500000'), 2.5);
+});
+
+test('an answer no tool foresaw is shrunk to the bound, ids and *_ns strings kept whole', () => {
+  const id = 'a'.repeat(32);
+  const huge = { trace_id: id, start_ns: '1795593018858000123', spans: Array.from({ length: 500 }, (_, i) => ({ span_id: id, name: 'n'.repeat(5_000), depth: i })) };
+  const shrunk = enforceBound(huge, 20_000);
+  assert.ok(jsonBytes(shrunk) <= 20_000, String(jsonBytes(shrunk)));
+  assert.equal(shrunk.trace_id, id);
+  assert.equal(shrunk.start_ns, '1795593018858000123');
+  assert.equal(((shrunk.spans as { span_id: string }[])[0]).span_id, id);
+  assert.match(String(shrunk.shrunk), /narrow/);
+  const small = { a: 'b' };
+  assert.equal(enforceBound(small, 20_000), small, 'an answer within the bound is untouched');
+  const result = toolAnswer(huge, 'summary');
+  assert.ok(jsonBytes(result.structuredContent) + Buffer.byteLength('summary') <= MAX_ANSWER_BYTES);
 });

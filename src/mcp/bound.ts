@@ -50,9 +50,37 @@ export function fitList<T>(
   return { answer: attempt(low), shown: low };
 }
 
-/** A tool answer: structured content plus a short text summary (clipped to its share of the bound). */
+/** Strings are never clipped below this, so ids (32 hex) and exact `*_ns` strings (19 digits) stay whole. */
+const MIN_CLIP_CHARS = 40;
+
+/** Every string clipped to `maxChars` and every list cut to `maxItems`, deeply. */
+function shrink(value: unknown, maxChars: number, maxItems: number): unknown {
+  if (typeof value === 'string') return clip(value, maxChars);
+  if (Array.isArray(value)) return value.slice(0, maxItems).map((item) => shrink(item, maxChars, maxItems));
+  if (value !== null && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, shrink(item, maxChars, maxItems)]));
+  return value;
+}
+
+/**
+ * The last guard of the bound, for data no tool foresaw (say thousand-character span names): the
+ * answer is shrunk, strings first, then lists, until it fits, and says so.
+ */
+export function enforceBound(structured: Record<string, unknown>, maxBytes: number): Record<string, unknown> {
+  if (jsonBytes(structured) <= maxBytes) return structured;
+  const note = { shrunk: 'this answer was over the size bound: long texts were clipped and lists cut; narrow the question for the rest' };
+  let maxChars = 200;
+  let maxItems = 50;
+  for (;;) {
+    const shrunk = { ...(shrink(structured, maxChars, maxItems) as Record<string, unknown>), ...note };
+    if (jsonBytes(shrunk) <= maxBytes || (maxChars === MIN_CLIP_CHARS && maxItems === 1)) return shrunk;
+    if (maxChars > MIN_CLIP_CHARS) maxChars = Math.max(MIN_CLIP_CHARS, Math.floor(maxChars / 2));
+    else maxItems = Math.max(1, Math.floor(maxItems / 2));
+  }
+}
+
+/** A tool answer: structured content plus a short text summary, together within MAX_ANSWER_BYTES. */
 export function toolAnswer(structured: Record<string, unknown>, summary: string): CallToolResult {
   let text = summary;
   while (Buffer.byteLength(text, 'utf8') > MAX_SUMMARY_BYTES) text = `${text.slice(0, Math.floor(text.length * 0.9))}…`;
-  return { structuredContent: structured, content: [{ type: 'text', text }] };
+  return { structuredContent: enforceBound(structured, MAX_ANSWER_BYTES - Buffer.byteLength(text, 'utf8')), content: [{ type: 'text', text }] };
 }
