@@ -1,6 +1,6 @@
 /**
  * `svc mcp`: the MCP tools over stdio for desktop clients, reading a running svc's API by URL
- * (`--url` or SVC_MCP_URL) with HTTP Basic credentials from SVC_MCP_USERNAME / SVC_MCP_PASSWORD.
+ * (`--url` or SVC_MCP_URL), signed in with SVC_MCP_USERNAME / SVC_MCP_PASSWORD when auth is on.
  * Standard output carries only MCP messages; messages for people go to standard error.
  */
 

@@ -67,16 +67,59 @@ export interface HttpCallerOptions {
   timeoutMs: number;
 }
 
-/** Calls a running svc over HTTP, with HTTP Basic credentials when given. */
+/** What a sign-in gave: a session cookie, an API without authentication, or the refusal to pass on. */
+type SignIn = { cookie: string } | { open: true } | { refused: ApiAnswer };
+
+/**
+ * Calls a running svc over HTTP. With credentials it signs in once and reads with the session
+ * cookie, so reads cost no password check each (Basic would, and parallel checks from one client
+ * can meet the password-check limit); an expired session is renewed once on a 401.
+ */
 export function httpCaller(options: HttpCallerOptions): ApiCaller {
   const base = options.baseUrl.replace(/\/+$/, '');
-  const headers: Record<string, string> = { accept: 'application/json' };
-  if (options.username !== undefined && options.username !== '') {
-    headers.authorization = `Basic ${Buffer.from(`${options.username}:${options.password ?? ''}`).toString('base64')}`;
-  }
-  return async (path, query) => {
+  const withCredentials = options.username !== undefined && options.username !== '';
+  const read = async (path: string, query: Record<string, QueryValue> | undefined, cookie: string | undefined): Promise<ApiAnswer> => {
+    const headers: Record<string, string> = { accept: 'application/json' };
+    if (cookie !== undefined) headers.cookie = cookie;
     const response = await fetch(`${base}${path}${queryString(query)}`, { headers, signal: AbortSignal.timeout(options.timeoutMs) });
     return { status: response.status, body: parseBody(await response.text(), response.headers.get('content-type') ?? undefined) };
+  };
+  const signIn = async (): Promise<SignIn> => {
+    const response = await fetch(`${base}/api/v1/auth/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json' },
+      body: JSON.stringify({ username: options.username, password: options.password ?? '' }),
+      signal: AbortSignal.timeout(options.timeoutMs),
+    });
+    const text = await response.text();
+    // The auth routes exist only with authentication on.
+    if (response.status === 404) return { open: true };
+    const cookie = /(?:^|[;,]\s*)(svc_session=[^;]+)/.exec(response.headers.get('set-cookie') ?? '')?.[1];
+    if (response.status === 204 && cookie !== undefined) return { cookie };
+    return { refused: { status: response.status, body: parseBody(text, response.headers.get('content-type') ?? undefined) } };
+  };
+  let session: Promise<SignIn> | undefined;
+  const currentSession = (): Promise<SignIn> => {
+    // A refusal is not kept: the next call signs in again (the limit may have passed).
+    session ??= signIn().then((result) => {
+      if ('refused' in result) session = undefined;
+      return result;
+    }, (error: unknown) => {
+      session = undefined;
+      throw error;
+    });
+    return session;
+  };
+  return async (path, query) => {
+    if (!withCredentials) return read(path, query, undefined);
+    const first = await currentSession();
+    if ('refused' in first) return first.refused;
+    const answer = await read(path, query, 'cookie' in first ? first.cookie : undefined);
+    if (answer.status !== 401 || !('cookie' in first)) return answer;
+    session = undefined;
+    const renewed = await currentSession();
+    if ('refused' in renewed) return renewed.refused;
+    return read(path, query, 'cookie' in renewed ? renewed.cookie : undefined);
   };
 }
 
