@@ -121,6 +121,9 @@ describe('MCP over Streamable HTTP', () => {
     assert.equal(refused.status, 401);
     assert.deepEqual(await refused.json(), { error: 'unauthorized' });
     assert.match(refused.headers.get('www-authenticate') ?? '', /^Basic /);
+    // A browser's GET of /mcp is the app's, open like every client path; an MCP client's GET is refused.
+    assert.notEqual((await fetch(`${svc.apiUrl}/mcp`, { headers: { accept: 'text/html' } })).status, 401);
+    assert.equal((await fetch(`${svc.apiUrl}/mcp`, { headers: { accept: 'text/event-stream' } })).status, 405);
     const sdkWithout = new Client({ name: 'no-credentials', version: '1.0.0' });
     await assert.rejects(sdkWithout.connect(new StreamableHTTPClientTransport(new URL(`${svc.apiUrl}/mcp`))));
     const served = await fetch(`${svc.apiUrl}/mcp`, { method: 'POST', headers: { ...headers, authorization: BASIC }, body: JSON.stringify(initialize) });

@@ -64,9 +64,13 @@ test('with authentication off the SDK client reads a story through /mcp, ids and
   }
 });
 
-test('GET and DELETE answer 405; a page from another origin is refused', async () => {
-  assert.equal((await fetch(url)).status, 405);
+test('an MCP client\'s GET and DELETE answer 405; a plain GET is not the endpoint\'s; another origin is refused', async () => {
+  const streamGet = await fetch(url, { headers: { accept: 'text/event-stream' } });
+  assert.equal(streamGet.status, 405);
+  assert.equal(streamGet.headers.get('allow'), 'POST');
   assert.equal((await fetch(url, { method: 'DELETE' })).status, 405);
+  // Without the app in this API, a browser's GET falls through to the JSON 404; with it, to the app.
+  assert.equal((await fetch(url, { headers: { accept: 'text/html' } })).status, 404);
   const body = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' });
   const headers = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
   const foreign = await fetch(url, { method: 'POST', headers: { ...headers, origin: 'http://evil.example' }, body });

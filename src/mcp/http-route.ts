@@ -47,17 +47,26 @@ async function handlePost(app: FastifyInstance, request: FastifyRequest, reply: 
   }
 }
 
-/** Registers POST /mcp; GET and DELETE answer 405, as a server without streams or sessions may. */
+/**
+ * Registers POST /mcp. An MCP client's GET (asking for an event stream) and DELETE answer 405, as a
+ * server without streams or sessions may; any other GET of /mcp is the app's, like every non-API GET.
+ */
 export function mcpRoutes(): RouteModule {
   return (app) => {
     app.post(MCP_PATH, (request, reply) => handlePost(app, request, reply));
-    const notAllowed = async (_request: FastifyRequest, reply: FastifyReply) => reply.code(405).header('allow', 'POST').send({ error: 'method not allowed' });
-    app.get(MCP_PATH, notAllowed);
-    app.delete(MCP_PATH, notAllowed);
+    app.delete(MCP_PATH, async (_request, reply) => notAllowed(reply));
+    app.addHook('onRequest', async (request, reply) => {
+      if (request.url.split('?')[0] !== MCP_PATH || (request.method !== 'GET' && request.method !== 'HEAD')) return;
+      if ((request.headers.accept ?? '').includes('text/event-stream')) return notAllowed(reply);
+    });
     // MCP clients read the scheme from the challenge when /mcp refuses them.
     app.addHook('onSend', async (request, reply, payload) => {
       if (reply.statusCode === 401 && request.url.split('?')[0] === MCP_PATH) void reply.header('www-authenticate', 'Basic realm="svc", charset="UTF-8"');
       return payload;
     });
   };
+}
+
+function notAllowed(reply: FastifyReply): FastifyReply {
+  return reply.code(405).header('allow', 'POST').send({ error: 'method not allowed' });
 }
