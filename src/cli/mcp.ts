@@ -5,7 +5,7 @@
  */
 
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
-import { httpCaller } from '../mcp/api-caller.js';
+import { httpCaller } from '../mcp/http-caller.js';
 import { createMcpServer } from '../mcp/mcp-server.js';
 
 export const DEFAULT_MCP_URL = 'http://127.0.0.1:8090';

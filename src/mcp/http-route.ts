@@ -1,13 +1,13 @@
 /**
  * `/mcp` on the API address: MCP over Streamable HTTP, stateless (a fresh server and transport per
- * POST, answers as JSON, no sessions), so any API replica can answer any request. Credentials are
- * checked by the API's auth hook like any /api/ route; the tools' reads carry them on.
+ * POST, answers as JSON, no MCP sessions), so any API replica can answer any request. Credentials
+ * are checked by the API's auth hook like any /api/ route; the tools' reads carry them on.
  */
 
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
 import type { RouteModule } from '../api/server.js';
-import { injectCaller } from './api-caller.js';
+import { createInjectCallers } from './inject-caller.js';
 import { createMcpServer } from './mcp-server.js';
 
 export const MCP_PATH = '/mcp';
@@ -32,9 +32,9 @@ function toWebRequest(request: FastifyRequest): Request {
   return new Request(`http://${request.headers.host ?? 'localhost'}${MCP_PATH}`, { method: 'POST', headers });
 }
 
-async function handlePost(app: FastifyInstance, request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> {
+async function handlePost(callers: ReturnType<typeof createInjectCallers>, request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> {
   if (foreignOrigin(request)) return reply.code(403).send({ error: 'origin not allowed' });
-  const caller = injectCaller(app, { authorization: request.headers.authorization, cookie: request.headers.cookie }, request.socket.remoteAddress);
+  const caller = callers({ authorization: request.headers.authorization, cookie: request.headers.cookie, remoteAddress: request.socket.remoteAddress });
   const server = createMcpServer(caller);
   const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
   try {
@@ -53,7 +53,8 @@ async function handlePost(app: FastifyInstance, request: FastifyRequest, reply: 
  */
 export function mcpRoutes(): RouteModule {
   return (app) => {
-    app.post(MCP_PATH, (request, reply) => handlePost(app, request, reply));
+    const callers = createInjectCallers(app);
+    app.post(MCP_PATH, (request, reply) => handlePost(callers, request, reply));
     app.delete(MCP_PATH, async (_request, reply) => notAllowed(reply));
     app.addHook('onRequest', async (request, reply) => {
       if (request.url.split('?')[0] !== MCP_PATH || (request.method !== 'GET' && request.method !== 'HEAD')) return;

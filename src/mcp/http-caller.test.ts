@@ -1,7 +1,8 @@
 /**
- * `svc mcp`'s HTTP caller against the real API server with authentication on: it signs in once and
- * reads with the session cookie, renews an expired session, passes a refusal on, and reads an API
- * without authentication with no credentials.
+ * Reads under a session against the real API server with authentication on: `svc mcp`'s HTTP
+ * caller and /mcp's in-process reads sign in once and read with the session cookie; an expired
+ * session is renewed, a refusal is passed on, and an API without authentication is read without
+ * credentials.
  */
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -9,8 +10,13 @@ import { hash } from '@node-rs/argon2';
 import { Registry } from 'prom-client';
 import { createApi, type Api, type RouteModule } from '../api/server.js';
 import type { TraceRepo } from '../api/repo.js';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { createLogger } from '../util/log.js';
-import { ApiCallError, getJson, httpCaller } from './api-caller.js';
+import { mcpRoutes } from './http-route.js';
+import { ApiCallError, getJson } from './api-caller.js';
+import { httpCaller } from './http-caller.js';
 
 const PASSWORD = 'correct horse';
 const seen: { path: string; cookie: boolean; basic: boolean }[] = [];
@@ -21,8 +27,8 @@ const probe: RouteModule = (app) => {
   });
   app.get('/api/v1/probe', async (request) => ({ q: (request.query as { q?: string }).q ?? null }));
 };
-// The trace routes are not read here.
-const NO_TRACES = {} as TraceRepo;
+// Stands in for storage: only the service list is read here (by list_services); what is under test is how reads are authorised.
+const SERVICES_ONLY = { services: async () => ['svc-a', 'svc-b'] } as unknown as TraceRepo;
 
 function api(auth: boolean, ttlSecs = 3600): Api {
   return createApi(
@@ -31,7 +37,7 @@ function api(auth: boolean, ttlSecs = 3600): Api {
       queryTimeoutSecs: 15,
       auth: { enabled: auth, username: 'agent', password_hash: passwordHash, session_ttl_secs: ttlSecs, session_key: Buffer.alloc(32, 7), secure_cookie: false },
     },
-    { traces: NO_TRACES, registry: new Registry(), metricRegistries: [], logger: createLogger('silent'), routes: [probe] },
+    { traces: SERVICES_ONLY, registry: new Registry(), metricRegistries: [], logger: createLogger('silent'), routes: [probe, mcpRoutes()] },
   );
 }
 
@@ -92,4 +98,27 @@ test('against an API without authentication it reads with no credentials', async
 test('an unreachable API is a tool error saying so', async () => {
   const caller = httpCaller({ baseUrl: 'http://127.0.0.1:1', timeoutMs: 5_000 });
   await assert.rejects(getJson(caller, '/api/v1/probe'), /svc api unreachable/);
+});
+
+test('/mcp reads under one session per credential: the password is checked for /mcp, never again per read', async () => {
+  const basic = `Basic ${Buffer.from(`agent:${PASSWORD}`).toString('base64')}`;
+  const client = new Client({ name: 'session-test', version: '1.0.0' });
+  await client.connect(new StreamableHTTPClientTransport(new URL(`${url(secured)}/mcp`), { requestInit: { headers: { authorization: basic } } }));
+  try {
+    seen.length = 0;
+    for (let i = 0; i < 3; i++) {
+      const result = (await client.callTool({ name: 'list_services', arguments: {} })) as CallToolResult;
+      assert.deepEqual(result.structuredContent, { total: 2, services: ['svc-a', 'svc-b'] });
+    }
+    const reads = seen.filter((entry) => entry.path === '/api/v1/services');
+    assert.equal(reads.length, 3);
+    assert.ok(reads.every((entry) => entry.cookie && !entry.basic), 'reads carry the session, not the password');
+    assert.equal(seen.filter((entry) => entry.path === '/api/v1/auth/login').length, 1, 'signed in once, on the first read');
+    assert.ok(seen.filter((entry) => entry.path === '/mcp').every((entry) => entry.basic));
+  } finally {
+    await client.close();
+  }
+  const wrong = new Client({ name: 'session-test-wrong', version: '1.0.0' });
+  const badBasic = `Basic ${Buffer.from('agent:wrong').toString('base64')}`;
+  await assert.rejects(wrong.connect(new StreamableHTTPClientTransport(new URL(`${url(secured)}/mcp`), { requestInit: { headers: { authorization: badBasic } } })));
 });
