@@ -79,8 +79,10 @@ export const getTraceTool = defineTool({
         ? { truncated: { field: 'spans', shown: built.shown, total: built.scope_span_count, hint: 'summarised: call get_trace with span_id of a span with hidden_children to expand its subtree, or raise max_spans (up to 300)' } }
         : {};
       answer = { trace_id: args.trace_id, story_id: trace.story_id, ...built, ...note, logs_total: trace.logs.length, logs };
-      if (jsonBytes(answer) <= MAX_ANSWER_BYTES - MAX_SUMMARY_BYTES || maxSpans === 1) break;
-      maxSpans = Math.max(1, Math.floor(maxSpans * 0.75));
+      const bytes = jsonBytes(answer);
+      if (bytes <= MAX_ANSWER_BYTES - MAX_SUMMARY_BYTES || maxSpans === 1) break;
+      // Spans take most of the bytes: aim at the bound in proportion, and shrink by a quarter at least.
+      maxSpans = Math.max(1, Math.min(Math.floor(maxSpans * 0.75), Math.floor((maxSpans * (MAX_ANSWER_BYTES - MAX_SUMMARY_BYTES)) / bytes)));
     }
     const failing = topology.spans.filter((span) => span.error !== undefined).slice(0, 3);
     const text =
