@@ -218,6 +218,9 @@ describe('MCP over Streamable HTTP', () => {
     for (const id of bigErrorSpanIds) assert.ok(shown.some((span) => span.span_id === id), `failing span ${id} is listed`);
     assert.ok((answer.operations as Row[]).length > 0);
     assert.equal((answer.truncated as Row).total, 2000);
+    // Asking for more spans than fit gives as many as fit, still within the bound (checked by structured()).
+    const widest = structured(await call('get_trace', { trace_id: bigTraceId, max_spans: 300 }), 'get_trace max_spans 300');
+    assert.ok((widest.spans as Row[]).length > shown.length && (widest.spans as Row[]).length < 300, `${(widest.spans as Row[]).length} spans listed`);
     // Expanding a hidden subtree lists only that part.
     const collapsed = shown.find((span) => Number(span.hidden_children ?? 0) > 0)!;
     const part = structured(await call('get_trace', { trace_id: bigTraceId, span_id: String(collapsed.span_id), max_spans: 300 }), 'get_trace subtree');

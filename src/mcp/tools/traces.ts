@@ -79,10 +79,14 @@ export const getTraceTool = defineTool({
         ? { truncated: { field: 'spans', shown: built.shown, total: built.scope_span_count, hint: 'summarised: call get_trace with span_id of a span with hidden_children to expand its subtree, or raise max_spans (up to 300)' } }
         : {};
       answer = { trace_id: args.trace_id, story_id: trace.story_id, ...built, ...note, logs_total: trace.logs.length, logs };
+      const budget = MAX_ANSWER_BYTES - MAX_SUMMARY_BYTES;
       const bytes = jsonBytes(answer);
-      if (bytes <= MAX_ANSWER_BYTES - MAX_SUMMARY_BYTES || maxSpans === 1) break;
-      // Spans take most of the bytes: aim at the bound in proportion, and shrink by a quarter at least.
-      maxSpans = Math.max(1, Math.min(Math.floor(maxSpans * 0.75), Math.floor((maxSpans * (MAX_ANSWER_BYTES - MAX_SUMMARY_BYTES)) / bytes)));
+      if (bytes <= budget || maxSpans === 1) break;
+      // Aim at the bound from the bytes the listed spans take, then step down by 5 % until it fits.
+      const spanBytes = jsonBytes(built.spans);
+      const perSpan = spanBytes / Math.max(1, built.spans.length);
+      const aimed = Math.floor((budget - (bytes - spanBytes)) / perSpan);
+      maxSpans = Math.max(1, Math.min(aimed, Math.floor(maxSpans * 0.95), maxSpans - 1));
     }
     const failing = topology.spans.filter((span) => span.error !== undefined).slice(0, 3);
     const text =
