@@ -7,5 +7,13 @@ if (!existsSync(entry)) {
   process.stderr.write('svc: not built yet; run `npm run build` (npm start and npm test do it for you)\n');
   process.exit(2);
 }
-const { main } = await import(entry.href);
-process.exitCode = await main(process.argv.slice(2), process.env);
+const args = process.argv.slice(2);
+if (args[0] === 'mcp') {
+  // Desktop clients start `svc mcp` on demand: load only the MCP code, not every component's (the
+  // storage engine alone takes seconds to load).
+  const { runMcp } = await import(new URL('../dist/src/cli/mcp.js', import.meta.url).href);
+  process.exitCode = await runMcp(args.slice(1), process.env);
+} else {
+  const { main } = await import(entry.href);
+  process.exitCode = await main(args, process.env);
+}

@@ -1,6 +1,7 @@
 import { ConfigError } from './config/config-error.js';
 import { runAllInOne } from './cli/all-in-one.js';
 import { runHashPassword } from './cli/hash-password.js';
+import { runMcp } from './cli/mcp.js';
 import { runMigrate } from './cli/migrate.js';
 import { runRemine } from './cli/remine.js';
 import { runTemplates } from './cli/templates.js';
@@ -25,6 +26,10 @@ developer tools:
   templates FILE    mines FILE's lines; prints {"template_id","template"} per line
   remine            re-mines the stored logs of the last 3 days under the current masking
 
+agents:
+  mcp [--url URL]   the MCP tools over stdio, reading a running svc's API (SVC_MCP_URL, default
+                    http://127.0.0.1:8090; credentials SVC_MCP_USERNAME, SVC_MCP_PASSWORD)
+
 settings: a TOML file named by SVC_CONFIG, overridden by SVC__SECTION__KEY variables.`;
 
 /** The CLI: the only place that decides exit statuses. Returns the status. */
@@ -44,6 +49,8 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv): Promise<numb
         return await runRemine(rest, env);
       case 'templates':
         return await runTemplates(rest, env);
+      case 'mcp':
+        return await runMcp(rest, env);
       case undefined:
       case 'help':
       case '--help':

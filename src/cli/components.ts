@@ -8,6 +8,7 @@ import { staticRoutes } from '../api/static.js';
 import { createStoryRoutes } from '../api/routes/story-routes.js';
 import { createLogRoutes } from '../api/routes/log-routes.js';
 import { createPipelineRoutes } from '../api/routes/pipeline-routes.js';
+import { mcpRoutes } from '../mcp/http-route.js';
 import { createRecorder, type Recorder } from '../recorder/recorder.js';
 import { createLogminer } from '../logminer/logminer.js';
 import { createNotifier } from '../notifier/notifier.js';
@@ -69,7 +70,7 @@ export function buildApi(settings: Settings, deps: BuildDeps & { metricRegistrie
       registry,
       metricRegistries: deps.metricRegistries,
       logger,
-      routes: [createStoryRoutes(store), createLogRoutes(store), configRoutes(appConfig(settings)), createPipelineRoutes({ store, bus, registry, logger }), staticRoutes(WEB_DIST_DIR)],
+      routes: [createStoryRoutes(store), createLogRoutes(store), configRoutes(appConfig(settings)), createPipelineRoutes({ store, bus, registry, logger }), mcpRoutes(), staticRoutes(WEB_DIST_DIR)],
     },
   );
 }

@@ -57,7 +57,9 @@ export function registerAuth(app: FastifyInstance, settings: AuthSettings, deps:
 
   app.addHook('onRequest', async (request, reply) => {
     const path = request.url.split('?')[0];
-    if (!isApiPath(path) || OPEN_API_PATHS.has(path)) return;
+    // POST /mcp (the MCP endpoint) needs the same credentials as the API; a GET of it is the app's.
+    const mcp = path === '/mcp' && request.method !== 'GET' && request.method !== 'HEAD';
+    if (!(isApiPath(path) || mcp) || OPEN_API_PATHS.has(path)) return;
     if (sessionUser(request) !== null) return;
     const basic = parseBasic(request.headers.authorization);
     if (basic !== null) {
