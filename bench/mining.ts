@@ -3,68 +3,14 @@
  * template growth under replay, and grouping accuracy on the LogHub 2k sets. One figure a line.
  * Usage: node dist/bench/mining.js [all|ga|speed] [data_dir]
  */
-import { readFileSync, existsSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { groupingAccuracy } from '../src/mining/accuracy.js';
+import { defaultLoghubDir, loadLoghubSets, type LabelledSet } from '../src/mining/loghub.js';
 import { DEFAULT_MINER_OPTIONS, LogMiner, type MinerOptions } from '../src/mining/miner.js';
 import { ParallelMiner } from '../src/mining/parallel.js';
 
-const DATASETS = ['Apache', 'BGL', 'HDFS', 'HPC', 'Hadoop', 'Linux', 'Spark', 'Thunderbird', 'Windows', 'Zookeeper'];
-const DEFAULT_DATA_DIR = '/work/shared/data/loghub-2k';
-
-interface Dataset {
-  name: string;
-  content: string[];
-  eventIds: string[];
-}
-
-/** Parses RFC 4180 CSV (quoted fields with doubled quotes, newlines inside quotes). */
-function parseCsv(text: string): string[][] {
-  const rows: string[][] = [];
-  let row: string[] = [];
-  let field = '';
-  let quoted = false;
-  for (let i = 0; i < text.length; i++) {
-    const c = text[i];
-    if (quoted) {
-      if (c === '"') {
-        if (text[i + 1] === '"') {
-          field += '"';
-          i++;
-        } else quoted = false;
-      } else field += c;
-    } else if (c === '"') quoted = true;
-    else if (c === ',') {
-      row.push(field);
-      field = '';
-    } else if (c === '\n' || c === '\r') {
-      if (c === '\r' && text[i + 1] === '\n') i++;
-      row.push(field);
-      rows.push(row);
-      row = [];
-      field = '';
-    } else field += c;
-  }
-  if (field !== '' || row.length > 0) {
-    row.push(field);
-    rows.push(row);
-  }
-  return rows;
-}
-
-function loadDataset(dir: string, name: string): Dataset | null {
-  const path = join(dir, name, `${name}_2k.log_structured.csv`);
-  if (!existsSync(path)) return null;
-  const rows = parseCsv(readFileSync(path, 'utf8'));
-  const header = rows[0];
-  const contentCol = header.indexOf('Content');
-  const eventCol = header.indexOf('EventId');
-  const body = rows.slice(1).filter((r) => r.length === header.length);
-  // Fresh flat strings, as a decoder would hand them over (the parser builds ropes).
-  const flat = (s: string): string => Buffer.from(s, 'utf8').toString('utf8');
-  return { name, content: body.map((r) => flat(r[contentCol])), eventIds: body.map((r) => r[eventCol]) };
-}
+type Dataset = LabelledSet;
 
 /** GA of one dataset mined as one service with the given options. */
 export function datasetAccuracy(data: Dataset, options: MinerOptions = DEFAULT_MINER_OPTIONS): number {
@@ -166,8 +112,8 @@ function replayGrowth(all: Dataset[], passes: number): { once: number; after: nu
 
 export async function main(argv: string[] = process.argv.slice(2)): Promise<void> {
   const mode = argv[0] ?? 'all';
-  const dir = resolve(argv[1] ?? DEFAULT_DATA_DIR);
-  const all = DATASETS.map((n) => loadDataset(dir, n)).filter((d): d is Dataset => d !== null);
+  const dir = resolve(argv[1] ?? defaultLoghubDir());
+  const all = loadLoghubSets(dir);
   if (all.length === 0) throw new Error(`no LogHub 2k datasets under ${dir}`);
   if (mode === 'all' || mode === 'ga') {
     let sum = 0;

@@ -40,6 +40,8 @@ export interface Cluster {
 export interface DrainOptions {
   simThreshold: number;
   maxClusters: number;
+  /** Default CROWDED_LEAF_TEMPLATES. */
+  crowdedLeafTemplates?: number;
 }
 
 /** Text of the overflow template: it stands for any line. */
@@ -57,7 +59,8 @@ export const CROWDED_LEAF_TEMPLATES = 8;
 /**
  * Similarity of a line to a template, or -1 when they can never match (length differs, a pinned
  * token differs, or a literal word differs while word changes are not allowed). A line that fits
- * the template completely (every position equal or a wildcard) scores 1: a line once absorbed
+ * the template completely (every position equal, a wildcard, or fitting a token with wildcards
+ * such as `blk_<*>`) scores 1: a line once absorbed
  * keeps fitting as the template only generalizes, which keeps replays from creating templates.
  * Otherwise the score is the share of positions holding the same token.
  */
@@ -76,6 +79,8 @@ export function similarity(template: readonly string[], line: readonly string[],
       if (isPinnedToken(l)) return -1;
     } else {
       if (isPinnedToken(t) || isPinnedToken(l)) return -1;
+      // `blk_<*>` stands for `blk_<*>` and `blk_x`, like a wildcard does for any token.
+      if (fitsPattern(t, l)) continue;
       // Tokens carrying a masked part (`user=<*>` against `user=`) differ in a value, not a word.
       if (!allowWordChange && !t.includes(WILDCARD) && !l.includes(WILDCARD)) return -1;
       fits = false;
@@ -90,11 +95,14 @@ export class DrainTree {
   overflow: Cluster | null = null;
   private readonly root = new Map<number, TreeNode>();
   private readonly ids = new Set<string>();
+  private readonly crowdedLeafTemplates: number;
 
   constructor(
     readonly service: string,
     private readonly options: DrainOptions,
-  ) {}
+  ) {
+    this.crowdedLeafTemplates = options.crowdedLeafTemplates ?? CROWDED_LEAF_TEMPLATES;
+  }
 
   /** Leaf for a masked token sequence, creating the path when the node limits allow. */
   leafFor(tokens: readonly string[]): Leaf {
@@ -104,7 +112,7 @@ export class DrainTree {
       this.root.set(tokens.length, node);
     }
     const levels = Math.min(PREFIX_LEVELS, tokens.length);
-    for (let d = 0; d < levels; d++) node = childFor(node, tokens[d]);
+    for (let d = 0; d < levels; d++) node = childFor(node, treeKey(tokens[d]));
     if (node.leaf === null) node.leaf = { clusters: [], version: 0 };
     return node.leaf;
   }
@@ -113,7 +121,7 @@ export class DrainTree {
   bestMatch(leaf: Leaf, tokens: readonly string[]): { cluster: Cluster; score: number } | null {
     let best: Cluster | null = null;
     let bestScore = -1;
-    const crowded = leaf.clusters.length >= CROWDED_LEAF_TEMPLATES;
+    const crowded = leaf.clusters.length >= this.crowdedLeafTemplates;
     for (const cluster of leaf.clusters) {
       const score = similarity(cluster.tokens, tokens, crowded);
       if (score > bestScore) {
@@ -134,7 +142,7 @@ export class DrainTree {
       return { cluster: match.cluster, leaf };
     }
     if (this.clusters.length >= this.options.maxClusters) return { cluster: this.overflowCluster(sample), leaf };
-    const cluster = this.createCluster(tokens.slice(), tokens.join(' '), sample, leaf);
+    const cluster = this.createCluster(tokens.map(detach), tokens.join(' '), detach(sample), leaf);
     leaf.clusters.push(cluster);
     leaf.version++;
     return { cluster, leaf };
@@ -214,6 +222,22 @@ export class DrainTree {
   }
 }
 
+/**
+ * A copy of `s` that shares no memory with the text it was cut from: a template lives long, and
+ * a slice of a read buffer would keep the whole buffer alive (V8 slices strings of 13+ chars).
+ */
+function detach(s: string): string {
+  return s.length < 13 ? s : Buffer.from(s, 'utf16le').toString('utf16le');
+}
+
+/**
+ * The key a token takes in the prefix tree: a token holding a value (`rdd_<*>`, `user=<*>`) keys
+ * as the wildcard, since its name part may vary with the value (`rdd_<*>`, `broadcast_<*>`).
+ */
+function treeKey(token: string): string {
+  return token !== WILDCARD && token.includes(WILDCARD) ? WILDCARD : token;
+}
+
 /** Child for a token: its own, else the wildcard child once the node is (almost) full. */
 function childFor(node: TreeNode, token: string): TreeNode {
   let child = node.children.get(token);
@@ -231,16 +255,64 @@ function childFor(node: TreeNode, token: string): TreeNode {
   return child;
 }
 
-/** Turns differing positions of the template into wildcards; true when it changed. */
+/**
+ * Turns differing positions of the template into wildcards, keeping the punctuation both tokens
+ * begin and end with (`<*>,` from `a1,` and `LOCAL(x),`); true when it changed.
+ */
 function generalize(template: string[], line: readonly string[]): boolean {
   let changed = false;
   for (let i = 0; i < template.length; i++) {
-    if (template[i] !== line[i] && template[i] !== WILDCARD) {
-      template[i] = WILDCARD;
+    const t = template[i];
+    if (t !== line[i] && t !== WILDCARD && !fitsPattern(t, line[i])) {
+      template[i] = commonShape(t, line[i]);
       changed = true;
     }
   }
   return changed;
+}
+
+/** Characters a value is commonly wrapped or followed by; kept around a generalized token. */
+function isAffixChar(c: number): boolean {
+  // ( ) [ ] { } " ' = : , ; / . @ |
+  return c === 40 || c === 41 || c === 91 || c === 93 || c === 123 || c === 125 || c === 34 || c === 39 || c === 61 || c === 58 || c === 44 || c === 59 || c === 47 || c === 46 || c === 64 || c === 124;
+}
+
+/** `prefix<*>suffix` with the common leading and trailing punctuation of two tokens. */
+export function commonShape(a: string, b: string): string {
+  const max = Math.min(a.length, b.length);
+  let p = 0;
+  while (p < max && a.charCodeAt(p) === b.charCodeAt(p) && isAffixChar(a.charCodeAt(p))) p++;
+  let q = 0;
+  while (q < max - p && a.charCodeAt(a.length - 1 - q) === b.charCodeAt(b.length - 1 - q) && isAffixChar(a.charCodeAt(a.length - 1 - q))) q++;
+  if (p === 0 && q === 0) return WILDCARD;
+  return a.slice(0, p) + WILDCARD + a.slice(a.length - q);
+}
+
+/**
+ * Whether `token` fits a template token holding wildcards (other than the bare wildcard): its
+ * literal parts appear in order, the first at the start and the last at the end.
+ */
+export function fitsPattern(pattern: string, token: string): boolean {
+  let w = pattern.indexOf(WILDCARD);
+  if (w < 0 || w > token.length) return false;
+  for (let k = 0; k < w; k++) if (pattern.charCodeAt(k) !== token.charCodeAt(k)) return false;
+  let at = w;
+  let p = w + WILDCARD.length;
+  for (;;) {
+    w = pattern.indexOf(WILDCARD, p);
+    if (w < 0) {
+      const tail = pattern.length - p;
+      if (token.length - at < tail) return false;
+      for (let k = 0; k < tail; k++) if (pattern.charCodeAt(p + k) !== token.charCodeAt(token.length - tail + k)) return false;
+      return true;
+    }
+    if (w > p) {
+      const found = token.indexOf(pattern.slice(p, w), at);
+      if (found < 0) return false;
+      at = found + (w - p);
+    }
+    p = w + WILDCARD.length;
+  }
 }
 
 /** Template text of a cluster. */

@@ -119,6 +119,37 @@ function countChar(line: string, start: number, end: number, code: number): numb
   return n;
 }
 
+function isLetter(c: number): boolean {
+  return (c >= 97 && c <= 122) || (c >= 65 && c <= 90);
+}
+
+/**
+ * How many leading characters of a masked segment stay literal: the leading slashes of a number
+ * (`/10.0.0.1`; a path stays whole), and a name of letters joined to the value by `_`, `-` or `.`
+ * (`blk_-42`, `node-17`, `core.3051`, `DFSClient_NONMAPREDUCE_-9_1`), so that the template reads
+ * like the line. A name must hold a letter outside a-f, so hex ids (`deadbeef_12`) stay whole.
+ */
+export function literalPrefixLength(line: string, start: number, end: number): number {
+  let i = start;
+  while (i < end && line.charCodeAt(i) === 47) i++;
+  if (i > start) return i < end && isDigit(line.charCodeAt(i)) ? i - start : 0;
+  let keep = 0;
+  for (;;) {
+    let j = i;
+    let nonHex = false;
+    while (j < end) {
+      const c = line.charCodeAt(j);
+      if (!isLetter(c)) break;
+      if (!isHexLetter(c)) nonHex = true;
+      j++;
+    }
+    const sep = j < end ? line.charCodeAt(j) : 0;
+    if (j - i < 2 || !nonHex || (sep !== 95 && sep !== 45 && sep !== 46) || j + 1 >= end) return keep;
+    keep = j + 1 - start;
+    i = j + 1;
+  }
+}
+
 /** Whether a segment (its classes OR-ed in `flags`) is a value to mask. */
 export function isMaskedSegment(line: string, start: number, end: number, flags: number, afterValue: boolean): boolean {
   if ((flags & C_DIGIT) !== 0) return true;

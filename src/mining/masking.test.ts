@@ -34,6 +34,19 @@ test('paths, host names, date names are values', () => {
   assert.equal(masked('in org.apache.Main'), 'in org.apache.Main');
 });
 
+test('a value keeps the name it is joined to and the slashes before a number', () => {
+  assert.equal(masked('block blk_-4217 on node-17 dumped core.3051'), 'block blk_<*> on node-<*> dumped core.<*>');
+  assert.equal(masked('lease DFSClient_NONMAPREDUCE_-9_1 from /10.0.0.1:50010'), 'lease DFSClient_NONMAPREDUCE_<*> from /<*>:<*>');
+  // Hex names, digits inside the name and paths stay whole values.
+  assert.equal(masked('id deadbeef_12 at jk2_init() in /var/log/a2'), 'id <*> at <*>() in <*>');
+  // A named value is not a bare one: it does not join a run of wildcards.
+  assert.equal(masked('ids 1 rdd_2 3'), 'ids <*> rdd_<*> <*>');
+  for (const line of ['block blk_-4217 on node-17', 'from /10.0.0.1:50010']) assert.equal(fingerprintLine(line, KEEP), maskLine(line, KEEP).fingerprint);
+  assert.equal(fingerprintLine('x blk_1', KEEP), fingerprintLine('x blk_22', KEEP));
+  assert.notEqual(fingerprintLine('x blk_1', KEEP), fingerprintLine('x rdd_1', KEEP));
+  assert.notEqual(fingerprintLine('x blk_1', KEEP), fingerprintLine('x 1', KEEP));
+});
+
 test('a run of wildcard tokens collapses into one', () => {
   assert.equal(masked('delete 1 2 3 4 done'), 'delete <*> done');
   assert.equal(maskLine('delete 1 2 done', KEEP).fingerprint, maskLine('delete 7 done', KEEP).fingerprint);

@@ -5,6 +5,9 @@
  * - tokens are separated by whitespace;
  * - inside a token, the characters in SEGMENT_DELIMITERS split it into segments and stay in the
  *   template as they are (so `user=42` becomes `user=<*>` and `10.0.0.1:8080` becomes `<*>:<*>`);
+ * - a masked segment keeps, literally, the leading slashes of a number (`/10.0.0.1`) and a name of
+ *   letters (with a letter outside a-f) joined to the value by `_`, `-` or `.` (`blk_<*>`,
+ *   `node-<*>`, `core.<*>`), so templates read like the line (masking version 2);
  * - a segment is masked to `<*>` when it holds a digit (numbers, decimals, negatives, units such
  *   as `12ms`, IPs, UUIDs, hex with or without `0x`, ids like `blk_-123`), when it is a run of at
  *   least 8 hex letters (hex without digits), a path (two or more `/`, or any `\`), a lowercase
@@ -23,10 +26,10 @@
  * can never disagree on what the masked line is.
  */
 
-import { CLASS, C_DELIM, C_NONHEX, C_SPACE, isDigit, isHttpVersionToken, isMaskedSegment, isStatusToken } from './masking-rules.js';
+import { CLASS, C_DELIM, C_DIGIT, C_NONHEX, C_SPACE, isDigit, literalPrefixLength, isHttpVersionToken, isMaskedSegment, isStatusToken } from './masking-rules.js';
 
 /** Bumped whenever a rule (here or in masking-rules.ts) changes; a new value starts a masking epoch. */
-export const MASKING_VERSION = 1;
+export const MASKING_VERSION = 2;
 
 /** Limit from the contract: at most this many tokens per mined line. */
 export const MAX_TOKENS = 64;
@@ -115,10 +118,14 @@ function scan(line: string, opts: MaskOptions, build: boolean, tokensOut: string
     if (segStart >= 0) {
       // Segment end: keep the hash of its text or replace the segment by a wildcard.
       if (isMaskedSegment(line, segStart, i, segFlags, lastSegMasked)) {
-        a = step(segA, MARK_WILDCARD);
+        const keep = (segFlags & C_DIGIT) === 0 ? 0 : literalPrefixLength(line, segStart, i);
+        let h = segA;
+        for (let k = segStart; k < segStart + keep; k++) h = step(h, line.charCodeAt(k));
+        a = step(h, MARK_WILDCARD);
         lastSegMasked = true;
-        tokWildcard = true;
-        if (build) tokenText += WILDCARD;
+        // `blk_<*>` is a named value, not a bare one: it never joins a run of bare wildcards.
+        tokWildcard = keep === 0;
+        if (build) tokenText += keep === 0 ? WILDCARD : line.slice(segStart, segStart + keep) + WILDCARD;
       } else {
         lastSegMasked = false;
         if (build) tokenText += line.slice(segStart, i);

@@ -17,6 +17,8 @@ export interface MinerOptions {
   keepHttpStatus: boolean;
   /** false for `fingerprinter = off`. */
   useCache: boolean;
+  /** Templates in a leaf from which literal words may generalize (not a setting; tuning only). */
+  crowdedLeafTemplates?: number;
 }
 
 /** Miner options from the logminer settings; `gpu` is refused in this build. */
@@ -80,7 +82,11 @@ export class LogMiner {
     let state = this.services.get(service);
     if (state === undefined) {
       state = {
-        tree: new DrainTree(service, { simThreshold: this.options.simThreshold, maxClusters: this.options.maxClustersPerService }),
+        tree: new DrainTree(service, {
+          simThreshold: this.options.simThreshold,
+          maxClusters: this.options.maxClustersPerService,
+          crowdedLeafTemplates: this.options.crowdedLeafTemplates,
+        }),
         cache: this.options.useCache ? new FingerprintCache<CacheEntry>(FINGERPRINT_CACHE_ENTRIES) : null,
       };
       this.services.set(service, state);
