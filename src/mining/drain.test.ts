@@ -9,8 +9,17 @@ const toks = (line: string): string[] => maskLine(line, { keepHttpStatus: true }
 /** A word of letters only (no digits, so it is never masked). */
 const word = (i: number): string => `w${i.toString(26).replace(/[0-9]/g, (d) => 'qrstuvwxyz'[Number(d)])}`;
 
-test('depth 4: only the first two tokens choose the leaf', () => {
+test('by default only the first token chooses the leaf', () => {
   const tree = new DrainTree('svc', opts);
+  assert.equal(tree.leafFor(['a', 'b', 'c', 'd']), tree.leafFor(['a', 'z', 'x', 'y']));
+  assert.notEqual(tree.leafFor(['a', 'b', 'c', 'd']), tree.leafFor(['z', 'b', 'c', 'd']));
+  // A name-like or value-bearing first token keys as the wildcard.
+  assert.equal(tree.leafFor(['cache-east', 'up']), tree.leafFor(['db.primary', 'up']));
+  assert.equal(tree.leafFor(['rdd_<*>', 'up']), tree.leafFor(['blk_<*>', 'up']));
+});
+
+test('depth 4: with two token levels only the first two tokens choose the leaf', () => {
+  const tree = new DrainTree('svc', { ...opts, prefixLevels: 2 });
   assert.equal(tree.leafFor(['a', 'b', 'c', 'd']), tree.leafFor(['a', 'b', 'x', 'y']));
   assert.notEqual(tree.leafFor(['a', 'b', 'c', 'd']), tree.leafFor(['a', 'z', 'c', 'd']));
   assert.notEqual(tree.leafFor(['a', 'b', 'c']), tree.leafFor(['a', 'b', 'c', 'd']));

@@ -76,13 +76,15 @@ export interface Candidate {
   options: MinerOptions;
 }
 
-/** The tunable knobs: similarity threshold and the crowded-leaf size. The default comes first. */
+/** The tunable knobs: tree levels, similarity threshold, crowded-leaf size. The default comes first. */
 export function defaultCandidates(base: MinerOptions = DEFAULT_MINER_OPTIONS): Candidate[] {
   const out: Candidate[] = [{ label: 'default', options: base }];
-  for (const simThreshold of [0.4, 0.5, 0.6, 0.7]) {
-    for (const crowdedLeafTemplates of [4, 8, 16]) {
-      const options = { ...base, simThreshold, crowdedLeafTemplates };
-      out.push({ label: `sim=${simThreshold},crowded=${crowdedLeafTemplates}`, options });
+  for (const prefixLevels of [1, 2]) {
+    for (const simThreshold of [0.4, 0.5, 0.6, 0.7]) {
+      for (const crowdedLeafTemplates of [4, 8, 16]) {
+        const options = { ...base, simThreshold, crowdedLeafTemplates, prefixLevels };
+        out.push({ label: `levels=${prefixLevels},sim=${simThreshold},crowded=${crowdedLeafTemplates}`, options });
+      }
     }
   }
   return out;

@@ -53,7 +53,7 @@ function isDateName(line: string, start: number): boolean {
   return isOneOf(DATE_NAMES, line, start, start + 3);
 }
 
-const UNIT_NAMES = byFirstChar(['B', 'KB', 'MB', 'GB', 'TB', 'PB', 'KiB', 'MiB', 'GiB', 'TiB', 'bytes', 'ms', 'us', 'ns', 's', 'sec', 'secs', 'min', 'mins']);
+const UNIT_NAMES = byFirstChar(['B', 'KB', 'MB', 'GB', 'TB', 'PB', 'KiB', 'MiB', 'GiB', 'TiB']);
 
 /** Size and duration units (only masked right after a masked number). */
 function isUnitName(line: string, start: number, end: number): boolean {

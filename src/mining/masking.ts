@@ -82,11 +82,19 @@ function scan(line: string, opts: MaskOptions, build: boolean, tokensOut: string
   let segFlags = 0;
   let tokenText = '';
   let folded = false;
-  // Whole-wildcard tokens: a run of them collapses into one (variable-length lists of values).
-  let tokPieces = 0;
-  let tokWildcard = false;
-  let prevWholeWildcard = false;
-  // A unit name right after a masked number (`2.1 KB`, `30 ms`) is part of the value.
+  // Value tokens (only bare wildcards and delimiters, `<*>`, `<*>,`, `(<*>)`, `<*>:<*>`) read as
+  // one wildcard between their leading and trailing delimiters, and a list of them is one token
+  // (`[1, 2, 3]` is `[<*>]` like `[1]`), so lists and glued punctuation keep the token count.
+  let tokSegments = 0;
+  let tokBare = true;
+  let firstSegStart = -1;
+  let lastSegEnd = -1;
+  let prevValue = false;
+  let prevTokA = a;
+  let prevTokB = b;
+  let prevLeadFrom = 0;
+  let prevLeadTo = 0;
+  // A size unit right after a masked number (`2.1 KB`) is part of the value.
   let lastSegMasked = false;
 
   for (let i = 0; i <= len; i++) {
@@ -123,16 +131,20 @@ function scan(line: string, opts: MaskOptions, build: boolean, tokensOut: string
         for (let k = segStart; k < segStart + keep; k++) h = step(h, line.charCodeAt(k));
         a = step(h, MARK_WILDCARD);
         lastSegMasked = true;
-        // `blk_<*>` is a named value, not a bare one: it never joins a run of bare wildcards.
-        tokWildcard = keep === 0;
+        // `blk_<*>` is a named value, not a bare one: its token is no value token.
+        if (keep === 0) {
+          if (firstSegStart < 0) firstSegStart = segStart;
+          lastSegEnd = i;
+        } else tokBare = false;
         if (build) tokenText += keep === 0 ? WILDCARD : line.slice(segStart, segStart + keep) + WILDCARD;
       } else {
         lastSegMasked = false;
+        tokBare = false;
         if (build) tokenText += line.slice(segStart, i);
       }
       b = mixB(b, a);
       segStart = -1;
-      tokPieces++;
+      tokSegments++;
     }
     if ((f & C_DELIM) !== 0) {
       if (tokStart < 0) {
@@ -149,32 +161,53 @@ function scan(line: string, opts: MaskOptions, build: boolean, tokensOut: string
         }
       }
       a = step(a, c);
-      tokPieces++;
       if (build) tokenText += line[i];
       continue;
     }
     if (tokStart < 0) continue;
     // Token end.
+    // An HTTP version is a word of the request line, never a value (whatever keep_http_status).
+    const httpVersion = i - tokStart <= 10 && isHttpVersionToken(line, tokStart, i);
+    let value = tokSegments > 0 && tokBare && !httpVersion;
     if (keepStatus && prevWasHttpVersion && isStatusToken(line, tokStart, i)) {
       a = tokA;
       b = tokB;
       for (let k = tokStart; k < i; k++) a = step(a, line.charCodeAt(k));
-      tokWildcard = false;
+      value = false;
       if (build) tokenText = line.slice(tokStart, i);
     }
-    const wholeWildcard = tokPieces === 1 && tokWildcard;
-    tokPieces = 0;
-    tokWildcard = false;
-    if (wholeWildcard && prevWholeWildcard) {
-      a = tokA;
-      b = tokB;
-      tokStart = -1;
-      tokenText = '';
-      prevWasHttpVersion = false;
-      continue;
+    if (value) {
+      let leadFrom = tokStart;
+      let leadTo = firstSegStart;
+      if (prevValue && firstSegStart === tokStart) {
+        // Joins the previous value token: restart from its start and keep its lead.
+        a = prevTokA;
+        b = prevTokB;
+        leadFrom = prevLeadFrom;
+        leadTo = prevLeadTo;
+        tokenCount--;
+        if (build) tokensOut.pop();
+      } else {
+        a = tokA;
+        b = tokB;
+      }
+      prevTokA = a;
+      prevTokB = b;
+      prevLeadFrom = leadFrom;
+      prevLeadTo = leadTo;
+      for (let k = leadFrom; k < leadTo; k++) a = step(a, line.charCodeAt(k));
+      a = step(a, MARK_WILDCARD);
+      b = mixB(b, a);
+      for (let k = lastSegEnd; k < i; k++) a = step(a, line.charCodeAt(k));
+      if (build) tokenText = line.slice(leadFrom, leadTo) + WILDCARD + line.slice(lastSegEnd, i);
     }
-    prevWholeWildcard = wholeWildcard;
-    prevWasHttpVersion = keepStatus && i - tokStart <= 10 && isHttpVersionToken(line, tokStart, i);
+    // Only a list continues a run: a value token ending bare or in `,` / `;` (`1, 2`, `1 2`).
+    prevValue = value && listTail(line, lastSegEnd, i);
+    tokSegments = 0;
+    tokBare = true;
+    firstSegStart = -1;
+    lastSegEnd = -1;
+    prevWasHttpVersion = keepStatus && httpVersion;
     a = step(a, MARK_TOKEN_END);
     b = mixB(b, a);
     if (build) {
@@ -192,6 +225,15 @@ function scan(line: string, opts: MaskOptions, build: boolean, tokensOut: string
   }
   // 21 bits of lane b above the 32 of lane a: exact in a double.
   return (b & 0x1fffff) * 0x1_0000_0000 + (a >>> 0);
+}
+
+/** Whether the characters after a token's last value are only list separators (or none). */
+function listTail(line: string, from: number, to: number): boolean {
+  for (let k = from; k < to; k++) {
+    const c = line.charCodeAt(k);
+    if (c !== 44 && c !== 59) return false;
+  }
+  return true;
 }
 
 /** Never written: scan only pushes tokens when building. */

@@ -19,6 +19,8 @@ export interface MinerOptions {
   useCache: boolean;
   /** Templates in a leaf from which literal words may generalize (not a setting; tuning only). */
   crowdedLeafTemplates?: number;
+  /** Token levels of the prefix tree (not a setting; tuning only). */
+  prefixLevels?: number;
 }
 
 /** Miner options from the logminer settings; `gpu` is refused in this build. */
@@ -86,6 +88,7 @@ export class LogMiner {
           simThreshold: this.options.simThreshold,
           maxClusters: this.options.maxClustersPerService,
           crowdedLeafTemplates: this.options.crowdedLeafTemplates,
+          prefixLevels: this.options.prefixLevels,
         }),
         cache: this.options.useCache ? new FingerprintCache<CacheEntry>(FINGERPRINT_CACHE_ENTRIES) : null,
       };
