@@ -199,7 +199,7 @@ function scan(line: string, opts: MaskOptions, build: boolean, tokensOut: string
       a = step(a, MARK_WILDCARD);
       b = mixB(b, a);
       for (let k = lastSegEnd; k < i; k++) a = step(a, line.charCodeAt(k));
-      if (build) tokenText = line.slice(leadFrom, leadTo) + WILDCARD + line.slice(lastSegEnd, i);
+      if (build) tokenText = leadFrom === leadTo && lastSegEnd === i ? WILDCARD : line.slice(leadFrom, leadTo) + WILDCARD + line.slice(lastSegEnd, i);
     }
     // Only a list continues a run: a value token ending bare or in `,` / `;` (`1, 2`, `1 2`).
     prevValue = value && listTail(line, lastSegEnd, i);
