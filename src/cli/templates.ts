@@ -9,10 +9,10 @@ import { TemplateLines } from '../mining/templates-tool.js';
 const READ_CHUNK_BYTES = 1 << 20;
 const PROGRESS_EVERY_MS = 2000;
 /**
- * A line longer than this is mined by its head (the miner reads at most 64 tokens anyway), so a
- * file without newlines cannot make the tool hold it whole.
+ * A line longer than this many bytes is mined by its head (the miner reads at most 64 tokens
+ * anyway), so a file without newlines cannot make the tool hold it whole.
  */
-export const MAX_LINE_CHARS = 1 << 20;
+export const MAX_LINE_BYTES = 1 << 20;
 
 /**
  * `svc templates FILE` (or `-` for standard input): mines the lines with the configured miner
@@ -34,7 +34,6 @@ export async function runTemplates(args: string[], env: NodeJS.ProcessEnv): Prom
   const fromStdin = file === '-';
   const tool = new TemplateLines(minerOptionsFrom({ ...settings.logminer, fingerprinter }), fromStdin ? 'stdin' : basename(file));
   const input = fromStdin ? process.stdin : createReadStream(file, { highWaterMark: READ_CHUNK_BYTES });
-  input.setEncoding('utf8');
   const startedMs = Date.now();
   let lines = 0;
   try {
@@ -54,13 +53,15 @@ export async function runTemplates(args: string[], env: NodeJS.ProcessEnv): Prom
 }
 
 /**
- * Splits the decoded input into lines (`\n`, an optional `\r` before it dropped; a last line
- * without newline counts when not empty) and writes each line's output, chunk by chunk, waiting
- * for the output to drain. Returns the number of lines.
+ * Splits the input into lines (`\n`, an optional `\r` before it dropped; a last line without
+ * newline counts when not empty) and writes each line's output, chunk by chunk, waiting for the
+ * output to drain. Bytes up to a chunk's last newline are decoded at once (a newline byte is
+ * never inside a UTF-8 character) and lines are mined in place in that text. Returns the number
+ * of lines.
  */
 export async function streamTemplates(input: Readable, output: Writable, tool: TemplateLines, progress: (lines: number) => void): Promise<number> {
-  let rest = '';
-  // Head of a line longer than MAX_LINE_CHARS whose end is still to come (null when none).
+  let carry: Buffer | null = null;
+  // Head of a line longer than MAX_LINE_BYTES whose end is still to come (null when none).
   let overlong: string | null = null;
   let lines = 0;
   let lastProgressMs = Date.now();
@@ -68,33 +69,49 @@ export async function streamTemplates(input: Readable, output: Writable, tool: T
   const onError = (error: Error): void => {
     outputError = error;
   };
+  const failed = (): Error | null => outputError;
   output.on('error', onError);
   try {
-    for await (const chunk of input as AsyncIterable<string>) {
-      const text = rest === '' ? chunk : rest + chunk;
-      let out = '';
+    for await (const raw of input as AsyncIterable<Buffer>) {
+      let buf: Buffer = carry === null ? raw : Buffer.concat([carry, raw]);
+      carry = null;
+      if (overlong !== null) {
+        const nl = buf.indexOf(10);
+        if (nl < 0) continue;
+        await writeDrained(output, tool.next(overlong), failed);
+        overlong = null;
+        lines++;
+        buf = buf.subarray(nl + 1);
+      }
+      const last = buf.lastIndexOf(10);
+      if (last < 0) {
+        if (buf.length > MAX_LINE_BYTES) overlong = buf.toString('utf8', 0, MAX_LINE_BYTES);
+        else carry = buf;
+        continue;
+      }
+      if (last + 1 < buf.length) carry = buf.subarray(last + 1);
+      const text = buf.toString('utf8', 0, last + 1);
+      const parts: Buffer[] = [];
+      let bytes = 0;
       let start = 0;
       for (let nl = text.indexOf('\n'); nl >= 0; nl = text.indexOf('\n', start)) {
         const end = nl > start && text.charCodeAt(nl - 1) === 13 ? nl - 1 : nl;
-        out += tool.next(overlong ?? text.slice(start, end));
-        overlong = null;
+        const out = tool.nextRange(text, start, end);
+        parts.push(out);
+        bytes += out.length;
         lines++;
         start = nl + 1;
       }
-      rest = start === 0 ? text : text.slice(start);
-      if (rest.length > MAX_LINE_CHARS) {
-        overlong ??= rest.slice(0, MAX_LINE_CHARS);
-        rest = '';
-      }
-      await writeDrained(output, out, () => outputError);
+      await writeDrained(output, Buffer.concat(parts, bytes), failed);
       if (Date.now() - lastProgressMs >= PROGRESS_EVERY_MS) {
         lastProgressMs = Date.now();
         progress(lines);
       }
     }
-    if (overlong !== null || rest.length > 0) {
-      const end = rest.charCodeAt(rest.length - 1) === 13 ? rest.length - 1 : rest.length;
-      await writeDrained(output, tool.next(overlong ?? rest.slice(0, end)), () => outputError);
+    if (overlong !== null || (carry !== null && carry.length > 0)) {
+      let line = overlong ?? (carry as Buffer).toString('utf8');
+      if (line.charCodeAt(line.length - 1) === 13) line = line.slice(0, -1);
+      await writeDrained(output, tool.next(line), failed);
       lines++;
     }
   } finally {
@@ -103,10 +120,10 @@ export async function streamTemplates(input: Readable, output: Writable, tool: T
   return lines;
 }
 
-async function writeDrained(output: Writable, text: string, failed: () => Error | null): Promise<void> {
+async function writeDrained(output: Writable, bytes: Buffer, failed: () => Error | null): Promise<void> {
   const error = failed();
   if (error !== null) throw error;
-  if (text === '' || output.write(text)) return;
+  if (bytes.length === 0 || output.write(bytes)) return;
   await new Promise<void>((resolve, reject) => {
     const done = (): void => {
       output.off('drain', done);

@@ -64,8 +64,9 @@ function mixB(h: number, v: number): number {
  * Scans a line. When `build` is false only the fingerprint is computed (no allocation).
  * Returns the fingerprint; tokens are pushed into `tokensOut` when building.
  */
-function scan(line: string, opts: MaskOptions, build: boolean, tokensOut: string[]): number {
-  const len = line.length;
+function scan(line: string, opts: MaskOptions, build: boolean, tokensOut: string[], from: number, to: number): number {
+  // The line is line[from, to): a reader can scan a line inside its read buffer without a slice.
+  const len = to;
   const keepStatus = opts.keepHttpStatus;
   let a = 0x811c9dc5;
   let b = 0x9747b28c;
@@ -97,7 +98,7 @@ function scan(line: string, opts: MaskOptions, build: boolean, tokensOut: string
   // A size unit right after a masked number (`2.1 KB`) is part of the value.
   let lastSegMasked = false;
 
-  for (let i = 0; i <= len; i++) {
+  for (let i = from; i <= len; i++) {
     const c = i < len ? line.charCodeAt(i) : 32;
     const f = c < 128 ? CLASS[c] : C_NONHEX;
     if ((f & (C_SPACE | C_DELIM)) === 0) {
@@ -241,13 +242,18 @@ const NO_TOKENS: string[] = [];
 
 /** Hash of the masked token stream of `line`, without allocating the tokens. */
 export function fingerprintLine(line: string, opts: MaskOptions): number {
-  return scan(line, opts, false, NO_TOKENS);
+  return scan(line, opts, false, NO_TOKENS, 0, line.length);
+}
+
+/** Fingerprint of the line text[start, end), the same as of that slice. */
+export function fingerprintRange(text: string, start: number, end: number, opts: MaskOptions): number {
+  return scan(text, opts, false, NO_TOKENS, start, end);
 }
 
 /** Masked tokens of `line` (at most MAX_TOKENS) and their fingerprint. */
 export function maskLine(line: string, opts: MaskOptions): ScanOutput {
   const tokens: string[] = [];
-  const fingerprint = scan(line, opts, true, tokens);
+  const fingerprint = scan(line, opts, true, tokens, 0, line.length);
   return { tokens, fingerprint };
 }
 

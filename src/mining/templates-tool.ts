@@ -8,14 +8,14 @@ export interface LineTemplate {
 }
 
 /**
- * Mines lines one at a time as one service and gives each line's output JSON line (with its
- * newline) as its template stands when the line is mined, so output can stream while memory stays
- * bounded by the templates, not the input. The JSON text of a template is cached and rebuilt only
- * when the template's leaf changed (the only time its text can have changed).
+ * Mines lines one at a time as one service and gives each line's output JSON line (UTF-8, with
+ * its newline) as its template stands when the line is mined, so output can stream while memory
+ * stays bounded by the templates, not the input. The bytes of a template's line are cached and
+ * rebuilt only when the template's leaf changed (the only time its text can have changed).
  */
 export class TemplateLines {
   readonly miner: LogMiner;
-  private readonly json = new Map<Cluster, { version: number; text: string }>();
+  private readonly json = new Map<Cluster, { version: number; bytes: Buffer }>();
 
   constructor(
     options: MinerOptions = DEFAULT_MINER_OPTIONS,
@@ -24,15 +24,20 @@ export class TemplateLines {
     this.miner = new LogMiner(options);
   }
 
-  /** `{"template_id":"…","template":"…"}\n` for one input line. */
-  next(line: string): string {
-    const cluster = this.miner.mine(this.service, line);
+  /** `{"template_id":"…","template":"…"}\n` for the line text[start, end). */
+  nextRange(text: string, start: number, end: number): Buffer {
+    const cluster = this.miner.mineRange(this.service, text, start, end);
     const version = cluster.leaf === null ? 0 : cluster.leaf.version;
     const cached = this.json.get(cluster);
-    if (cached !== undefined && cached.version === version) return cached.text;
-    const text = `${JSON.stringify({ template_id: cluster.id, template: templateText(cluster) })}\n`;
-    this.json.set(cluster, { version, text });
-    return text;
+    if (cached !== undefined && cached.version === version) return cached.bytes;
+    const bytes = Buffer.from(`${JSON.stringify({ template_id: cluster.id, template: templateText(cluster) })}\n`, 'utf8');
+    this.json.set(cluster, { version, bytes });
+    return bytes;
+  }
+
+  /** The output line for one input line. */
+  next(line: string): Buffer {
+    return this.nextRange(line, 0, line.length);
   }
 }
 
@@ -40,6 +45,6 @@ export class TemplateLines {
 export function templatesForLines(lines: Iterable<string>, options: MinerOptions = DEFAULT_MINER_OPTIONS, service = 'file'): LineTemplate[] {
   const tool = new TemplateLines(options, service);
   const out: LineTemplate[] = [];
-  for (const line of lines) out.push(JSON.parse(tool.next(line)) as LineTemplate);
+  for (const line of lines) out.push(JSON.parse(tool.next(line).toString('utf8')) as LineTemplate);
   return out;
 }
