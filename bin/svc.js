@@ -2,7 +2,8 @@
 // The svc command. The TypeScript sources compile to dist/ (`npm run build`, run by npm start/test).
 import { existsSync } from 'node:fs';
 
-const entry = new URL('../dist/src/cli.js', import.meta.url);
+// `svc templates` loads only the miner (src/cli/templates-main.ts says why).
+const entry = new URL(process.argv[2] === 'templates' ? '../dist/src/cli/templates-main.js' : '../dist/src/cli.js', import.meta.url);
 if (!existsSync(entry)) {
   process.stderr.write('svc: not built yet; run `npm run build` (npm start and npm test do it for you)\n');
   process.exit(2);

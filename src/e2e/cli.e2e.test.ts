@@ -108,6 +108,20 @@ test('templates FILE prints one JSON line per input line and nothing else on std
   }
 });
 
+test('templates - reads standard input and streams the same lines as for a file', async () => {
+  const input = ['job 1 done in 5 ms', 'job 2 done in 7 ms', 'cache cleared'].join('\n') + '\n';
+  const result = await svc(['templates', '-'], {}, input);
+  assert.equal(result.code, 0, result.stderr);
+  const lines = result.stdout.trim().split('\n').map((line) => JSON.parse(line) as { template_id: string; template: string });
+  assert.deepEqual(lines.map((l) => l.template), ['job <*> done in <*> ms', 'job <*> done in <*> ms', 'cache cleared']);
+  assert.equal(lines[0].template_id, lines[1].template_id);
+  assert.match(result.stderr, /3 lines, 2 templates/);
+  const missing = await svc(['templates', '/nonexistent/file.log']);
+  assert.equal(missing.code, 1);
+  assert.equal(missing.stdout, '');
+  assert.match(missing.stderr, /cannot read \/nonexistent\/file\.log/);
+});
+
 test('hash-password reads the first piped line and prints an Argon2id PHC string that verifies', async () => {
   const result = await svc(['hash-password'], {}, 'correct horse\nignored\n');
   assert.equal(result.code, 0, result.stderr);

@@ -415,7 +415,7 @@ describe('svc remine', () => {
     assert.equal(summary.logs, before - 1);
     const templates = (await readAllTemplates(store, Date.now())).filter((t) => t.service === 'remine-svc').map((t) => [t.template, t.count]);
     // Kept status codes never match a wildcard: 200 and 500 stay apart.
-    assert.deepEqual(templates, [['GET /a <*> 200 in <*>', 2], ['GET /a <*> 500 in <*>', 1]]);
+    assert.deepEqual(templates, [['GET /a <*> 200 in <*> ms', 2], ['GET /a <*> 500 in <*> ms', 1]]);
     assert.equal(await count('SELECT count() AS n FROM template_hits'), before - 1);
     assert.equal(await count("SELECT sum(hits) AS n FROM template_minutes WHERE service = 'remine-svc'"), 3);
     const state = await readLogminerState(store);
@@ -429,8 +429,8 @@ describe('svc remine', () => {
       await h.send([log('remine-svc', 'GET /a HTTP/1.1 200 in 11 ms', NOW_MS - 40 * MINUTE_MS), log('remine-svc', 'POST /b HTTP/1.1 201 in 3 ms', NOW_MS)]);
       await h.miner.detectNow();
       const after = (await readAllTemplates(store, Date.now())).filter((t) => t.service === 'remine-svc');
-      const ok = after.find((t) => t.template === 'GET /a <*> 200 in <*>');
-      assert.equal(ok?.templateId, remined.find((t) => t.template === 'GET /a <*> 200 in <*>')?.templateId);
+      const ok = after.find((t) => t.template === 'GET /a <*> 200 in <*> ms');
+      assert.equal(ok?.templateId, remined.find((t) => t.template === 'GET /a <*> 200 in <*> ms')?.templateId);
       assert.equal(ok?.count, 3);
       assert.equal(after.length, 3);
       assert.equal(await count("SELECT count() AS n FROM log_alerts WHERE service = 'remine-svc'"), 0);

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { CROWDED_LEAF_TEMPLATES, DrainTree, MAX_CHILDREN, OVERFLOW_TEMPLATE, similarity, templateText } from './drain.js';
+import { CROWDED_LEAF_TEMPLATES, DrainTree, MAX_CHILDREN, OVERFLOW_TEMPLATE, commonShape, fitsPattern, similarity, templateText } from './drain.js';
 import { maskLine } from './masking.js';
 import { templateId } from './template-id.js';
 
@@ -9,8 +9,17 @@ const toks = (line: string): string[] => maskLine(line, { keepHttpStatus: true }
 /** A word of letters only (no digits, so it is never masked). */
 const word = (i: number): string => `w${i.toString(26).replace(/[0-9]/g, (d) => 'qrstuvwxyz'[Number(d)])}`;
 
-test('depth 4: only the first two tokens choose the leaf', () => {
+test('by default only the first token chooses the leaf', () => {
   const tree = new DrainTree('svc', opts);
+  assert.equal(tree.leafFor(['a', 'b', 'c', 'd']), tree.leafFor(['a', 'z', 'x', 'y']));
+  assert.notEqual(tree.leafFor(['a', 'b', 'c', 'd']), tree.leafFor(['z', 'b', 'c', 'd']));
+  // A name-like or value-bearing first token keys as the wildcard.
+  assert.equal(tree.leafFor(['cache-east', 'up']), tree.leafFor(['db.primary', 'up']));
+  assert.equal(tree.leafFor(['rdd_<*>', 'up']), tree.leafFor(['blk_<*>', 'up']));
+});
+
+test('depth 4: with two token levels only the first two tokens choose the leaf', () => {
+  const tree = new DrainTree('svc', { ...opts, prefixLevels: 2 });
   assert.equal(tree.leafFor(['a', 'b', 'c', 'd']), tree.leafFor(['a', 'b', 'x', 'y']));
   assert.notEqual(tree.leafFor(['a', 'b', 'c', 'd']), tree.leafFor(['a', 'z', 'c', 'd']));
   assert.notEqual(tree.leafFor(['a', 'b', 'c']), tree.leafFor(['a', 'b', 'c', 'd']));
@@ -35,16 +44,41 @@ test('values generalize by position, words are kept until the leaf is crowded', 
   const a = tree.add(toks('session opened for user 12'), '').cluster;
   assert.equal(tree.add(toks('session opened for user 13'), '').cluster, a);
   assert.notEqual(tree.add(toks('session opened for admin 13'), '').cluster, a);
-  // user=<*> against user= differs in a value: merged, the position becomes a wildcard.
+  // user=<*> against user= differs in a value: merged; user= fits user=<*>, which stays.
   const b = tree.add(toks('login ok user=7 from x'), '').cluster;
   assert.equal(tree.add(toks('login ok user= from x'), '').cluster, b);
-  assert.equal(templateText(b), 'login ok <*> from x');
+  assert.equal(templateText(b), 'login ok user=<*> from x');
+  // Differing values keep the punctuation both carry: `<*>,` from `7,` and `LOCAL(3),`.
+  const c = tree.add(toks('synced to 7, level 2'), '').cluster;
+  assert.equal(tree.add(toks('synced to LOCAL(3), level 2'), '').cluster, c);
+  assert.equal(templateText(c), 'synced to <*>, level <*>');
   // In a crowded leaf words generalize (bounds templates of word-valued variables).
   const crowd = new DrainTree('svc', opts);
   for (let i = 0; i < CROWDED_LEAF_TEMPLATES; i++) crowd.add(['job', 'ran', word(i), 'now', 'ok'], '');
   assert.equal(crowd.clusters.length, CROWDED_LEAF_TEMPLATES);
   crowd.add(['job', 'ran', word(99), 'now', 'ok'], '');
   assert.equal(crowd.clusters.length, CROWDED_LEAF_TEMPLATES);
+});
+
+test('a token with wildcards fits the tokens its literal parts frame, in order', () => {
+  assert.equal(fitsPattern('blk_<*>', 'blk_<*>'), true);
+  assert.equal(fitsPattern('blk_<*>', 'blk_x'), true);
+  assert.equal(fitsPattern('blk_<*>', 'rdd_<*>'), false);
+  assert.equal(fitsPattern('<*>:<*>', 'host:<*>'), true);
+  assert.equal(fitsPattern('<*>:<*>', 'host'), false);
+  assert.equal(fitsPattern('(<*>)', '(a b)'), true);
+  assert.equal(fitsPattern('(<*>)', '(ab'), false);
+  assert.equal(commonShape('<*>,', 'LOCAL(<*>),'), '<*>,');
+  assert.equal(commonShape('rdd_<*>', 'broadcast_<*>'), '<*>');
+  assert.equal(commonShape('[alpha]', '[beta]'), '[<*>]');
+});
+
+test('a line keeps fitting its template after the template generalized (no template on replay)', () => {
+  const tree = new DrainTree('svc', opts);
+  const lines = ['synced to 7, level 2', 'synced to LOCAL(3), level 2', 'synced to x=1, level 2'];
+  const first = lines.map((l) => tree.add(toks(l), l).cluster);
+  for (const l of lines) assert.equal(tree.add(toks(l), l).cluster, first[0]);
+  assert.equal(tree.clusters.length, 1);
 });
 
 test('a kept status code never matches a wildcard', () => {
@@ -83,7 +117,7 @@ test('template ids are stable: fixed at creation, same in every tree', () => {
   const t3 = new DrainTree('svc', opts);
   const g = t3.add(toks('load now user=1 done'), '').cluster;
   const before = g.id;
-  t3.add(toks('load now user= done'), '');
+  t3.add(toks('load now uid=x done'), '');
   assert.equal(templateText(g), 'load now <*> done');
   assert.equal(g.id, before);
 });

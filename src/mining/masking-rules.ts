@@ -53,7 +53,7 @@ function isDateName(line: string, start: number): boolean {
   return isOneOf(DATE_NAMES, line, start, start + 3);
 }
 
-const UNIT_NAMES = byFirstChar(['B', 'KB', 'MB', 'GB', 'TB', 'PB', 'KiB', 'MiB', 'GiB', 'TiB', 'bytes', 'ms', 'us', 'ns', 's', 'sec', 'secs', 'min', 'mins']);
+const UNIT_NAMES = byFirstChar(['B', 'KB', 'MB', 'GB', 'TB', 'PB', 'KiB', 'MiB', 'GiB', 'TiB']);
 
 /** Size and duration units (only masked right after a masked number). */
 function isUnitName(line: string, start: number, end: number): boolean {
@@ -117,6 +117,37 @@ function countChar(line: string, start: number, end: number, code: number): numb
   let n = 0;
   for (let k = start; k < end; k++) if (line.charCodeAt(k) === code) n++;
   return n;
+}
+
+function isLetter(c: number): boolean {
+  return (c >= 97 && c <= 122) || (c >= 65 && c <= 90);
+}
+
+/**
+ * How many leading characters of a masked segment stay literal: the leading slashes of a number
+ * (`/10.0.0.1`; a path stays whole), and a name of letters joined to the value by `_`, `-` or `.`
+ * (`blk_-42`, `node-17`, `core.3051`, `DFSClient_NONMAPREDUCE_-9_1`), so that the template reads
+ * like the line. A name must hold a letter outside a-f, so hex ids (`deadbeef_12`) stay whole.
+ */
+export function literalPrefixLength(line: string, start: number, end: number): number {
+  let i = start;
+  while (i < end && line.charCodeAt(i) === 47) i++;
+  if (i > start) return i < end && isDigit(line.charCodeAt(i)) ? i - start : 0;
+  let keep = 0;
+  for (;;) {
+    let j = i;
+    let nonHex = false;
+    while (j < end) {
+      const c = line.charCodeAt(j);
+      if (!isLetter(c)) break;
+      if (!isHexLetter(c)) nonHex = true;
+      j++;
+    }
+    const sep = j < end ? line.charCodeAt(j) : 0;
+    if (j - i < 2 || !nonHex || (sep !== 95 && sep !== 45 && sep !== 46) || j + 1 >= end) return keep;
+    keep = j + 1 - start;
+    i = j + 1;
+  }
 }
 
 /** Whether a segment (its classes OR-ed in `flags`) is a value to mask. */

@@ -5,6 +5,9 @@
  * - tokens are separated by whitespace;
  * - inside a token, the characters in SEGMENT_DELIMITERS split it into segments and stay in the
  *   template as they are (so `user=42` becomes `user=<*>` and `10.0.0.1:8080` becomes `<*>:<*>`);
+ * - a masked segment keeps, literally, the leading slashes of a number (`/10.0.0.1`) and a name of
+ *   letters (with a letter outside a-f) joined to the value by `_`, `-` or `.` (`blk_<*>`,
+ *   `node-<*>`, `core.<*>`), so templates read like the line (masking version 2);
  * - a segment is masked to `<*>` when it holds a digit (numbers, decimals, negatives, units such
  *   as `12ms`, IPs, UUIDs, hex with or without `0x`, ids like `blk_-123`), when it is a run of at
  *   least 8 hex letters (hex without digits), a path (two or more `/`, or any `\`), a lowercase
@@ -23,10 +26,10 @@
  * can never disagree on what the masked line is.
  */
 
-import { CLASS, C_DELIM, C_NONHEX, C_SPACE, isDigit, isHttpVersionToken, isMaskedSegment, isStatusToken } from './masking-rules.js';
+import { CLASS, C_DELIM, C_DIGIT, C_NONHEX, C_SPACE, isDigit, literalPrefixLength, isHttpVersionToken, isMaskedSegment, isStatusToken } from './masking-rules.js';
 
 /** Bumped whenever a rule (here or in masking-rules.ts) changes; a new value starts a masking epoch. */
-export const MASKING_VERSION = 1;
+export const MASKING_VERSION = 2;
 
 /** Limit from the contract: at most this many tokens per mined line. */
 export const MAX_TOKENS = 64;
@@ -61,8 +64,9 @@ function mixB(h: number, v: number): number {
  * Scans a line. When `build` is false only the fingerprint is computed (no allocation).
  * Returns the fingerprint; tokens are pushed into `tokensOut` when building.
  */
-function scan(line: string, opts: MaskOptions, build: boolean, tokensOut: string[]): number {
-  const len = line.length;
+function scan(line: string, opts: MaskOptions, build: boolean, tokensOut: string[], from: number, to: number): number {
+  // The line is line[from, to): a reader can scan a line inside its read buffer without a slice.
+  const len = to;
   const keepStatus = opts.keepHttpStatus;
   let a = 0x811c9dc5;
   let b = 0x9747b28c;
@@ -79,14 +83,22 @@ function scan(line: string, opts: MaskOptions, build: boolean, tokensOut: string
   let segFlags = 0;
   let tokenText = '';
   let folded = false;
-  // Whole-wildcard tokens: a run of them collapses into one (variable-length lists of values).
-  let tokPieces = 0;
-  let tokWildcard = false;
-  let prevWholeWildcard = false;
-  // A unit name right after a masked number (`2.1 KB`, `30 ms`) is part of the value.
+  // Value tokens (only bare wildcards and delimiters, `<*>`, `<*>,`, `(<*>)`, `<*>:<*>`) read as
+  // one wildcard between their leading and trailing delimiters, and a list of them is one token
+  // (`[1, 2, 3]` is `[<*>]` like `[1]`), so lists and glued punctuation keep the token count.
+  let tokSegments = 0;
+  let tokBare = true;
+  let firstSegStart = -1;
+  let lastSegEnd = -1;
+  let prevValue = false;
+  let prevTokA = a;
+  let prevTokB = b;
+  let prevLeadFrom = 0;
+  let prevLeadTo = 0;
+  // A size unit right after a masked number (`2.1 KB`) is part of the value.
   let lastSegMasked = false;
 
-  for (let i = 0; i <= len; i++) {
+  for (let i = from; i <= len; i++) {
     const c = i < len ? line.charCodeAt(i) : 32;
     const f = c < 128 ? CLASS[c] : C_NONHEX;
     if ((f & (C_SPACE | C_DELIM)) === 0) {
@@ -115,17 +127,25 @@ function scan(line: string, opts: MaskOptions, build: boolean, tokensOut: string
     if (segStart >= 0) {
       // Segment end: keep the hash of its text or replace the segment by a wildcard.
       if (isMaskedSegment(line, segStart, i, segFlags, lastSegMasked)) {
-        a = step(segA, MARK_WILDCARD);
+        const keep = (segFlags & C_DIGIT) === 0 ? 0 : literalPrefixLength(line, segStart, i);
+        let h = segA;
+        for (let k = segStart; k < segStart + keep; k++) h = step(h, line.charCodeAt(k));
+        a = step(h, MARK_WILDCARD);
         lastSegMasked = true;
-        tokWildcard = true;
-        if (build) tokenText += WILDCARD;
+        // `blk_<*>` is a named value, not a bare one: its token is no value token.
+        if (keep === 0) {
+          if (firstSegStart < 0) firstSegStart = segStart;
+          lastSegEnd = i;
+        } else tokBare = false;
+        if (build) tokenText += keep === 0 ? WILDCARD : line.slice(segStart, segStart + keep) + WILDCARD;
       } else {
         lastSegMasked = false;
+        tokBare = false;
         if (build) tokenText += line.slice(segStart, i);
       }
       b = mixB(b, a);
       segStart = -1;
-      tokPieces++;
+      tokSegments++;
     }
     if ((f & C_DELIM) !== 0) {
       if (tokStart < 0) {
@@ -142,32 +162,53 @@ function scan(line: string, opts: MaskOptions, build: boolean, tokensOut: string
         }
       }
       a = step(a, c);
-      tokPieces++;
       if (build) tokenText += line[i];
       continue;
     }
     if (tokStart < 0) continue;
     // Token end.
+    // An HTTP version is a word of the request line, never a value (whatever keep_http_status).
+    const httpVersion = i - tokStart <= 10 && isHttpVersionToken(line, tokStart, i);
+    let value = tokSegments > 0 && tokBare && !httpVersion;
     if (keepStatus && prevWasHttpVersion && isStatusToken(line, tokStart, i)) {
       a = tokA;
       b = tokB;
       for (let k = tokStart; k < i; k++) a = step(a, line.charCodeAt(k));
-      tokWildcard = false;
+      value = false;
       if (build) tokenText = line.slice(tokStart, i);
     }
-    const wholeWildcard = tokPieces === 1 && tokWildcard;
-    tokPieces = 0;
-    tokWildcard = false;
-    if (wholeWildcard && prevWholeWildcard) {
-      a = tokA;
-      b = tokB;
-      tokStart = -1;
-      tokenText = '';
-      prevWasHttpVersion = false;
-      continue;
+    if (value) {
+      let leadFrom = tokStart;
+      let leadTo = firstSegStart;
+      if (prevValue && firstSegStart === tokStart) {
+        // Joins the previous value token: restart from its start and keep its lead.
+        a = prevTokA;
+        b = prevTokB;
+        leadFrom = prevLeadFrom;
+        leadTo = prevLeadTo;
+        tokenCount--;
+        if (build) tokensOut.pop();
+      } else {
+        a = tokA;
+        b = tokB;
+      }
+      prevTokA = a;
+      prevTokB = b;
+      prevLeadFrom = leadFrom;
+      prevLeadTo = leadTo;
+      for (let k = leadFrom; k < leadTo; k++) a = step(a, line.charCodeAt(k));
+      a = step(a, MARK_WILDCARD);
+      b = mixB(b, a);
+      for (let k = lastSegEnd; k < i; k++) a = step(a, line.charCodeAt(k));
+      if (build) tokenText = leadFrom === leadTo && lastSegEnd === i ? WILDCARD : line.slice(leadFrom, leadTo) + WILDCARD + line.slice(lastSegEnd, i);
     }
-    prevWholeWildcard = wholeWildcard;
-    prevWasHttpVersion = keepStatus && i - tokStart <= 10 && isHttpVersionToken(line, tokStart, i);
+    // Only a list continues a run: a value token ending bare or in `,` / `;` (`1, 2`, `1 2`).
+    prevValue = value && listTail(line, lastSegEnd, i);
+    tokSegments = 0;
+    tokBare = true;
+    firstSegStart = -1;
+    lastSegEnd = -1;
+    prevWasHttpVersion = keepStatus && httpVersion;
     a = step(a, MARK_TOKEN_END);
     b = mixB(b, a);
     if (build) {
@@ -187,18 +228,32 @@ function scan(line: string, opts: MaskOptions, build: boolean, tokensOut: string
   return (b & 0x1fffff) * 0x1_0000_0000 + (a >>> 0);
 }
 
+/** Whether the characters after a token's last value are only list separators (or none). */
+function listTail(line: string, from: number, to: number): boolean {
+  for (let k = from; k < to; k++) {
+    const c = line.charCodeAt(k);
+    if (c !== 44 && c !== 59) return false;
+  }
+  return true;
+}
+
 /** Never written: scan only pushes tokens when building. */
 const NO_TOKENS: string[] = [];
 
 /** Hash of the masked token stream of `line`, without allocating the tokens. */
 export function fingerprintLine(line: string, opts: MaskOptions): number {
-  return scan(line, opts, false, NO_TOKENS);
+  return scan(line, opts, false, NO_TOKENS, 0, line.length);
+}
+
+/** Fingerprint of the line text[start, end), the same as of that slice. */
+export function fingerprintRange(text: string, start: number, end: number, opts: MaskOptions): number {
+  return scan(text, opts, false, NO_TOKENS, start, end);
 }
 
 /** Masked tokens of `line` (at most MAX_TOKENS) and their fingerprint. */
 export function maskLine(line: string, opts: MaskOptions): ScanOutput {
   const tokens: string[] = [];
-  const fingerprint = scan(line, opts, true, tokens);
+  const fingerprint = scan(line, opts, true, tokens, 0, line.length);
   return { tokens, fingerprint };
 }
 

@@ -80,7 +80,7 @@ test('remine mines stored records under the current masking', () => {
   assert.deepEqual(result.templateIds, mineAll(new LogMiner(), lines.slice(0, 500)));
 });
 
-test('templatesForLines reports each line with its final template', () => {
+test('templatesForLines reports each line with its template as the line is mined', () => {
   const out = templatesForLines(['user 1 logged in', 'disk full', 'user 22 logged in']);
   assert.equal(out.length, 3);
   assert.equal(out[0].template_id, out[2].template_id);

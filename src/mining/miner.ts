@@ -9,7 +9,7 @@
 import type { LogminerSettings } from '../config/settings.js';
 import { DrainTree, templateText, type Cluster, type Leaf } from './drain.js';
 import { FINGERPRINT_CACHE_ENTRIES, FingerprintCache } from './fingerprint-cache.js';
-import { fingerprintLine, maskLine, type MaskOptions } from './masking.js';
+import { fingerprintRange, maskLine, type MaskOptions } from './masking.js';
 
 export interface MinerOptions {
   simThreshold: number;
@@ -17,6 +17,10 @@ export interface MinerOptions {
   keepHttpStatus: boolean;
   /** false for `fingerprinter = off`. */
   useCache: boolean;
+  /** Templates in a leaf from which literal words may generalize (not a setting; tuning only). */
+  crowdedLeafTemplates?: number;
+  /** Token levels of the prefix tree (not a setting; tuning only). */
+  prefixLevels?: number;
 }
 
 /** Miner options from the logminer settings; `gpu` is refused in this build. */
@@ -80,7 +84,12 @@ export class LogMiner {
     let state = this.services.get(service);
     if (state === undefined) {
       state = {
-        tree: new DrainTree(service, { simThreshold: this.options.simThreshold, maxClusters: this.options.maxClustersPerService }),
+        tree: new DrainTree(service, {
+          simThreshold: this.options.simThreshold,
+          maxClusters: this.options.maxClustersPerService,
+          crowdedLeafTemplates: this.options.crowdedLeafTemplates,
+          prefixLevels: this.options.prefixLevels,
+        }),
         cache: this.options.useCache ? new FingerprintCache<CacheEntry>(FINGERPRINT_CACHE_ENTRIES) : null,
       };
       this.services.set(service, state);
@@ -90,20 +99,30 @@ export class LogMiner {
 
   /** Mines one line; returns its template (whose fields are already updated). */
   mine(service: string, line: string, timeMs = 0, severity = 0): Cluster {
+    return this.mineRange(service, line, 0, line.length, timeMs, severity);
+  }
+
+  /**
+   * Mines the line text[start, end) as `mine` would mine that slice; the slice is made only when
+   * the fingerprint cache misses (a reader's lines stay inside its buffer).
+   */
+  mineRange(service: string, text: string, start: number, end: number, timeMs = 0, severity = 0): Cluster {
     const state = this.serviceState(service);
     let cluster: Cluster;
     if (state.cache !== null) {
-      const fingerprint = fingerprintLine(line, this.mask);
+      const fingerprint = fingerprintRange(text, start, end, this.mask);
       const entry = state.cache.get(fingerprint);
       if (entry !== undefined && entry.leaf.version === entry.version) {
         cluster = entry.cluster;
       } else {
+        const line = start === 0 && end === text.length ? text : text.slice(start, end);
         const { tokens } = maskLine(line, this.mask);
         const added = state.tree.add(tokens, line);
         cluster = added.cluster;
         state.cache.set({ fingerprint, cluster, leaf: added.leaf, version: added.leaf.version });
       }
     } else {
+      const line = start === 0 && end === text.length ? text : text.slice(start, end);
       cluster = state.tree.add(maskLine(line, this.mask).tokens, line).cluster;
     }
     record(cluster, timeMs, severity);

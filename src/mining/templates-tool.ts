@@ -1,5 +1,5 @@
 /** The developer tool `svc templates FILE`: the template of each input line, in input order. */
-import { templateText } from './drain.js';
+import { templateText, type Cluster } from './drain.js';
 import { DEFAULT_MINER_OPTIONS, LogMiner, type MinerOptions } from './miner.js';
 
 export interface LineTemplate {
@@ -8,13 +8,43 @@ export interface LineTemplate {
 }
 
 /**
- * Mines all lines as one service, then reports each line's template as it stands after the
- * whole input (so lines of one template print the same text). The CLI prints one JSON object
- * per element.
+ * Mines lines one at a time as one service and gives each line's output JSON line (UTF-8, with
+ * its newline) as its template stands when the line is mined, so output can stream while memory
+ * stays bounded by the templates, not the input. The bytes of a template's line are cached and
+ * rebuilt only when the template's leaf changed (the only time its text can have changed).
  */
+export class TemplateLines {
+  readonly miner: LogMiner;
+  private readonly json = new Map<Cluster, { version: number; bytes: Buffer }>();
+
+  constructor(
+    options: MinerOptions = DEFAULT_MINER_OPTIONS,
+    readonly service = 'file',
+  ) {
+    this.miner = new LogMiner(options);
+  }
+
+  /** `{"template_id":"…","template":"…"}\n` for the line text[start, end). */
+  nextRange(text: string, start: number, end: number): Buffer {
+    const cluster = this.miner.mineRange(this.service, text, start, end);
+    const version = cluster.leaf === null ? 0 : cluster.leaf.version;
+    const cached = this.json.get(cluster);
+    if (cached !== undefined && cached.version === version) return cached.bytes;
+    const bytes = Buffer.from(`${JSON.stringify({ template_id: cluster.id, template: templateText(cluster) })}\n`, 'utf8');
+    this.json.set(cluster, { version, bytes });
+    return bytes;
+  }
+
+  /** The output line for one input line. */
+  next(line: string): Buffer {
+    return this.nextRange(line, 0, line.length);
+  }
+}
+
+/** Each line's template as it stands when the line is mined (what the CLI streams). */
 export function templatesForLines(lines: Iterable<string>, options: MinerOptions = DEFAULT_MINER_OPTIONS, service = 'file'): LineTemplate[] {
-  const miner = new LogMiner(options);
-  const clusters = [];
-  for (const line of lines) clusters.push(miner.mine(service, line));
-  return clusters.map((c) => ({ template_id: c.id, template: templateText(c) }));
+  const tool = new TemplateLines(options, service);
+  const out: LineTemplate[] = [];
+  for (const line of lines) out.push(JSON.parse(tool.next(line).toString('utf8')) as LineTemplate);
+  return out;
 }

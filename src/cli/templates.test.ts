@@ -1,0 +1,61 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { Readable, Writable } from 'node:stream';
+import { DEFAULT_MINER_OPTIONS } from '../mining/miner.js';
+import { TemplateLines, templatesForLines } from '../mining/templates-tool.js';
+import { MAX_LINE_BYTES, streamTemplates } from './templates.js';
+
+/** Runs the streaming loop over `bytes` cut into chunks of `chunkBytes`; returns output lines. */
+async function stream(bytes: Buffer, chunkBytes: number, slowOutput = false): Promise<{ lines: number; out: string[]; writes: number }> {
+  const chunks: Buffer[] = [];
+  for (let i = 0; i < bytes.length; i += chunkBytes) chunks.push(bytes.subarray(i, i + chunkBytes));
+  const received: Buffer[] = [];
+  let writes = 0;
+  const output = new Writable({
+    highWaterMark: 64,
+    write(chunk: Buffer, _encoding, done) {
+      received.push(chunk);
+      writes++;
+      if (slowOutput) setImmediate(done);
+      else done();
+    },
+  });
+  const lines = await streamTemplates(Readable.from(chunks), output, new TemplateLines(DEFAULT_MINER_OPTIONS, 'f'), () => {});
+  const text = Buffer.concat(received).toString('utf8');
+  return { lines, out: text === '' ? [] : text.slice(0, -1).split('\n'), writes };
+}
+
+const INPUT = [
+  'user 17 logged in from 10.0.0.1',
+  '',
+  'käse größe 42 ünïcödé ✓',
+  'user 42 logged in from 10.0.0.9\r',
+  'disk /dev/sda1 is 91% full',
+  'user 7 logged in from 10.0.0.3',
+];
+
+test('streams one JSON line per input line, as templatesForLines gives them, whatever the chunking', async () => {
+  const expected = templatesForLines(INPUT.map((l) => l.replace(/\r$/, '')), DEFAULT_MINER_OPTIONS, 'f').map((t) => JSON.stringify(t));
+  const bytes = Buffer.from(INPUT.join('\n') + '\n', 'utf8');
+  // Chunk sizes that cut lines, CRLF pairs and multi-byte characters.
+  for (const chunkBytes of [1, 2, 3, 7, 64, bytes.length]) {
+    const { lines, out } = await stream(bytes, chunkBytes, chunkBytes === 3);
+    assert.equal(lines, INPUT.length, `chunk ${chunkBytes}`);
+    assert.deepEqual(out, expected, `chunk ${chunkBytes}`);
+  }
+  // A last line without newline still counts; an empty input has no lines.
+  const noNewline = await stream(Buffer.from(INPUT.join('\n'), 'utf8'), 5);
+  assert.deepEqual(noNewline.out, expected);
+  assert.equal((await stream(Buffer.alloc(0), 5)).lines, 0);
+});
+
+test('an overlong line is mined by its head and the lines after it go on', async () => {
+  const long = 'x'.repeat(3 * MAX_LINE_BYTES);
+  const bytes = Buffer.from(`first 1 line\n${long}\nfirst 2 line\n`, 'utf8');
+  const { lines, out } = await stream(bytes, 64 * 1024);
+  assert.equal(lines, 3);
+  const parsed = out.map((l) => JSON.parse(l) as { template_id: string; template: string });
+  assert.equal(parsed[0].template_id, parsed[2].template_id);
+  assert.equal(parsed[2].template, 'first <*> line');
+  assert.equal(parsed[1].template.length, MAX_LINE_BYTES);
+});

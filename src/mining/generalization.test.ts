@@ -1,0 +1,73 @@
+/**
+ * Accuracy guard: the miner's grouping and parsing accuracy may not fall below the figures reached
+ * (docs/log-mining.md), on the ten LogHub 2k sets beside the repository (`../shared/data`), under
+ * leave-one-dataset-out, and on the project's own corpora for the failure classes. Mining is
+ * deterministic, so the floors sit just under the measured figures.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { evalCorpora } from './eval-corpora.js';
+import { leaveOneOut, normalizeTemplate, parsingAccuracy, scoreAll } from './evaluation.js';
+import { LOGHUB_DATASETS, defaultLoghubDir, loadLoghubSets } from './loghub.js';
+
+/** Floors: the figures reached, rounded down. */
+const FLOOR = {
+  loghubMeanGa: 0.968,
+  loghubMeanPa: 0.812,
+  leaveOneOutMeanGa: 0.97,
+  corporaMeanGa: 0.264,
+  corporaMeanPa: 0.674,
+};
+
+/** Per own corpus: GA floor (each class must keep what it gained). */
+const CORPUS_GA_FLOOR: Record<string, number> = {
+  'early-word': 0.346,
+  'optional-part': 0,
+  'glued-punctuation': 0.332,
+  handwritten: 0.38,
+};
+
+const sets = loadLoghubSets();
+
+test('the ten LogHub 2k sets are beside the repository', () => {
+  assert.deepEqual(
+    sets.map((s) => s.name),
+    [...LOGHUB_DATASETS],
+    `expected the LogHub 2k sets under ${defaultLoghubDir()}`,
+  );
+  for (const s of sets) assert.equal(s.content.length, 2000, s.name);
+});
+
+test('mean GA and parsing accuracy over the ten sets stay at the reached figures', () => {
+  const all = scoreAll(sets);
+  const detail = all.sets.map((s) => `${s.name} ${s.ga.toFixed(4)}/${s.pa.toFixed(4)}`).join(', ');
+  assert.ok(all.meanGa >= FLOOR.loghubMeanGa, `mean GA ${all.meanGa.toFixed(4)} < ${FLOOR.loghubMeanGa} (${detail})`);
+  assert.ok(all.meanGa >= 0.95, 'the contract bar');
+  assert.ok(all.meanPa >= FLOOR.loghubMeanPa, `mean PA ${all.meanPa.toFixed(4)} < ${FLOOR.loghubMeanPa} (${detail})`);
+});
+
+test('leave-one-dataset-out mean GA stays at the reached figure', () => {
+  const loo = leaveOneOut(sets);
+  const detail = loo.folds.map((f) => `${f.heldOut} ${f.ga.toFixed(4)} (${f.chosen})`).join(', ');
+  assert.equal(loo.folds.length, 10);
+  assert.ok(loo.meanGa >= FLOOR.leaveOneOutMeanGa, `LOO mean GA ${loo.meanGa.toFixed(4)} < ${FLOOR.leaveOneOutMeanGa} (${detail})`);
+  assert.ok(loo.meanGa >= 0.9, 'the contract bar');
+});
+
+test('the own corpora for the failure classes keep their GA and parsing accuracy', () => {
+  const all = scoreAll(evalCorpora());
+  const detail = all.sets.map((s) => `${s.name} ${s.ga.toFixed(4)}/${s.pa.toFixed(4)}`).join(', ');
+  for (const s of all.sets) {
+    const floor = CORPUS_GA_FLOOR[s.name];
+    assert.notEqual(floor, undefined, `no floor for corpus ${s.name}`);
+    assert.ok(s.ga >= floor, `${s.name} GA ${s.ga.toFixed(4)} < ${floor}`);
+  }
+  assert.ok(all.meanGa >= FLOOR.corporaMeanGa, `corpora mean GA ${all.meanGa.toFixed(4)} < ${FLOOR.corporaMeanGa} (${detail})`);
+  assert.ok(all.meanPa >= FLOOR.corporaMeanPa, `corpora mean PA ${all.meanPa.toFixed(4)} < ${FLOOR.corporaMeanPa} (${detail})`);
+});
+
+test('parsing accuracy compares templates after the usual normalisation', () => {
+  assert.equal(normalizeTemplate('from <*>:<*>  at <*> <*>'), 'from <*> at <*>');
+  assert.equal(normalizeTemplate('user=<*>, role <*>'), 'user=<*>, role <*>');
+  assert.equal(parsingAccuracy(['a <*>:<*> b', 'a <*> c'], ['a <*> b', 'a <*> b']), 0.5);
+});
