@@ -10,10 +10,11 @@ import { formatCount } from '../../../lib/format';
 import { useQueryField } from '../../../lib/useQueryField';
 import { windowBounds } from '../../../lib/window';
 import { LogsTabs } from '../LogsTabs';
-import { filtersOf, MAX_LIST_ROWS, seriesPath, zoomWindow } from './exploreQuery';
+import { filtersOf, MAX_LIST_ROWS, seriesPath } from './exploreQuery';
 import { LogHistogram } from './LogHistogram';
 import { LogList } from './LogList';
 import { useLogPages } from './useLogPages';
+import { zoomWindow } from './zoom';
 
 const DEFAULT_SINCE = '1h';
 /** How often the live view reloads. */

@@ -1,6 +1,6 @@
 import { useRef, useState, type PointerEvent } from 'react';
 import { SEVERITY_LEVELS, type LogSeries, type SeverityLevel } from '../../../api/types';
-import { formatCount, formatLocal } from '../../../lib/format';
+import { formatCount, formatCountOf, formatLocal } from '../../../lib/format';
 
 /** Severity colours: errors in the error red, warnings in the slow amber, the rest quiet. */
 export const LEVEL_COLORS: Record<SeverityLevel, string> = {
@@ -42,7 +42,7 @@ export function LogHistogram({ series, startMs, endMs, onZoom }: { series: LogSe
   return (
     <figure className="chart log-histogram">
       <figcaption>
-        {formatCount(series.total)} logs over the window{' '}
+        {formatCountOf(series.total, 'log')} over the window{' '}
         <span className="muted">(drag across the bars to zoom in)</span>
         <span className="legend">
           {levelTotals.map(([level, n]) => (

@@ -1,7 +1,6 @@
 // The explorer's state lives in the URL; these pure helpers turn it into API paths and back.
 
 import { apiPath } from '../../../api/client';
-import { toUntilParam } from '../../../lib/window';
 
 /** URL parameters the explorer keeps (besides since/until, `live` and the expanded `log`). */
 export const FILTER_PARAMS = ['q', 'service', 'severity', 'template_id', 'trace_id'] as const;
@@ -25,17 +24,6 @@ export function searchPath(filters: Record<string, string>, cursor?: string): st
 
 export function seriesPath(filters: Record<string, string>): string {
   return apiPath('logs/series', filters);
-}
-
-/**
- * The window a drag over the histogram selects, as URL `since`/`until`: whole seconds, at least
- * one, the end rounded up so the selected bars stay inside.
- */
-export function zoomWindow(fromMs: number, toMs: number): { since: string; until: string } {
-  const startMs = Math.min(fromMs, toMs);
-  const endMs = Math.ceil(Math.max(fromMs, toMs) / 1000) * 1000;
-  const secs = Math.max(1, Math.ceil((endMs - startMs) / 1000));
-  return { since: `${secs}s`, until: toUntilParam(endMs) };
 }
 
 /** The explorer filtered by a template (the template page's link into it). */
