@@ -46,6 +46,9 @@ export interface LogSearchRow {
 export const SEVERITY_LEVELS = ['unspecified', 'trace', 'debug', 'info', 'warn', 'error', 'fatal'] as const;
 export type SeverityLevel = (typeof SEVERITY_LEVELS)[number];
 
+/** Rows read per page row, so replayed twins (dropped here) rarely shorten a page. */
+const REPLAY_HEADROOM = 2;
+
 /** `%`, `_` and `\` are LIKE's own characters; a word matches them literally. */
 function likeContains(word: string): string {
   return `%${word.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
@@ -113,17 +116,26 @@ export async function searchLogs(
     params.cursor_ts = cursor.tsNs;
     params.cursor_id = cursor.logId;
   }
+  const fetchRows = (limit + 1) * REPLAY_HEADROOM;
   const stored = await store.query<StoredRow>(
     `SELECT toString(log_id) AS lid, ts_ns AS ts, service_name, severity_number, severity_text, body, trace_id, span_id, attrs, resource
      FROM logs
      WHERE ${where}${after}
      ORDER BY ts_ns DESC, log_id DESC
-     LIMIT 1 BY log_id
      LIMIT {rows:UInt32}`,
-    { ...params, rows: limit + 1 },
+    { ...params, rows: fetchRows },
     options,
   );
-  const page = stored.slice(0, limit);
+  // A replay shares its twin's stamp and id, so twins are adjacent here; dropping them in place
+  // keeps the engine's top-N sort (a LIMIT BY would sort every matching row). A page cut short by
+  // many twins is still exact: its cursor is its last row, and `more` holds while rows were cut off.
+  const distinct: StoredRow[] = [];
+  for (const row of stored) {
+    const previous = distinct[distinct.length - 1];
+    if (previous !== undefined && previous.lid === row.lid && previous.ts === row.ts) continue;
+    distinct.push(row);
+  }
+  const page = distinct.slice(0, limit);
   const templates = await templatesOfLogs(store, page, options);
   const rows = page.map((r): LogSearchRow => {
     const template = templates.get(r.lid);
@@ -142,7 +154,7 @@ export async function searchLogs(
       resource: attrsFromJson(r.resource),
     };
   });
-  return { rows, more: stored.length > limit };
+  return { rows, more: distinct.length > limit || stored.length === fetchRows };
 }
 
 /** The mined template (id and newest text) of each listed log the logminer has seen. */
