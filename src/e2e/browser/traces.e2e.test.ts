@@ -74,6 +74,19 @@ describe('Traces in the browser', () => {
     await page.close();
   });
 
+  test('/traces draws duration over time, failing traces in red, and a dot opens its trace', async () => {
+    const page = await app.page();
+    await page.goto('/traces?errors=1');
+    await expectEventually('a dot per failing trace', () => page.locator('.scatter-plot .dot').count(), 3);
+    assert.equal(await page.locator('.scatter-plot .dot-error').count(), 3);
+    const href = await page.locator('.scatter-plot .dot').first().getAttribute('href');
+    assert.match(href ?? '', /^\/traces\/[0-9a-f]{32}$/);
+    await page.locator('.scatter-plot .dot').first().click();
+    await page.waitForURL((url) => url.pathname === href);
+    await page.locator('#trace-logs, .waterfall').first().waitFor();
+    await page.close();
+  });
+
   test('/traces/{id} draws the waterfall in tree order with errors marked, and a row opens its span', async () => {
     const page = await app.page();
     const traceId = failures.checkoutIds[0];
