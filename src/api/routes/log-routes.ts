@@ -3,11 +3,12 @@
 import type { Store } from '../../model/store.js';
 import type { RouteModule } from '../server.js';
 import { registerLogAlertsRoute } from './log-alerts.js';
+import { registerLogSearchRoutes } from './log-search.js';
 import { registerLogSilenceRoute } from './log-silence.js';
 import { registerLogTemplateRoutes } from './log-templates.js';
 
 /**
- * Log alerts, log templates, a template's detail and its silence setting. `nowMs` injects the
+ * Log alerts, log templates, a template's detail and its silence setting, and the log search. `nowMs` injects the
  * clock (tests); default Date.now.
  */
 export function createLogRoutes(store: Store, options: { nowMs?: () => number } = {}): RouteModule {
@@ -20,5 +21,6 @@ export function createLogRoutes(store: Store, options: { nowMs?: () => number } 
     registerLogAlertsRoute(app, deps, context);
     registerLogTemplateRoutes(app, deps, context);
     registerLogSilenceRoute(app, { ...deps, versionMs }, context);
+    registerLogSearchRoutes(app, deps, context);
   };
 }

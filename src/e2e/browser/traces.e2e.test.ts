@@ -74,6 +74,19 @@ describe('Traces in the browser', () => {
     await page.close();
   });
 
+  test('/traces draws duration over time, failing traces in red, and a dot opens its trace', async () => {
+    const page = await app.page();
+    await page.goto('/traces?errors=1');
+    await expectEventually('a dot per failing trace', () => page.locator('.scatter-plot .dot').count(), 3);
+    assert.equal(await page.locator('.scatter-plot .dot-error').count(), 3);
+    const href = await page.locator('.scatter-plot .dot').first().getAttribute('href');
+    assert.match(href ?? '', /^\/traces\/[0-9a-f]{32}$/);
+    await page.locator('.scatter-plot .dot').first().click();
+    await page.waitForURL((url) => url.pathname === href);
+    await page.locator('#trace-logs, .waterfall').first().waitFor();
+    await page.close();
+  });
+
   test('/traces/{id} draws the waterfall in tree order with errors marked, and a row opens its span', async () => {
     const page = await app.page();
     const traceId = failures.checkoutIds[0];
@@ -135,6 +148,22 @@ describe('Traces in the browser', () => {
       `${names.frontend} → ${names.cart}: 2 calls, 2 errors (100 %)`,
       `${names.frontend} → ${names.inventory}: 1 call, 1 error (100 %)`,
     ].sort());
+    // Every rate on one map in one unit.
+    const units = await nodes.evaluateAll((items: DomElement[]) => items.map((node) => /health \w+, [^ ]+\/(\w+) ·/.exec(node.getAttribute('aria-label') ?? '')?.[1] ?? '?'));
+    assert.equal(new Set(units).size, 1, `rate units ${units.join(', ')}`);
+    // Edge labels sit on opaque plates wider than their text, drawn after every line.
+    const plates = await page.locator('svg[aria-label="Service map"]').evaluate((svg: DomElement) => {
+      type Shape = DomElement & { getBBox(): { width: number }; tagName: string; className: { baseVal: string } };
+      const shapes = Array.from(svg.querySelectorAll('path, rect.map-edge-plate, text.map-edge-label')) as unknown as Shape[];
+      const lastPath = shapes.map((shape) => shape.tagName).lastIndexOf('path');
+      const firstPlate = shapes.findIndex((shape) => shape.tagName === 'rect');
+      const covered = Array.from(svg.querySelectorAll('text.map-edge-label') as unknown as ArrayLike<Shape>).every((text) => {
+        const plate = (text as unknown as { previousElementSibling: Shape }).previousElementSibling;
+        return plate.getBBox().width >= text.getBBox().width;
+      });
+      return { platesAfterLines: firstPlate > lastPath, covered, labels: svg.querySelectorAll('text.map-edge-label').length };
+    });
+    assert.deepEqual(plates, { platesAfterLines: true, covered: true, labels: 3 });
     await screenshot(page, 'map');
 
     await nodes.filter({ hasText: names.frontend }).click();

@@ -274,3 +274,30 @@ export interface AppConfig {
   auth_enabled: boolean;
   infra_services: string[];
 }
+
+// Log search (routes beyond the contract, documented in docs/logs.md).
+
+export interface LogSearchRow {
+  log_id: string;
+  ts_ns: number;
+  service_name: string;
+  severity_number: number;
+  severity_text: string;
+  body: string;
+  trace_id: string;
+  span_id: string;
+  template_id: string | null;
+  template: string | null;
+  attrs: KeyValue[];
+  resource: KeyValue[];
+}
+
+export interface LogSearchPage {
+  logs: LogSearchRow[];
+  next_cursor: string | null;
+}
+
+export const SEVERITY_LEVELS = ['unspecified', 'trace', 'debug', 'info', 'warn', 'error', 'fatal'] as const;
+export type SeverityLevel = (typeof SEVERITY_LEVELS)[number];
+
+export type LogSeries = { bucket_secs: number; total: number } & Record<SeverityLevel, [number, number][]>;

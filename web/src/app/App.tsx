@@ -13,6 +13,7 @@ const MapPage = lazy(() => import('../pages/map/MapPage'));
 const AlertsPage = lazy(() => import('../pages/logs/AlertsPage'));
 const TemplatesPage = lazy(() => import('../pages/logs/TemplatesPage'));
 const TemplatePage = lazy(() => import('../pages/logs/TemplatePage'));
+const ExplorePage = lazy(() => import('../pages/logs/explore/ExplorePage'));
 const PipelinePage = lazy(() => import('../pages/PipelinePage'));
 const LoginPage = lazy(() => import('../pages/LoginPage'));
 const NotFoundPage = lazy(() => import('../pages/NotFoundPage'));
@@ -28,6 +29,7 @@ const ROUTES: [string, Page][] = [
   ['/logs/alerts', AlertsPage],
   ['/logs/templates', TemplatesPage],
   ['/logs/templates/:id', TemplatePage],
+  ['/logs/explore', ExplorePage],
   ['/pipeline', PipelinePage],
   ['/login', LoginPage],
 ];

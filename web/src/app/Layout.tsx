@@ -1,6 +1,8 @@
 import type { ReactNode } from 'react';
 import { GlobalSearch } from '../components/GlobalSearch';
 import { apiSend } from '../api/client';
+import { useApi } from '../api/useApi';
+import { assignServiceColors } from '../lib/colors';
 import { withWindow } from '../lib/window';
 import { useConfig } from './config';
 import { Link, navigate, useLocation } from './router';
@@ -17,6 +19,10 @@ const NAV = [
 export function Layout({ children }: { children: ReactNode }) {
   const location = useLocation();
   const { config } = useConfig();
+  // The sorted service list hands out the distinct palette colours, so they do not depend on
+  // which page named a service first.
+  const services = useApi<string[]>(location.pathname === '/login' ? null : '/api/v1/services');
+  if (services.data !== undefined) assignServiceColors(services.data);
   const logout = async () => {
     await apiSend('POST', '/api/v1/auth/logout', {}).catch(() => undefined);
     navigate('/login');

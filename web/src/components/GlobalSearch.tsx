@@ -109,6 +109,11 @@ export function GlobalSearch() {
         <div id="global-search-results" className="search-results" role="region" aria-label="Search results" aria-live="polite">
           {error !== '' && <p className="field-error">{error}</p>}
           {empty && <p className="muted">Nothing matches “{q.trim()}”. A trace id is 32 hexadecimal characters.</p>}
+          <p className="search-logs">
+            <Link to={`/logs/explore?q=${encodeURIComponent(q.trim())}`} onClick={done}>
+              Search logs for “{q.trim()}”
+            </Link>
+          </p>
           {result !== null && result.services.length > 0 && (
             <>
               <h2>Services</h2>

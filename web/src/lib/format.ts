@@ -79,6 +79,23 @@ export function formatRate(perSec: number): string {
   return round2(perHour) > 0 ? `${formatNumber(perHour)}/h` : '< 0.01/h';
 }
 
+export type RateUnit = 's' | 'min' | 'h';
+const RATE_UNIT_SECS: Record<RateUnit, number> = { s: 1, min: 60, h: 3600 };
+
+/** The one unit for a set of rates (a map): the largest per-time unit in which the top rate is at least 1. */
+export function rateUnitFor(maxPerSec: number): RateUnit {
+  if (!(maxPerSec > 0) || round2(maxPerSec) >= 1) return 's';
+  return round2(maxPerSec * 60) >= 1 ? 'min' : 'h';
+}
+
+/** A rate in a given unit, so rates drawn together compare at a glance. */
+export function formatRateIn(perSec: number, unit: RateUnit): string {
+  if (!Number.isFinite(perSec)) return '–';
+  const value = perSec * RATE_UNIT_SECS[unit];
+  if (value > 0 && round2(value) === 0) return `< 0.01/${unit}`;
+  return `${formatNumber(value)}/${unit}`;
+}
+
 /** A 0..1 ratio as a percentage. */
 export function formatPercent(ratio: number): string {
   if (!Number.isFinite(ratio)) return '–';

@@ -27,6 +27,10 @@ export default function PipelinePage() {
   const { query } = useLocation();
   const since = query.get('since') ?? '';
   const until = query.get('until') ?? '';
+  // Rates read 0 in buckets before anything was recorded; the scrape gauge `up` is null there, so
+  // its first reading is where the recorded data start, and the charts start there too.
+  const up = useApi<PipelineSeries>(apiPath('pipeline/series', { metric: 'up', kind: 'gauge', since, until }));
+  const dataStartMs = up.data === undefined ? undefined : recordingStartMs(up.data);
   return (
     <div className="page">
       <div className="page-head">
@@ -39,7 +43,7 @@ export default function PipelinePage() {
           <h2 id={`pipeline-${group.component}`}>{group.component}</h2>
           <div className="chart-grid">
             {group.charts.map((chart) => (
-              <PipelineChart key={chart.title} spec={chart} since={since} until={until} />
+              <PipelineChart key={chart.title} spec={chart} since={since} until={until} dataStartMs={dataStartMs} />
             ))}
           </div>
         </section>
@@ -48,8 +52,13 @@ export default function PipelinePage() {
   );
 }
 
+/** Unix ms of the first bucket with a scrape reading, or undefined when there is none. */
+function recordingStartMs(up: PipelineSeries): number | undefined {
+  return up.points.find(([, value]) => value !== null)?.[0];
+}
+
 /** One chart of several series, fetched together (one round trip each, in parallel). */
-function PipelineChart({ spec, since, until }: { spec: ChartSpec; since: string; until: string }) {
+function PipelineChart({ spec, since, until, dataStartMs }: { spec: ChartSpec; since: string; until: string; dataStartMs: number | undefined }) {
   const [result, setResult] = useState<{ series: PipelineSeries[] } | { error: Error } | null>(null);
   useEffect(() => {
     const controller = new AbortController();
@@ -71,9 +80,10 @@ function PipelineChart({ spec, since, until }: { spec: ChartSpec; since: string;
     const step = result.series[0]?.bucket_secs ?? 60;
     // Points are Unix ms (the contract); the x axis is seconds. Missing buckets stay gaps, not zeros.
     const lists = result.series.map((s) => s.points.map(([ms, value]): [number, number | null] => [ms / 1000, value]));
-    const { xs, values } = alignSeries(lists, startMs / 1000, endMs / 1000, step, null);
+    const fromMs = dataStartMs !== undefined && dataStartMs > startMs ? dataStartMs : startMs;
+    const { xs, values } = alignSeries(lists, fromMs / 1000, endMs / 1000, step, null);
     return { xs, series: spec.series.map((s, i) => ({ label: s.label, color: s.color, values: values[i] })) };
-  }, [result, spec, since, until]);
+  }, [result, spec, since, until, dataStartMs]);
 
   if (result === null) return <Loading what={spec.title.toLowerCase()} />;
   if ('error' in result) return <ErrorBox error={result.error} what={spec.title.toLowerCase()} />;

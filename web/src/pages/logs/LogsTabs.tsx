@@ -14,6 +14,9 @@ export function LogsTabs() {
       <Link to={keep('/logs/templates')} aria-current={pathname.startsWith('/logs/templates') ? 'page' : undefined}>
         Templates
       </Link>
+      <Link to={keep('/logs/explore')} aria-current={pathname === '/logs/explore' ? 'page' : undefined}>
+        Explore
+      </Link>
     </nav>
   );
 }

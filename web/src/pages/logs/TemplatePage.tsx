@@ -14,6 +14,8 @@ import { formatCount, severityName } from '../../lib/format';
 import { windowBounds } from '../../lib/window';
 import { AlertTable } from './AlertTable';
 import { LogsTabs } from './LogsTabs';
+import { exploreTemplatePath } from './explore/exploreQuery';
+import { RecentHits } from './RecentHits';
 import { SilenceForm } from './SilenceForm';
 
 const DEFAULT_SINCE = '24h';
@@ -87,40 +89,10 @@ export default function TemplatePage({ params }: { params: Record<string, string
           <div className="grid-2">
             <section className="panel" aria-labelledby="recent-hits">
               <h2 id="recent-hits">Recent hits</h2>
-              {data.recent.length === 0 ? (
-                <p className="muted">No hits in this window.</p>
-              ) : (
-                <table className="data">
-                  <thead>
-                    <tr>
-                      <th scope="col">Time</th>
-                      <th scope="col">Severity</th>
-                      <th scope="col">Trace</th>
-                      <th scope="col">Story</th>
-                    </tr>
-                  </thead>
-                  <tbody>
-                    {data.recent.map((hit, index) => (
-                      <tr key={`${hit.trace_id}-${hit.span_id}-${index}`}>
-                        <td>
-                          <Time ns={hit.ts_ns} />
-                        </td>
-                        <td>{severityName(hit.severity_number)}</td>
-                        <td>
-                          {hit.trace_id === '' ? (
-                            <span className="muted">no trace</span>
-                          ) : (
-                            <Link to={`/traces/${hit.trace_id}${hit.span_id === '' ? '' : `?span=${hit.span_id}`}`} className="mono">
-                              {hit.trace_id.slice(0, 12)}…
-                            </Link>
-                          )}
-                        </td>
-                        <td>{hit.story_id === null ? <span className="muted">–</span> : <Link to={`/stories/${hit.story_id}`}>story</Link>}</td>
-                      </tr>
-                    ))}
-                  </tbody>
-                </table>
-              )}
+              <RecentHits templateId={id} since={since === '' ? DEFAULT_SINCE : since} until={until} storyOf={new Map(data.recent.map((hit) => [hit.trace_id, hit.story_id]))} />
+              <p>
+                <Link to={exploreTemplatePath(id, new URLSearchParams({ since: since === '' ? DEFAULT_SINCE : since, until }))}>Open all its logs in the explorer</Link>
+              </p>
             </section>
             <section className="panel">
               <SilenceForm templateId={data.template.template_id} stored={silence} onSaved={setSilence} />

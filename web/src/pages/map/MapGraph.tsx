@@ -1,6 +1,6 @@
 import { useMemo } from 'react';
 import type { MapEdge, MapNode } from '../../api/types';
-import { formatCountOf, formatDuration, formatPercent, formatRate } from '../../lib/format';
+import { formatCountOf, formatDuration, formatPercent, formatRateIn, rateUnitFor, type RateUnit } from '../../lib/format';
 import { layoutGraph, NODE_HEIGHT, NODE_WIDTH, type PlacedNode } from './layout';
 
 /** The laid-out service graph as SVG; nodes are buttons that open the service's RED charts. */
@@ -13,6 +13,8 @@ export function MapGraph({ nodes, edges, matched, selected, onSelect }: {
 }) {
   const layout = useMemo(() => layoutGraph(nodes, edges), [nodes, edges]);
   const byName = new Map(layout.nodes.map((n) => [n.service, n]));
+  // One unit for every rate on the map, chosen by the busiest service.
+  const rateUnit = rateUnitFor(Math.max(0, ...nodes.map((n) => n.rate)));
   return (
     <div className="map-canvas">
       <svg width={layout.width} height={layout.height} viewBox={`0 0 ${layout.width} ${layout.height}`} role="group" aria-label="Service map">
@@ -21,21 +23,24 @@ export function MapGraph({ nodes, edges, matched, selected, onSelect }: {
             <path d="M 0 0 L 10 5 L 0 10 z" className="map-arrow" />
           </marker>
         </defs>
-        {layout.edges.map((edge) => {
-          const from = byName.get(edge.parent);
-          const to = byName.get(edge.child);
-          if (from === undefined || to === undefined) return null;
-          return <EdgePath key={`${edge.parent}->${edge.child}`} edge={edge} from={from} to={to} />;
-        })}
+        {/* Every line first, then every label on its plate: no line runs through any label. */}
+        {(['line', 'label'] as const).map((part) =>
+          layout.edges.map((edge) => {
+            const from = byName.get(edge.parent);
+            const to = byName.get(edge.child);
+            if (from === undefined || to === undefined) return null;
+            return <EdgePath key={`${part}:${edge.parent}->${edge.child}`} part={part} edge={edge} from={from} to={to} />;
+          }),
+        )}
         {layout.nodes.map((placed) => (
-          <NodeBox key={placed.service} placed={placed} highlighted={matched.has(placed.service)} selected={placed.service === selected} onSelect={onSelect} />
+          <NodeBox key={placed.service} placed={placed} rateUnit={rateUnit} highlighted={matched.has(placed.service)} selected={placed.service === selected} onSelect={onSelect} />
         ))}
       </svg>
     </div>
   );
 }
 
-function EdgePath({ edge, from, to }: { edge: MapEdge; from: PlacedNode; to: PlacedNode }) {
+function EdgePath({ part, edge, from, to }: { part: 'line' | 'label'; edge: MapEdge; from: PlacedNode; to: PlacedNode }) {
   const forward = to.layer > from.layer;
   const x1 = forward ? from.x + NODE_WIDTH : from.x + NODE_WIDTH / 2;
   const y1 = forward ? from.y + NODE_HEIGHT / 2 : from.y + NODE_HEIGHT;
@@ -49,11 +54,20 @@ function EdgePath({ edge, from, to }: { edge: MapEdge; from: PlacedNode; to: Pla
   const [midX, midY] = bezierPoint([x1, y1], c1, c2, [x2, y2], 0.5);
   const tone = edge.error_rate >= 0.05 ? 'error' : edge.error_rate > 0 ? 'warn' : 'ok';
   const label = `${formatCountOf(edge.calls, 'call')} · ${formatPercent(edge.error_rate)} err · ${formatDuration(edge.avg_duration_ns)}`;
+  // An opaque plate under the label: 10.5 px text averages under 6 px a character.
+  const labelWidth = label.length * 6 + 8;
+  if (part === 'line') {
+    return (
+      <g className={`map-edge tone-${tone}`}>
+        <path d={d} markerEnd="url(#arrow)" strokeWidth={Math.min(5, 1 + Math.log10(1 + edge.calls))}>
+          <title>{`${edge.parent} → ${edge.child}: ${formatCountOf(edge.calls, 'call')}, ${formatCountOf(edge.errors, 'error')} (${formatPercent(edge.error_rate)}), average ${formatDuration(edge.avg_duration_ns)}`}</title>
+        </path>
+      </g>
+    );
+  }
   return (
     <g className={`map-edge tone-${tone}`}>
-      <path d={d} markerEnd="url(#arrow)" strokeWidth={Math.min(5, 1 + Math.log10(1 + edge.calls))}>
-        <title>{`${edge.parent} → ${edge.child}: ${formatCountOf(edge.calls, 'call')}, ${formatCountOf(edge.errors, 'error')} (${formatPercent(edge.error_rate)}), average ${formatDuration(edge.avg_duration_ns)}`}</title>
-      </path>
+      <rect x={midX - labelWidth / 2} y={midY - 16} width={labelWidth} height={15} rx={3} className="map-edge-plate" />
       <text x={midX} y={midY - 5} textAnchor="middle" className="map-edge-label">
         {label}
       </text>
@@ -61,10 +75,10 @@ function EdgePath({ edge, from, to }: { edge: MapEdge; from: PlacedNode; to: Pla
   );
 }
 
-function NodeBox({ placed, highlighted, selected, onSelect }: { placed: PlacedNode; highlighted: boolean; selected: boolean; onSelect: (service: string) => void }) {
+function NodeBox({ placed, rateUnit, highlighted, selected, onSelect }: { placed: PlacedNode; rateUnit: RateUnit; highlighted: boolean; selected: boolean; onSelect: (service: string) => void }) {
   const node = placed.node;
   const health = node?.health ?? 'ok';
-  const detail = node === undefined ? 'no server spans' : `${formatRate(node.rate)} · ${formatPercent(node.error_ratio)} err · p99 ${formatDuration(node.p99_ns)}`;
+  const detail = node === undefined ? 'no server spans' : `${formatRateIn(node.rate, rateUnit)} · ${formatPercent(node.error_ratio)} err · p99 ${formatDuration(node.p99_ns)}`;
   return (
     <g
       className={`map-node health-${health}${selected ? ' selected' : ''}${highlighted ? ' highlighted' : ''}`}

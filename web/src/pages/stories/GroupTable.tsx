@@ -18,7 +18,7 @@ export function GroupTable({ groups, startMs, endMs, windowQuery }: { groups: St
           <th scope="col">Endpoint</th>
           <th scope="col" className="num">Stories</th>
           <th scope="col">Over the window</th>
-          <th scope="col">First seen</th>
+          <th scope="col" className="wide-only">First seen</th>
           <th scope="col">Last seen</th>
         </tr>
       </thead>
@@ -47,7 +47,7 @@ export function GroupTable({ groups, startMs, endMs, windowQuery }: { groups: St
             <td>
               <Sparkline buckets={group.buckets} bucketSecs={group.bucket_secs} startMs={startMs} endMs={endMs} label={`Stories of ${group.summary}`} tone={group.kind} />
             </td>
-            <td>
+            <td className="wide-only">
               <Time ns={group.first_seen_ns} />
             </td>
             <td>

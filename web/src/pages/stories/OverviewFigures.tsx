@@ -4,6 +4,7 @@ import { Chart } from '../../components/Chart';
 import { alignSeries } from '../../lib/series';
 import { formatCount, formatRate, formatSeconds } from '../../lib/format';
 import { Link } from '../../app/router';
+import { dataLagNote } from './dataLag';
 
 /** The overview figures (evaluated at the window end) over the stories chart. */
 export function OverviewFigures({ overview, series, startMs, endMs, alertsHref }: {
@@ -36,18 +37,24 @@ export function OverviewFigures({ overview, series, startMs, endMs, alertsHref }
           <dd>{overview === undefined ? '…' : <Link to={alertsHref}>{formatCount(overview.active_alerts)}</Link>}</dd>
         </div>
         <Figure label="Span rate" value={overview === undefined ? '…' : formatRate(overview.spans_per_sec)} />
-        <Figure label="Data lag" value={overview === undefined ? '…' : formatSeconds(overview.data_lag_secs)} />
+        <Figure
+          label="Data lag"
+          value={overview === undefined ? '…' : formatSeconds(overview.data_lag_secs)}
+          note={overview === undefined ? undefined : dataLagNote(overview.data_lag_secs)}
+          title="The clock minus the time of the newest log the log miner has processed"
+        />
       </dl>
       {chart !== null && <Chart title="Stories over the window" xs={chart.xs} series={chart.series} height={150} format={formatCount} yMin={0} stepSecs={chart.stepSecs} counts />}
     </section>
   );
 }
 
-function Figure({ label, value, tone }: { label: string; value: string; tone?: 'error' | 'slow' }) {
+function Figure({ label, value, tone, note, title }: { label: string; value: string; tone?: 'error' | 'slow'; note?: string; title?: string }) {
   return (
-    <div className={`figure${tone === undefined ? '' : ` tone-${tone}`}`}>
+    <div className={`figure${tone === undefined ? '' : ` tone-${tone}`}`} title={title}>
       <dt>{label}</dt>
       <dd>{value}</dd>
+      {note !== undefined && <dd className="figure-note">{note}</dd>}
     </div>
   );
 }

@@ -11,6 +11,8 @@ import { Time } from '../../components/Time';
 import { WindowPicker } from '../../components/WindowPicker';
 import { formatCount, formatCountOf, formatDuration } from '../../lib/format';
 import { useQueryField } from '../../lib/useQueryField';
+import { windowBounds } from '../../lib/window';
+import { TraceScatter } from './TraceScatter';
 
 const DEFAULT_SINCE = '1h';
 // Every filter of /api/v1/traces/search, under the same names in the page URL.
@@ -74,6 +76,7 @@ export default function TracesPage() {
       )}
       {data !== undefined && data.length > 0 && (
         <>
+          <TraceScatter rows={data} {...windowBounds(params.since, params.until, DEFAULT_SINCE)} />
           <p className="muted" aria-live="polite">
             {formatCountOf(data.length, 'trace')}, newest first{data.length >= Number(params.limit || 100) ? ' (raise the limit to see more)' : ''}.
           </p>

@@ -1,0 +1,270 @@
+/**
+ * Log search and log series routes against real chDB: the data dir is first created with the schema
+ * before migration 4 and holds logs, then upgraded (the n-gram index migration), and the routes read
+ * through createApi with a fixed clock; a second API over the same store runs with auth on.
+ */
+
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { hash } from '@node-rs/argon2';
+import { Registry } from 'prom-client';
+import { createTraceRepo } from '../../cli/store-adapters.js';
+import type { LogRow } from '../../model/signals.js';
+import type { Store } from '../../model/store.js';
+import { createStore } from '../../store/create-store.js';
+import { insertLogs } from '../../store/logs.js';
+import { migrate } from '../../store/migrate.js';
+import { MIGRATIONS } from '../../store/migrations/index.js';
+import { insertTemplateHits } from '../../store/template-hits.js';
+import { upsertTemplates } from '../../store/templates.js';
+import { parseJsonExact } from '../../util/json.js';
+import { createLogger } from '../../util/log.js';
+import { createApi, type Api } from '../server.js';
+import { createLogRoutes } from './log-routes.js';
+import { hexId, MINUTE_MS, NOW_MS, NOW_SECS, nsAt } from './route-test-app.js';
+
+const TRACE_A = hexId(0xa1);
+const TPL = '4242';
+const dir = mkdtempSync(join(tmpdir(), 'svc-log-search-'));
+let store: Store;
+let api: Api;
+let authApi: Api;
+let upgradeApplied: number[] = [];
+
+let seq = 0;
+function log(offsetMs: number, over: Partial<LogRow> = {}): LogRow {
+  seq += 1;
+  return {
+    logId: String(5_000_000 + seq),
+    tsNs: nsAt(offsetMs),
+    observedTsNs: nsAt(offsetMs),
+    traceId: '',
+    spanId: '',
+    serviceName: 'checkout',
+    severityNumber: 9,
+    severityText: 'INFO',
+    body: `plain line ${seq}`,
+    attrs: [],
+    resource: [['service.name', over.serviceName ?? 'checkout']],
+    scopeName: '',
+    scopeVersion: '',
+    ...over,
+  };
+}
+
+// The fixture, all within the last hour unless said otherwise.
+const DECLINED = log(-5 * MINUTE_MS, {
+  severityNumber: 17, severityText: 'ERROR', body: 'Payment DECLINED for order 77 by issuer', traceId: TRACE_A, spanId: '00000000000000b1',
+  attrs: [['http.request.header.x-very-long-attribute-name', 'v'], ['order.id', 77]],
+});
+const DECLINED_BILLING = log(-6 * MINUTE_MS, { serviceName: 'billing', severityNumber: 13, severityText: 'WARN', body: 'payment declined: retry later' });
+const PERCENT = log(-7 * MINUTE_MS, { body: 'disk 100% full' });
+const PERCENT_DECOY = log(-7 * MINUTE_MS, { body: 'disk 1000 full' });
+const OLD = log(-2 * 60 * MINUTE_MS, { body: 'payment declined long ago' });
+const FUTURE = log(30_000, { body: 'stamped ahead of the clock' });
+/** 240 lines, three per millisecond stamp, so pages split rows of one stamp. */
+const BULK = Array.from({ length: 240 }, (_, i) => log(-50 * MINUTE_MS + Math.floor(i / 3), { serviceName: 'bulk', body: `bulk line ${i}` }));
+const ALL_IN_HOUR = [DECLINED, DECLINED_BILLING, PERCENT, PERCENT_DECOY, ...BULK];
+
+before(async () => {
+  // An existing data dir: the schema before log search, already holding logs.
+  const oldStore = await createStore({ clickhouse: { url: '', database: 'svc_log_search' }, embedded: { data_dir: join(dir, 'data') } });
+  await migrate(oldStore, MIGRATIONS.filter((m) => m.version < 4));
+  await insertLogs(oldStore, [DECLINED, DECLINED_BILLING, OLD]);
+  await oldStore.close();
+
+  store = await createStore({ clickhouse: { url: '', database: 'svc_log_search' }, embedded: { data_dir: join(dir, 'data') } });
+  upgradeApplied = await migrate(store);
+  await insertLogs(store, [PERCENT, PERCENT_DECOY, FUTURE, ...BULK]);
+  await insertLogs(store, BULK.slice(0, 30)); // replays: listed and counted once
+  await upsertTemplates(store, [{
+    templateId: TPL, service: 'checkout', template: 'Payment DECLINED for order <*> by <*>', count: 1, firstSeenNs: DECLINED.tsNs, lastSeenNs: DECLINED.tsNs,
+    maxSeverity: 17, sample: DECLINED.body, maskingVersion: 1, signature: 'x', overflow: false, createdSeq: 1n, updatedAtMs: NOW_MS,
+  }]);
+  await insertTemplateHits(store, [{ tsNs: DECLINED.tsNs, templateId: TPL, service: 'checkout', logId: DECLINED.logId, traceId: TRACE_A, spanId: DECLINED.spanId, severityNumber: 17 }]);
+
+  const deps = { traces: createTraceRepo(store, 15), registry: new Registry(), metricRegistries: [], logger: createLogger('silent'), routes: [createLogRoutes(store, { nowMs: () => NOW_MS })] };
+  api = createApi({ listen: { host: '127.0.0.1', port: 0 }, queryTimeoutSecs: 15 }, deps);
+  const passwordHash = await hash('pw', { algorithm: 2, memoryCost: 19456, timeCost: 2, parallelism: 1 });
+  authApi = createApi(
+    { listen: { host: '127.0.0.1', port: 0 }, queryTimeoutSecs: 15, auth: { enabled: true, username: 'admin', password_hash: passwordHash, session_ttl_secs: 3600, session_key: Buffer.alloc(32, 3), secure_cookie: false } },
+    { ...deps, registry: new Registry() },
+  );
+  await api.app.ready();
+  await authApi.app.ready();
+});
+
+after(async () => {
+  await api?.close();
+  await authApi?.close();
+  await store?.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- bodies are checked field by field
+async function get(url: string, on: Api = api, headers: Record<string, string> = {}): Promise<{ status: number; body: any }> {
+  const response = await on.app.inject({ method: 'GET', url, headers });
+  return { status: response.statusCode, body: response.body === '' ? undefined : parseJsonExact(response.body) };
+}
+const ids = (body: { logs: { log_id: string }[] }) => body.logs.map((l) => l.log_id);
+
+/** Every page of a search with `limit`, following next_cursor. */
+async function allPages(url: string, limit: number): Promise<{ pages: number; logIds: string[]; ts: bigint[] }> {
+  const logIds: string[] = [];
+  const ts: bigint[] = [];
+  let cursor: string | null = null;
+  let pages = 0;
+  do {
+    const { status, body } = await get(`${url}${url.includes('?') ? '&' : '?'}limit=${limit}${cursor === null ? '' : `&cursor=${cursor}`}`);
+    assert.equal(status, 200);
+    pages += 1;
+    for (const row of body.logs) {
+      logIds.push(row.log_id);
+      ts.push(row.ts_ns);
+    }
+    cursor = body.next_cursor;
+  } while (cursor !== null && pages < 100);
+  return { pages, logIds, ts };
+}
+
+describe('migration 4 on an existing data dir', () => {
+  it('adds the skipping indexes to the logs table and keeps the logs written before it searchable', async () => {
+    assert.deepEqual(upgradeApplied, [4]);
+    const indexes = await store.query<{ name: string; type: string; expr: string }>(
+      "SELECT name, type, expr FROM system.data_skipping_indices WHERE database = currentDatabase() AND table = 'logs' ORDER BY name",
+    );
+    const byName = new Map(indexes.map((i) => [i.name, i]));
+    assert.equal(byName.get('idx_body_ngram')?.type, 'ngrambf_v1');
+    assert.equal(byName.get('idx_body_ngram')?.expr, 'lowerUTF8(body)');
+    assert.equal(byName.get('idx_log_id')?.type, 'bloom_filter');
+    assert.deepEqual(ids((await get('/api/v1/logs/search?q=declined')).body), [DECLINED.logId, DECLINED_BILLING.logId]);
+  });
+});
+
+describe('GET /api/v1/logs/search', () => {
+  it('lists the last hour newest first with every field, exact ns and the mined template', async () => {
+    const { status, body } = await get('/api/v1/logs/search?limit=500');
+    assert.equal(status, 200);
+    // Without until, rows stamped up to 60 s past now are listed; the 2-hour-old log is not.
+    assert.deepEqual(ids(body), [FUTURE, DECLINED, DECLINED_BILLING, ...[PERCENT, PERCENT_DECOY].sort((a, b) => (BigInt(b.logId) > BigInt(a.logId) ? 1 : -1)), ...[...BULK].reverse()].map((l) => l.logId));
+    assert.equal(body.next_cursor, null);
+    assert.deepEqual(body.logs[1], {
+      log_id: DECLINED.logId,
+      ts_ns: DECLINED.tsNs,
+      service_name: 'checkout',
+      severity_number: 17,
+      severity_text: 'ERROR',
+      body: 'Payment DECLINED for order 77 by issuer',
+      trace_id: TRACE_A,
+      span_id: '00000000000000b1',
+      template_id: TPL,
+      template: 'Payment DECLINED for order <*> by <*>',
+      attrs: [['http.request.header.x-very-long-attribute-name', 'v'], ['order.id', 77]],
+      resource: [['service.name', 'checkout']],
+    });
+    assert.equal(body.logs[2].template_id, null);
+    assert.equal(body.logs[2].template, null);
+  });
+
+  it('filters by service, minimum severity, trace id and template id', async () => {
+    assert.deepEqual(ids((await get('/api/v1/logs/search?service=billing')).body), [DECLINED_BILLING.logId]);
+    assert.deepEqual(ids((await get('/api/v1/logs/search?severity=warn')).body), [DECLINED.logId, DECLINED_BILLING.logId]);
+    assert.deepEqual(ids((await get('/api/v1/logs/search?severity=ERROR')).body), [DECLINED.logId]);
+    assert.deepEqual(ids((await get('/api/v1/logs/search?severity=14')).body), [DECLINED.logId]);
+    assert.deepEqual(ids((await get(`/api/v1/logs/search?trace_id=${TRACE_A.toUpperCase()}`)).body), [DECLINED.logId]);
+    assert.deepEqual(ids((await get(`/api/v1/logs/search?template_id=${TPL}`)).body), [DECLINED.logId]);
+    assert.deepEqual(ids((await get(`/api/v1/logs/search?template_id=${TPL}&service=billing`)).body), []);
+    assert.deepEqual(ids((await get('/api/v1/logs/search?since=3h&q=declined&service=checkout')).body), [DECLINED.logId, OLD.logId]);
+  });
+
+  it('matches text case-insensitively, every word required in any order, LIKE characters literally', async () => {
+    assert.deepEqual(ids((await get('/api/v1/logs/search?q=PAYMENT%20declined')).body), [DECLINED.logId, DECLINED_BILLING.logId]);
+    assert.deepEqual(ids((await get('/api/v1/logs/search?q=issuer%20%20payment')).body), [DECLINED.logId]);
+    assert.deepEqual(ids((await get('/api/v1/logs/search?q=payment%20refunded')).body), []);
+    assert.deepEqual(ids((await get('/api/v1/logs/search?q=100%25')).body), [PERCENT.logId]);
+    assert.deepEqual(ids((await get('/api/v1/logs/search?q=1_0')).body), []);
+    assert.deepEqual(ids((await get('/api/v1/logs/search?q=clin')).body), [DECLINED.logId, DECLINED_BILLING.logId], 'a part of a word matches');
+  });
+
+  it('pages through every row once with the cursor, also across rows sharing a stamp', async () => {
+    const expected = [...BULK].reverse().map((l) => l.logId);
+    const paged = await allPages('/api/v1/logs/search?service=bulk', 7);
+    assert.equal(paged.pages, Math.ceil(BULK.length / 7));
+    assert.equal(new Set(paged.logIds).size, paged.logIds.length, 'no row repeats');
+    assert.deepEqual(paged.logIds, expected, 'no row is skipped and the order is newest first');
+    const one = await allPages('/api/v1/logs/search?service=bulk', 1);
+    assert.deepEqual(one.logIds.slice(0, 5), expected.slice(0, 5));
+    // An exact page: the last page is full and says no more follow.
+    const exact = await get('/api/v1/logs/search?service=bulk&limit=240');
+    assert.equal(exact.body.logs.length, 240);
+    assert.equal(exact.body.next_cursor, null);
+    const first = await get('/api/v1/logs/search?service=bulk&limit=100');
+    assert.equal(first.body.logs.length, 100);
+    assert.match(first.body.next_cursor, /^\d+\.\d+\.\d+$/);
+  });
+
+  it('answers 400 naming the parameter', async () => {
+    const bad: [string, string][] = [
+      ['limit=0', 'limit must be within 1..500'],
+      ['limit=501', 'limit must be within 1..500'],
+      ['severity=loud', 'severity must be trace, debug, info, warn, error, fatal or a number within 1..24'],
+      ['severity=25', 'severity must be trace, debug, info, warn, error, fatal or a number within 1..24'],
+      ['trace_id=abc', 'trace_id must be 32 hex characters'],
+      ['template_id=x1', 'template_id must be a decimal u64'],
+      ['cursor=nope', 'cursor must be the next_cursor of a previous page'],
+      [`q=${'q'.repeat(201)}`, 'q must be at most 200 characters'],
+      [`service=${'s'.repeat(201)}`, 'service must be at most 200 characters'],
+      ['service=a&service=b', 'service must be given once'],
+      ['since=8d', 'since must be within 1s..7d'],
+      [`until=${NOW_SECS + 120}`, 'until must be at most 60s in the future'],
+    ];
+    for (const [query, message] of bad) {
+      assert.deepEqual(await get(`/api/v1/logs/search?${query}`), { status: 400, body: { error: message } }, query);
+    }
+    assert.deepEqual(await get('/api/v1/logs/series?severity=loud'), { status: 400, body: { error: 'severity must be trace, debug, info, warn, error, fatal or a number within 1..24' } });
+    assert.deepEqual(await get('/api/v1/logs/series?since=0s'), { status: 400, body: { error: 'since must be within 1s..7d' } });
+  });
+});
+
+describe('GET /api/v1/logs/series', () => {
+  it('counts per epoch-grid bucket and severity; the total equals the search count over the same filter', async () => {
+    const until = NOW_SECS;
+    const { status, body } = await get(`/api/v1/logs/series?until=${until}`);
+    assert.equal(status, 200);
+    assert.equal(body.bucket_secs, 60);
+    assert.equal(body.total, ALL_IN_HOUR.length);
+    const levels = ['unspecified', 'trace', 'debug', 'info', 'warn', 'error', 'fatal'];
+    assert.deepEqual(Object.keys(body).sort(), ['bucket_secs', 'total', ...levels].sort());
+    for (const level of levels) {
+      assert.equal(body[level].length, 61, 'every grid bucket, the first and last partial');
+      assert.equal(body[level][0][0] % 60, 0);
+    }
+    const sum = (level: string) => body[level].reduce((s: number, [, n]: [number, number]) => s + n, 0);
+    assert.equal(sum('error'), 1);
+    assert.equal(sum('warn'), 1);
+    assert.equal(sum('info'), ALL_IN_HOUR.length - 2);
+    const declinedBucket = body.error.find(([, n]: [number, number]) => n > 0)[0];
+    assert.equal(declinedBucket, Math.floor((NOW_MS - 5 * MINUTE_MS) / MINUTE_MS) * 60);
+
+    for (const filter of ['', 'service=bulk', 'q=declined', 'severity=warn', `template_id=${TPL}`, 'q=line&service=bulk']) {
+      const series = await get(`/api/v1/logs/series?until=${until}&${filter}`);
+      const listed = await allPages(`/api/v1/logs/search?until=${until}&${filter}`, 500);
+      assert.equal(series.body.total, listed.logIds.length, filter);
+    }
+  });
+});
+
+describe('auth on', () => {
+  it('refuses both routes without credentials and answers with them', async () => {
+    for (const url of ['/api/v1/logs/search', '/api/v1/logs/series']) {
+      assert.deepEqual(await get(url, authApi), { status: 401, body: { error: 'unauthorized' } });
+      const ok = await get(url, authApi, { authorization: `Basic ${Buffer.from('admin:pw').toString('base64')}` });
+      assert.equal(ok.status, 200, url);
+    }
+    const ok = await get('/api/v1/logs/search?service=billing', authApi, { authorization: `Basic ${Buffer.from('admin:pw').toString('base64')}` });
+    assert.deepEqual(ids(ok.body), [DECLINED_BILLING.logId]);
+  });
+});

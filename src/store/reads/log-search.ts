@@ -1,0 +1,228 @@
+/**
+ * Raw log search for GET /api/v1/logs/search and /api/v1/logs/series: the same filter over the logs
+ * table, newest first in pages, or counted per grid bucket and severity. Every log is counted and
+ * listed once (replays share a log id and a timestamp; reads dedupe by log id).
+ */
+
+import type { AttrPair } from '../../model/signals.js';
+import type { QueryOptions, QueryParams, Store } from '../../model/store.js';
+import { attrsFromJson } from '../attrs-json.js';
+
+export interface LogSearchFilter {
+  /** Window [fromNs, toNs). */
+  fromNs: bigint;
+  toNs: bigint;
+  service?: string;
+  /** Lowest severity number listed. */
+  minSeverity?: number;
+  /** Lower-cased words, each a substring the body must contain (any case). */
+  words: readonly string[];
+  templateId?: string;
+  traceId?: string;
+}
+
+/** The last row of a page: the next page starts strictly below it in (ts_ns, log_id) order. */
+export interface LogCursor {
+  tsNs: bigint;
+  logId: string;
+}
+
+export interface LogSearchRow {
+  log_id: string;
+  ts_ns: bigint;
+  service_name: string;
+  severity_number: number;
+  severity_text: string;
+  body: string;
+  trace_id: string;
+  span_id: string;
+  template_id: string | null;
+  template: string | null;
+  attrs: AttrPair[];
+  resource: AttrPair[];
+}
+
+/** OpenTelemetry severity ranges: 1-4 trace, 5-8 debug, ... 21-24 fatal; 0 is unspecified. */
+export const SEVERITY_LEVELS = ['unspecified', 'trace', 'debug', 'info', 'warn', 'error', 'fatal'] as const;
+export type SeverityLevel = (typeof SEVERITY_LEVELS)[number];
+
+/** Rows read per page row, so replayed twins (dropped here) rarely shorten a page. */
+const REPLAY_HEADROOM = 2;
+
+/** The widening slices a search reads, as shares [numerator, denominator] of its time range. */
+const SLICE_SHARES: readonly [number, number][] = [[1, 64], [1, 8], [1, 1]];
+
+/** `%`, `_` and `\` are LIKE's own characters; a word matches them literally. */
+function likeContains(word: string): string {
+  return `%${word.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+}
+
+/** The WHERE clause shared by search and series. */
+function filterSql(filter: LogSearchFilter): { where: string; params: QueryParams } {
+  const where = ['ts_ns >= {from_ns:Int64}', 'ts_ns < {to_ns:Int64}'];
+  const params: QueryParams = { from_ns: filter.fromNs, to_ns: filter.toNs };
+  if (filter.service !== undefined) {
+    where.push('service_name = {service:String}');
+    params.service = filter.service;
+  }
+  if (filter.minSeverity !== undefined) {
+    where.push('severity_number >= {min_severity:UInt8}');
+    params.min_severity = filter.minSeverity;
+  }
+  if (filter.traceId !== undefined) {
+    where.push('trace_id = {trace_id:String}');
+    params.trace_id = filter.traceId;
+  }
+  // lowerUTF8(body) is the expression of the n-gram index (migration 4), so LIKE can skip granules.
+  filter.words.forEach((word, i) => {
+    where.push(`lowerUTF8(body) LIKE {word_${i}:String}`);
+    params[`word_${i}`] = likeContains(word);
+  });
+  if (filter.templateId !== undefined) {
+    where.push(`log_id IN (
+      SELECT log_id FROM template_hits
+      WHERE template_id = {template_id:UInt64} AND ts_ns >= {from_ns:Int64} AND ts_ns < {to_ns:Int64})`);
+    params.template_id = filter.templateId;
+  }
+  return { where: where.join(' AND '), params };
+}
+
+interface StoredRow {
+  lid: string;
+  ts: string;
+  service_name: string;
+  severity_number: number;
+  severity_text: string;
+  body: string;
+  trace_id: string;
+  span_id: string;
+  attrs: string;
+  resource: string;
+}
+
+/**
+ * Up to `limit` logs newest first (ties by log id, descending), strictly below `cursor` when given,
+ * and whether more follow. Each row carries its mined template when the logminer has seen it.
+ */
+export async function searchLogs(
+  store: Store,
+  filter: LogSearchFilter,
+  cursor: LogCursor | undefined,
+  limit: number,
+  options: QueryOptions,
+): Promise<{ rows: LogSearchRow[]; more: boolean }> {
+  if (filter.toNs <= filter.fromNs) return { rows: [], more: false };
+  const { where, params } = filterSql(filter);
+  let after = '';
+  if (cursor !== undefined) {
+    after = ' AND ts_ns <= {cursor_ts:Int64} AND (ts_ns < {cursor_ts:Int64} OR log_id < {cursor_id:UInt64})';
+    params.cursor_ts = cursor.tsNs;
+    params.cursor_id = cursor.logId;
+  }
+  const fetchRows = (limit + 1) * REPLAY_HEADROOM;
+  // Newest first in widening slices: most pages fill from the newest part of the range, which
+  // recent (small, not yet merged) parts and the time indexes answer without reading the rest.
+  const topNs = cursor !== undefined && cursor.tsNs + 1n < filter.toNs ? cursor.tsNs + 1n : filter.toNs;
+  const spanNs = topNs - filter.fromNs;
+  const stored: StoredRow[] = [];
+  let sliceToNs = topNs;
+  for (const share of SLICE_SHARES) {
+    if (sliceToNs <= filter.fromNs || stored.length >= fetchRows) break;
+    const reach = (spanNs * BigInt(share[0])) / BigInt(share[1]);
+    const sliceFromNs = topNs - reach > filter.fromNs ? topNs - reach : filter.fromNs;
+    if (sliceFromNs >= sliceToNs) continue;
+    const slice = await store.query<StoredRow>(
+      `SELECT toString(log_id) AS lid, ts_ns AS ts, service_name, severity_number, severity_text, body, trace_id, span_id, attrs, resource
+       FROM logs
+       WHERE ${where}${after} AND ts_ns >= {slice_from_ns:Int64} AND ts_ns < {slice_to_ns:Int64}
+       ORDER BY ts_ns DESC, log_id DESC
+       LIMIT {rows:UInt32}`,
+      { ...params, slice_from_ns: sliceFromNs, slice_to_ns: sliceToNs, rows: fetchRows - stored.length },
+      options,
+    );
+    stored.push(...slice);
+    sliceToNs = sliceFromNs;
+  }
+  // A replay shares its twin's stamp and id, so twins are adjacent here; dropping them in place
+  // keeps the engine's top-N sort (a LIMIT BY would sort every matching row). A page cut short by
+  // many twins is still exact: its cursor is its last row, and `more` holds while rows were cut off.
+  const distinct: StoredRow[] = [];
+  for (const row of stored) {
+    const previous = distinct[distinct.length - 1];
+    if (previous !== undefined && previous.lid === row.lid && previous.ts === row.ts) continue;
+    distinct.push(row);
+  }
+  const page = distinct.slice(0, limit);
+  const templates = await templatesOfLogs(store, page, options);
+  const rows = page.map((r): LogSearchRow => {
+    const template = templates.get(r.lid);
+    return {
+      log_id: r.lid,
+      ts_ns: BigInt(r.ts),
+      service_name: r.service_name,
+      severity_number: Number(r.severity_number),
+      severity_text: r.severity_text,
+      body: r.body,
+      trace_id: r.trace_id,
+      span_id: r.span_id,
+      template_id: template?.id ?? null,
+      template: template?.text ?? null,
+      attrs: attrsFromJson(r.attrs),
+      resource: attrsFromJson(r.resource),
+    };
+  });
+  return { rows, more: distinct.length > limit || stored.length === fetchRows };
+}
+
+/** The mined template (id and newest text) of each listed log the logminer has seen. */
+async function templatesOfLogs(store: Store, rows: readonly StoredRow[], options: QueryOptions): Promise<Map<string, { id: string; text: string | null }>> {
+  if (rows.length === 0) return new Map();
+  let minNs = BigInt(rows[0].ts);
+  let maxNs = minNs;
+  for (const r of rows) {
+    const ts = BigInt(r.ts);
+    if (ts < minNs) minNs = ts;
+    if (ts > maxNs) maxNs = ts;
+  }
+  const found = await store.query<{ lid: string; tid: string; text: string; known: number }>(
+    `SELECT h.lid AS lid, toString(h.tid) AS tid, t.text AS text, t.known AS known
+     FROM (
+       SELECT toString(log_id) AS lid, any(template_id) AS tid FROM template_hits
+       WHERE log_id IN {ids:Array(UInt64)} AND service IN {services:Array(String)} AND ts_ns >= {min_ns:Int64} AND ts_ns <= {max_ns:Int64}
+       GROUP BY log_id
+     ) AS h
+     LEFT JOIN (
+       SELECT template_id, argMax(template, updated_at_ms) AS text, 1 AS known FROM templates
+       WHERE template_id IN (
+         SELECT template_id FROM template_hits
+         WHERE log_id IN {ids:Array(UInt64)} AND service IN {services:Array(String)} AND ts_ns >= {min_ns:Int64} AND ts_ns <= {max_ns:Int64})
+       GROUP BY template_id
+     ) AS t ON t.template_id = h.tid`,
+    { ids: rows.map((r) => BigInt(r.lid)), services: [...new Set(rows.map((r) => r.service_name))], min_ns: minNs, max_ns: maxNs },
+    options,
+  );
+  return new Map(found.map((f) => [f.lid, { id: f.tid, text: Number(f.known) === 1 ? f.text : null }]));
+}
+
+/** Distinct logs per grid bucket (Unix seconds) and severity level over the filter's window. */
+export async function countLogs(store: Store, filter: LogSearchFilter, bucketSecs: number, options: QueryOptions): Promise<{ bucket: number; level: SeverityLevel; n: number }[]> {
+  if (filter.toNs <= filter.fromNs) return [];
+  const { where, params } = filterSql(filter);
+  // FINAL collapses replayed twins (same sort key) exactly, at about half the cost of counting
+  // distinct log ids; twins share a stamp, so merging within each day's partition is enough.
+  const rows = await store.query<{ bucket: string | number; level: SeverityLevel; n: string | number }>(
+    `SELECT intDiv(ts_ns, {bucket_ns:Int64}) * {bucket_secs:Int64} AS bucket,
+       multiIf(severity_number = 0, 'unspecified', severity_number <= 4, 'trace', severity_number <= 8, 'debug',
+               severity_number <= 12, 'info', severity_number <= 16, 'warn', severity_number <= 20, 'error', 'fatal') AS level,
+       count() AS n
+     FROM (
+       SELECT ts_ns, severity_number FROM logs FINAL
+       WHERE ${where}
+       SETTINGS do_not_merge_across_partitions_select_final = 1
+     )
+     GROUP BY bucket, level`,
+    { ...params, bucket_secs: bucketSecs, bucket_ns: BigInt(bucketSecs) * 1_000_000_000n },
+    options,
+  );
+  return rows.map((r) => ({ bucket: Number(r.bucket), level: r.level, n: Number(r.n) }));
+}
