@@ -130,6 +130,8 @@ function isLetter(c: number): boolean {
  * like the line. A name must hold a letter outside a-f, so hex ids (`deadbeef_12`) stay whole.
  */
 export function literalPrefixLength(line: string, start: number, end: number): number {
+  // Most values start with a digit: nothing to keep.
+  if (isDigit(line.charCodeAt(start))) return 0;
   let i = start;
   while (i < end && line.charCodeAt(i) === 47) i++;
   if (i > start) return i < end && isDigit(line.charCodeAt(i)) ? i - start : 0;
