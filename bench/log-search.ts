@@ -4,7 +4,7 @@
  * both). Logs are generated inside the engine (INSERT ... SELECT FROM numbers) over the last 24 h,
  * 12 services, bodies from a small vocabulary with a rare phrase in 0.1 % of lines, and a template
  * hit per 100th line; then each route is asked 20 times through createApi; one figure a line.
- * Usage: node dist/bench/log-search.js [logs, default 10000000]
+ * Usage: node dist/bench/log-search.js [logs, default 10000000] [search|series: only that route]
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -66,7 +66,10 @@ export async function main(argv: string[]): Promise<void> {
     );
     await api.app.ready();
     const filters = ['', 'q=timeout', 'q=gateway%20unreachable', 'service=service-3', 'service=service-3&q=gateway%20unreachable', 'severity=error', 'template_id=777'];
-    const urls = filters.flatMap((f) => [`/api/v1/logs/search?since=24h${f === '' ? '' : `&${f}`}`, `/api/v1/logs/series?since=24h${f === '' ? '' : `&${f}`}`]);
+    const only = argv[1];
+    const urls = filters
+      .flatMap((f) => [`/api/v1/logs/search?since=24h${f === '' ? '' : `&${f}`}`, `/api/v1/logs/series?since=24h${f === '' ? '' : `&${f}`}`])
+      .filter((url) => only === undefined || url.includes(`/logs/${only}?`));
     for (const url of urls) {
       const samples: number[] = [];
       let rows = 0;

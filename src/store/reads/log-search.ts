@@ -208,19 +208,26 @@ async function templatesOfLogs(store: Store, rows: readonly StoredRow[], options
 export async function countLogs(store: Store, filter: LogSearchFilter, bucketSecs: number, options: QueryOptions): Promise<{ bucket: number; level: SeverityLevel; n: number }[]> {
   if (filter.toNs <= filter.fromNs) return [];
   const { where, params } = filterSql(filter);
-  // FINAL collapses replayed twins (same sort key) exactly, at about half the cost of counting
-  // distinct log ids; twins share a stamp, so merging within each day's partition is enough.
-  const rows = await store.query<{ bucket: string | number; level: SeverityLevel; n: string | number }>(
-    `SELECT intDiv(ts_ns, {bucket_ns:Int64}) * {bucket_secs:Int64} AS bucket,
-       multiIf(severity_number = 0, 'unspecified', severity_number <= 4, 'trace', severity_number <= 8, 'debug',
-               severity_number <= 12, 'info', severity_number <= 16, 'warn', severity_number <= 20, 'error', 'fatal') AS level,
-       count() AS n
-     FROM (
-       SELECT ts_ns, severity_number FROM logs FINAL
+  // Replayed twins share a sort key and a stamp. Without a filter, FINAL within each day's partition
+  // collapses them at about half the cost of counting distinct log ids; with one, FINAL would still
+  // merge every row of the window before filtering, so distinct ids over the matching rows are cheaper.
+  const filtered = filter.service !== undefined || filter.minSeverity !== undefined || filter.words.length > 0 || filter.templateId !== undefined || filter.traceId !== undefined;
+  const level = `multiIf(severity_number = 0, 'unspecified', severity_number <= 4, 'trace', severity_number <= 8, 'debug',
+               severity_number <= 12, 'info', severity_number <= 16, 'warn', severity_number <= 20, 'error', 'fatal')`;
+  const sql = filtered
+    ? `SELECT intDiv(ts_ns, {bucket_ns:Int64}) * {bucket_secs:Int64} AS bucket, ${level} AS level, uniqExact(log_id) AS n
+       FROM logs
        WHERE ${where}
-       SETTINGS do_not_merge_across_partitions_select_final = 1
-     )
-     GROUP BY bucket, level`,
+       GROUP BY bucket, level`
+    : `SELECT intDiv(ts_ns, {bucket_ns:Int64}) * {bucket_secs:Int64} AS bucket, ${level} AS level, count() AS n
+       FROM (
+         SELECT ts_ns, severity_number FROM logs FINAL
+         WHERE ${where}
+         SETTINGS do_not_merge_across_partitions_select_final = 1
+       )
+       GROUP BY bucket, level`;
+  const rows = await store.query<{ bucket: string | number; level: SeverityLevel; n: string | number }>(
+    sql,
     { ...params, bucket_secs: bucketSecs, bucket_ns: BigInt(bucketSecs) * 1_000_000_000n },
     options,
   );
