@@ -26,13 +26,20 @@ function queue(overrides: Partial<RowQueueOptions<number>> & { failures?: number
   return { q, writes, dropped, failuresSeen };
 }
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+async function until(what: string, check: () => boolean, timeoutMs = 10_000): Promise<void> {
+  const deadlineMs = Date.now() + timeoutMs;
+  while (!check()) {
+    if (Date.now() > deadlineMs) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+}
 
 test('writes at maxRows at once, in batches of at most maxRows', async () => {
-  const { q, writes } = queue();
+  // maxAgeMs far away: only reaching maxRows can start a write before close().
+  const { q, writes } = queue({ maxAgeMs: 3_600_000 });
   q.push([1, 2, 3, 4, 5, 6, 7]);
-  await sleep(10);
-  assert.deepEqual(writes.slice(0, 2), [[1, 2, 3], [4, 5, 6]]);
+  await until('two full batches', () => writes.length >= 2);
+  assert.deepEqual(writes, [[1, 2, 3], [4, 5, 6]], 'the partial batch waits');
   await q.close();
   assert.deepEqual(writes, [[1, 2, 3], [4, 5, 6], [7]]);
 });
@@ -40,10 +47,16 @@ test('writes at maxRows at once, in batches of at most maxRows', async () => {
 test('writes a partial batch once the oldest row is maxAgeMs old, not before', async () => {
   const { q, writes } = queue({ maxAgeMs: 80 });
   q.push([1]);
-  await sleep(30);
-  q.push([2]);
-  assert.deepEqual(writes, []);
-  await sleep(100);
+  // Armed in the same tick on the same clock, a 30 ms timer fires before the queue's 80 ms one,
+  // however late the loaded machine runs both.
+  const writtenAt30Ms = await new Promise<number[][]>((resolve) =>
+    setTimeout(() => {
+      resolve(writes.map((batch) => [...batch]));
+      q.push([2]);
+    }, 30),
+  );
+  assert.deepEqual(writtenAt30Ms, [], 'nothing written before maxAgeMs');
+  await until('the partial batch', () => writes.length > 0);
   assert.deepEqual(writes, [[1, 2]]);
   await q.close();
 });

@@ -106,6 +106,16 @@ async function metrics(): Promise<string> {
   return (await fetch(`${svc.apiUrl}/metrics`)).text();
 }
 
+/** Completed detection passes: each stored and published what it detected before it counts. */
+async function detectPasses(): Promise<number> {
+  return metricValue(await metrics(), 'svc_logminer_detect_passes_total');
+}
+
+/** Waits until `count` more detection passes have completed than `from`. */
+async function untilDetectPasses(from: number, count: number): Promise<void> {
+  await until(`${count} more detection passes`, async () => ((await detectPasses()) >= from + count ? true : undefined));
+}
+
 /** Offsets (ms before now) in the middle of the minute `minutesAgo` whole minutes before the current one. */
 function inMinute(nowMs: number, minutesAgo: number, secondInMinute = 30): number {
   const minuteStart = Math.floor(nowMs / MINUTE_MS) * MINUTE_MS - minutesAgo * MINUTE_MS;
@@ -168,11 +178,13 @@ describe('log alerts through the real SDK', () => {
     const lines: [number, string][] = [[inMinute(nowMs, 40), 'batch 1 imported']];
     for (let i = 0; i < 15; i++) lines.push([inMinute(nowMs, 2, 10 + i), `batch ${2 + i} imported`]);
     await send(sdkLogs(service, nowMs, lines));
-    await until('the coverage skip counted', async () => {
-      const skipped = metricValue(await metrics(), 'svc_logminer_spike_skipped_total', { reason: 'coverage' });
-      return skipped > before ? skipped : undefined;
+    const passesAtSkip = await until('the coverage skip counted', async () => {
+      const text = await metrics();
+      const skipped = metricValue(text, 'svc_logminer_spike_skipped_total', { reason: 'coverage' });
+      return skipped > before ? metricValue(text, 'svc_logminer_detect_passes_total') : undefined;
     });
-    await new Promise((resolve) => setTimeout(resolve, 1500));
+    // The pass that skipped may still be storing its alerts: one more completed pass after it.
+    await untilDetectPasses(passesAtSkip, 2);
     assert.deepEqual(await alertsOf(service, 'spike'), []);
   });
 
@@ -212,8 +224,8 @@ describe('log alerts through the real SDK', () => {
     await waitForTemplate(service, 'session <*> opened');
     await send(sdkLogs(service, Date.now(), [[-500, 'disk quota exceeded on volume data', SeverityNumber.ERROR]]));
     await waitForTemplate(service, 'disk quota exceeded on volume data');
-    // Several detection passes (every second) over the mined template: none raises it.
-    await new Promise((resolve) => setTimeout(resolve, 3000));
+    // Three more completed passes, so at least two began after the template was mined and listed: none raises it.
+    await untilDetectPasses(await detectPasses(), 3);
     assert.deepEqual(await alertsOf(service, 'new'), []);
     assert.equal(metricValue(await metrics(), 'svc_logminer_alerts_total', { kind: 'new' }), 0);
     // Alerts of the earlier epoch are still listed.

@@ -191,7 +191,7 @@ describe('logminer', () => {
       );
       assert.deepEqual(rows.map((r) => [r.kind, r.published]), [['new', false], ['new', true]]);
       assert.deepEqual(rows[1].ids, ['cd'.repeat(16)]);
-      for (let i = 0; i < 100 && h.alerts.length === 0; i++) await new Promise((resolve) => setTimeout(resolve, 10));
+      for (const deadlineMs = Date.now() + 10_000; h.alerts.length === 0 && Date.now() < deadlineMs; ) await new Promise((resolve) => setTimeout(resolve, 10));
       assert.equal(h.alerts.length, 1);
       assert.equal(h.alerts[0].key, rows[0].alert_id);
       const body = parseJsonExact(h.alerts[0].value.toString()) as Record<string, unknown>;

@@ -195,6 +195,7 @@ export function createLogminer(settings: { logminer: LogminerSettings; logsTopic
     for (const alert of pass.alerts) metrics.alerts.inc({ kind: alert.kind });
     await output.emit(pass.alerts);
     await output.republish();
+    metrics.detectPasses.inc();
   }
 
   function pruneSpikes(wallMs: number): void {

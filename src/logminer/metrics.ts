@@ -20,6 +20,7 @@ export function createLogminerMetrics(registry: Registry, sources: { dataLagSecs
     publishFailures: new Counter({ name: 'svc_logminer_publish_failures_total', help: 'Failed alert publishes (republished by a later pass)', registers }),
     flushFailures: new Counter({ name: 'svc_logminer_flush_failures_total', help: 'Failed template and hit writes (retried)', registers }),
     detectFailures: new Counter({ name: 'svc_logminer_detect_failures_total', help: 'Detection passes that failed (the next pass tries again)', registers }),
+    detectPasses: new Counter({ name: 'svc_logminer_detect_passes_total', help: 'Detection passes completed (their alerts stored and published)', registers }),
     dropped: new Counter({ name: 'svc_logminer_dropped_items_total', help: 'Logs not mined, by reason (as svc_writer_dropped_items_total): bad_record, too_old, time_out_of_range', labelNames: ['reason'], registers }),
   };
   // Shown at 0 from the start, so a dashboard sees the series before the first skip.

@@ -50,6 +50,22 @@ async function samplesAt(tsMs: number): Promise<StoredSample[]> {
   );
 }
 
+/**
+ * Resolves once a recorder started now on a one-second interval has made its second pass: by then
+ * a recorder whose interval was armed earlier (or not at all) would have made a pass too.
+ */
+async function oneIntervalLater(registry: Registry): Promise<void> {
+  let witnessPasses = 0;
+  const witnessTs = nextTick();
+  const witness = createRecorder({ record_secs: 1, metric_targets: [] }, { store, logger: createLogger('silent'), sources: new Map([['svc-notifier', registry]]), nowMs: () => witnessTs + witnessPasses++ });
+  await witness.start();
+  for (const deadlineMs = Date.now() + 10_000; witnessPasses < 2; ) {
+    if (Date.now() > deadlineMs) throw new Error('timed out waiting for the witness recorder\'s second pass');
+    await new Promise((done) => setTimeout(done, 50));
+  }
+  await witness.close();
+}
+
 function listen(server: Server): Promise<number> {
   return new Promise((done) => server.listen(0, '127.0.0.1', () => done((server.address() as AddressInfo).port)));
 }
@@ -172,7 +188,7 @@ describe('recorder', () => {
     );
     assert.deepEqual(stamps.map((row) => Number(row.ts_ms) - firstTs), [0, 1], 'one pass at start and one on the interval');
     const afterClose = passes;
-    await new Promise((done) => setTimeout(done, 1_100));
+    await oneIntervalLater(registry);
     assert.equal(passes, afterClose, 'no pass after close');
     assert.ok(lines.some((line) => line.includes('"level":40') && line.includes('record_secs below 5')), lines.join(''));
 
@@ -186,10 +202,12 @@ describe('recorder', () => {
     assert.ok((await samplesAt(startTs)).length > 0, 'the pass at start was written before close returned');
 
     const offTs = nextTick();
-    const off = createRecorder({ record_secs: 0, metric_targets: [] }, { store, logger: createLogger('silent'), sources: new Map([['svc-notifier', registry]]), nowMs: () => offTs });
+    let offPasses = 0;
+    const off = createRecorder({ record_secs: 0, metric_targets: [] }, { store, logger: createLogger('silent'), sources: new Map([['svc-notifier', registry]]), nowMs: () => offTs + offPasses++ });
     await off.start();
-    await new Promise((done) => setTimeout(done, 200));
+    await oneIntervalLater(registry);
     await off.close();
+    assert.equal(offPasses, 0, 'no pass at start nor on an interval');
     assert.deepEqual(await samplesAt(offTs), []);
   });
 });

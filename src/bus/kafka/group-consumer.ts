@@ -10,6 +10,8 @@ interface InFlight {
 interface PartitionState {
   waiting: Message[];
   inFlight: InFlight[];
+  /** The offset after the last record this session took from the partition. */
+  nextOffset: bigint;
 }
 
 export interface KafkaConsumerClient {
@@ -134,7 +136,19 @@ export class KafkaGroupConsumer {
       retries: 3,
       retryDelay: 200,
     });
-    const ended = new Promise<void>((resolve) => (this.sessionEnded = resolve));
+    // Local: a late event of this session's client or stream must not end the next session.
+    let endSession!: () => void;
+    const ended = new Promise<void>((resolve) => (endSession = resolve));
+    this.sessionEnded = endSession;
+    let ending = false;
+    const failSession = (error: unknown) => {
+      if (!ending) this.hooks.onError(error, 'session');
+      endSession();
+    };
+    // The client reports a background rejoin that failed (after a rebalance, under load or while a
+    // broker is away) as an 'error' event: unheard it would throw and end the process. The member
+    // is out of the group then, so the session ends and a new one joins from the last commits.
+    consumer.on('error', failSession);
     try {
       if (this.closed) return;
       const stream = await consumer.consume({
@@ -145,19 +159,18 @@ export class KafkaGroupConsumer {
       });
       this.stream = stream;
       stream.on('data', (message: Message) => this.receive(message));
-      stream.once('error', (error: unknown) => {
-        this.hooks.onError(error, 'session');
-        this.sessionEnded?.();
-      });
-      stream.once('close', () => this.sessionEnded?.());
-      if (this.closed) this.sessionEnded?.();
+      stream.on('error', failSession);
+      stream.once('close', endSession);
+      if (this.closed) endSession();
       await ended;
+      ending = true;
       stream.pause();
       // Batches already handed out finish, and their commits still apply.
       while (this.running.size > 0) await Promise.allSettled([...this.running]);
       await this.commits;
       if (!stream.destroyed) await stream.close().catch((error: unknown) => this.hooks.onError(error, 'session'));
     } finally {
+      ending = true;
       this.stream = undefined;
       this.sessionEnded = undefined;
       this.partitions.clear();
@@ -172,9 +185,16 @@ export class KafkaGroupConsumer {
     const key = `${message.topic}:${message.partition}`;
     let state = this.partitions.get(key);
     if (state === undefined) {
-      state = { waiting: [], inFlight: [] };
+      state = { waiting: [], inFlight: [], nextOffset: -1n };
       this.partitions.set(key, state);
     }
+    // Every rebalance makes the client fetch each assigned partition again from its last commit,
+    // which lags what this session already took (handlers still running, commits still on their
+    // way or refused during the rebalance). Those records are waiting, in flight or done here, and
+    // commit in order with the rest; handing them out again would only duplicate them downstream.
+    // A new session starts from the commits, so a failed batch is still delivered again.
+    if (message.offset < state.nextOffset) return;
+    state.nextOffset = message.offset + 1n;
     state.waiting.push(message);
     this.waitingCount += 1;
     this.waitingBytes += messageSize(message);

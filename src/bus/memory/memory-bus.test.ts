@@ -29,7 +29,11 @@ test('publish resolves only after the durable group commits, and records keep ke
   bus.consume({ group: 'writer', topics: ['t'], handler: async (records) => { seen.push(...records); await gate; } });
   let acknowledged = false;
   const publishing = bus.publish('t', [message('k1', 'a'), message('k1', 'b'), message('k2', 'c')]).then(() => (acknowledged = true));
-  await new Promise((resolve) => setTimeout(resolve, 20));
+  // Every record reached the held handler: the durable group cannot commit, so no acknowledgement yet.
+  for (const deadlineMs = Date.now() + 10_000; seen.length < 3; ) {
+    if (Date.now() > deadlineMs) throw new Error('timed out waiting for the three records at the handler');
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
   assert.equal(acknowledged, false, 'not acknowledged before the durable group committed');
   assert.equal(seen.length, 3);
   release();

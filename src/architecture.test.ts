@@ -1,0 +1,195 @@
+/**
+ * The rooms of the code and what may depend on what, as docs/architecture.md draws them: every
+ * .ts file under src/ is read and its imports checked against the rules below. Tests and test
+ * support (`*.test.ts`, src/testing/, src/e2e/) may import anything and are not checked.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readdirSync, readFileSync } from 'node:fs';
+import { builtinModules } from 'node:module';
+import { join, posix, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { importSpecifiers } from './testing/imports.js';
+
+/** The sources, not the build: this file runs from dist/src/. */
+const SRC = fileURLToPath(new URL('../../src/', import.meta.url));
+
+/** Components: each runs alone in the split deployment, so they talk only through the bus. */
+const COMPONENTS = ['ingest', 'writer', 'assembler', 'logminer', 'notifier', 'recorder'];
+/** Pure cores: computation only, fed and drained by the components. */
+const PURE_CORES = ['analysis', 'mining'];
+/** Beyond the cores' own folders, the only modules they may load (types shared with everyone). */
+const PURE_SHARED_FILES = ['model/signals.ts', 'config/settings.ts'];
+/** Packages the cores may use: a hash function, nothing that touches the outside world. */
+const PURE_PACKAGES = ['@node-rs/xxhash'];
+/** What the API may read from: storage, shared types and helpers, and the pure cores. */
+const API_MAY_IMPORT = ['api', 'store', 'model', 'util', 'config', 'analysis', 'mining'];
+/** Lower layers every component builds on; they never reach back up. */
+const LOWER_LAYERS = ['store', 'bus', 'otlp', 'model', 'util', 'config'];
+const UPPER_ROOMS = [...COMPONENTS, 'api', 'cli'];
+
+/** Imports that break a rule today, each with the reason it stands. A rule change goes in docs/architecture.md too. */
+const EXCEPTIONS: { from: string; to: string; reason: string }[] = [
+  {
+    from: 'mining/parallel.ts',
+    to: 'node:worker_threads',
+    reason: 'the parallel miner runs the same pure miner on worker threads: messages between threads, no files, sockets or processes.',
+  },
+  {
+    from: 'mining/parallel-worker.ts',
+    to: 'node:worker_threads',
+    reason: 'the worker side of the parallel miner, as above.',
+  },
+  {
+    from: 'assembler/assembler.ts',
+    to: 'writer/retention.ts',
+    reason: 'isStorable, the 3-day rule the writer stores by: the assembler gives no story to what the writer will not store. It belongs beside the table lifetimes in store/.',
+  },
+  {
+    from: 'logminer/logminer.ts',
+    to: 'writer/retention.ts',
+    reason: 'isStorable, as for the assembler: the logminer mines only what the writer stores.',
+  },
+  {
+    from: 'notifier/test-support.ts',
+    to: 'bus/memory/memory-bus.ts',
+    reason: 'test support kept beside the notifier (not a test file by name); it is to move out of the product.',
+  },
+  {
+    from: 'api/routes/route-test-app.ts',
+    to: 'cli/store-adapters.ts',
+    reason: 'test support that builds the API the way the CLI does (not a test file by name); it is to move out of the product.',
+  },
+];
+
+/** An import: `to` is a path under src/ for the project's own modules, else the package (`node:fs`, `fastify`). */
+interface Edge {
+  from: string;
+  to: string;
+}
+
+const BUILTINS = new Set(builtinModules);
+
+function packageOf(specifier: string): string {
+  if (specifier.startsWith('node:')) return specifier;
+  if (BUILTINS.has(specifier) || BUILTINS.has(specifier.split('/')[0])) return `node:${specifier}`;
+  const parts = specifier.split('/');
+  return specifier.startsWith('@') ? parts.slice(0, 2).join('/') : parts[0];
+}
+
+/** The edges of a set of sources keyed by their path under src/ (posix separators). */
+export function edgesOf(sources: Map<string, string>): Edge[] {
+  const edges: Edge[] = [];
+  for (const [file, text] of sources) {
+    for (const specifier of importSpecifiers(text)) {
+      const to = specifier.startsWith('.') ? posix.join(posix.dirname(file), specifier).replace(/\.js$/, '.ts') : packageOf(specifier);
+      edges.push({ from: file, to });
+    }
+  }
+  return edges;
+}
+
+/** The folder under src/ a file belongs to; src/cli.ts is the CLI's entry point. */
+function roomOf(file: string): string {
+  return file === 'cli.ts' ? 'cli' : file.split('/')[0];
+}
+
+function isTestCode(file: string): boolean {
+  return file.endsWith('.test.ts') || file.startsWith('testing/') || file.startsWith('e2e/');
+}
+
+const isOwnModule = (to: string) => to.endsWith('.ts');
+
+/** Every import breaking a rule, described; exceptions are left out. */
+export function violations(edges: Edge[]): string[] {
+  const found: string[] = [];
+  const broken = (edge: Edge, rule: string) => {
+    if (!EXCEPTIONS.some((exception) => exception.from === edge.from && exception.to === edge.to)) found.push(`${edge.from} imports ${edge.to}; ${rule}`);
+  };
+  for (const edge of edges) {
+    if (isTestCode(edge.from)) continue;
+    const from = roomOf(edge.from);
+    const own = isOwnModule(edge.to);
+    const to = own ? roomOf(edge.to) : edge.to;
+    if (own && isTestCode(edge.to)) broken(edge, 'product code does not import tests or test support');
+    if (PURE_CORES.includes(from) || PURE_SHARED_FILES.includes(edge.from)) {
+      const pure = own ? PURE_CORES.includes(to) || PURE_SHARED_FILES.includes(edge.to) : PURE_PACKAGES.includes(edge.to);
+      if (!pure) broken(edge, 'analysis and mining do no I/O: they import only each other, model/signals.ts, config/settings.ts and @node-rs/xxhash');
+    }
+    if (COMPONENTS.includes(from) && own && to !== from && (COMPONENTS.includes(to) || ['api', 'cli', 'bus'].includes(to))) {
+      broken(edge, 'components meet only on the bus: no component imports another component, the API, the CLI or a bus implementation (they are handed a Bus from model/bus.ts)');
+    }
+    if (from === 'api' && own && !API_MAY_IMPORT.includes(to)) broken(edge, `the API reads storage, not component state: it imports only ${API_MAY_IMPORT.join(', ')}`);
+    if (LOWER_LAYERS.includes(from) && own && UPPER_ROOMS.includes(to)) broken(edge, `${LOWER_LAYERS.join(', ')} never import components, the API or the CLI`);
+    if (from !== 'cli' && own && to === 'cli') broken(edge, 'the CLI wires everything together: nothing else imports it');
+  }
+  return found;
+}
+
+function readSources(): Map<string, string> {
+  const sources = new Map<string, string>();
+  const walk = (dir: string) => {
+    for (const entry of readdirSync(dir, { withFileTypes: true })) {
+      const path = join(dir, entry.name);
+      if (entry.isDirectory()) walk(path);
+      else if (entry.name.endsWith('.ts') && !entry.name.endsWith('.d.ts')) sources.set(relative(SRC, path).split(/[\\/]/).join('/'), readFileSync(path, 'utf8'));
+    }
+  };
+  walk(SRC);
+  return sources;
+}
+
+test('the sources keep to the rooms and their dependency rules', () => {
+  const sources = readSources();
+  assert.ok(sources.size > 100, `read ${sources.size} sources from ${SRC}`);
+  for (const room of [...COMPONENTS, ...PURE_CORES, ...LOWER_LAYERS, 'api', 'cli']) {
+    assert.ok([...sources.keys()].some((file) => roomOf(file) === room), `src/${room}/ exists (a room renamed must be renamed here too)`);
+  }
+  assert.deepEqual(violations(edgesOf(sources)), []);
+});
+
+test('a forbidden import is reported, and an exception only excuses its own file', () => {
+  const sources = new Map([
+    ['mining/drain.ts', "import { readFileSync } from 'node:fs';\nimport type { Store } from '../model/store.js';\nimport xxhash from '@node-rs/xxhash';"],
+    ['analysis/tree.ts', "import type { SpanRow } from '../model/signals.js';\nimport { x } from './types.js';"],
+    ['writer/writer.ts', "import { decide } from '../assembler/outputs.js';\nimport { MemoryBus } from '../bus/memory/memory-bus.js';\nimport type { Bus } from '../model/bus.js';"],
+    ['api/routes/traces.ts', "import { open } from '../../logminer/live-state.js';\nimport { readSpans } from '../../store/spans.js';"],
+    ['store/spans.ts', "import { createWriter } from '../writer/writer.js';"],
+    ['logminer/logminer.ts', "import { isStorable } from '../writer/retention.js';\nimport { helper } from '../writer/batcher.js';"],
+    ['otlp/decode.ts', "import { span } from '../testing/otel.js';"],
+    ['writer/writer.test.ts', "import { MemoryBus } from '../bus/memory/memory-bus.js';\nimport { handle } from '../assembler/assembler.js';"],
+  ]);
+  const reported = violations(edgesOf(sources)).map((line) => line.split('; ')[0]);
+  assert.deepEqual(reported, [
+    'mining/drain.ts imports node:fs',
+    'mining/drain.ts imports model/store.ts',
+    'writer/writer.ts imports assembler/outputs.ts',
+    'writer/writer.ts imports bus/memory/memory-bus.ts',
+    'api/routes/traces.ts imports logminer/live-state.ts',
+    'store/spans.ts imports writer/writer.ts',
+    'logminer/logminer.ts imports writer/batcher.ts',
+    'otlp/decode.ts imports testing/otel.ts',
+  ]);
+});
+
+test('imports are read from code, not from comments, strings, templates or regular expressions', () => {
+  const source = [
+    "// import { a } from 'commented-line';",
+    "/* import { b } from 'commented-block'; */",
+    "import {",
+    "  c,",
+    "  type D,",
+    "} from './multi-line.js';",
+    "import type { E } from '../types.js';",
+    "import './side-effect.js';",
+    "export { f } from './re-export.js';",
+    "export * from \"./star.js\";",
+    "const text = \"import { g } from 'in-a-string'\";",
+    "const tpl = `import { h } from '${'in-a-template'}'`;",
+    "const re = /import ['\"]in-a-regex['\"]/;",
+    "const half = 4 / 2; const other = 'x' + \"/'\";",
+    "const lazy = await import('./dynamic.js');",
+    "Array.from('not-an-import');",
+  ].join('\n');
+  assert.deepEqual(importSpecifiers(source), ['./multi-line.js', '../types.js', './side-effect.js', './re-export.js', './star.js', './dynamic.js']);
+});
