@@ -8,4 +8,7 @@ if (!existsSync(entry)) {
   process.exit(2);
 }
 const { main } = await import(entry.href);
-process.exitCode = await main(process.argv.slice(2), process.env);
+const status = await main(process.argv.slice(2), process.env);
+// A failed start has closed what it opened; exit now even if a client library still holds a timer or socket.
+if (status !== 0) process.exit(status);
+process.exitCode = status;

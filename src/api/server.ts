@@ -1,6 +1,7 @@
 import Fastify, { type FastifyInstance } from 'fastify';
 import { Registry } from 'prom-client';
 import type { AuthSettings } from '../config/settings.js';
+import { listenError } from '../config/listen-error.js';
 import type { Component } from '../model/component.js';
 import type { Logger } from '../util/log.js';
 import { stringifyJson } from '../util/json.js';
@@ -13,6 +14,8 @@ import { registerTraceRoutes } from './routes/traces.js';
 
 export interface ApiSettings {
   listen: { host: string; port: number };
+  /** The setting `listen` came from, named when it cannot be bound (default `http_addr`). */
+  listenSetting?: string;
   queryTimeoutSecs: number;
   /** Absent: authentication off. */
   auth?: AuthSettings;
@@ -116,7 +119,11 @@ export function createApi(settings: ApiSettings, deps: ApiDeps): Api {
   return {
     app,
     async start() {
-      await app.listen({ host: settings.listen.host, port: settings.listen.port });
+      try {
+        await app.listen({ host: settings.listen.host, port: settings.listen.port });
+      } catch (error) {
+        throw listenError(settings.listenSetting ?? 'http_addr', settings.listen, error);
+      }
       const address = app.server.address();
       boundPort = typeof address === 'object' && address !== null ? address.port : settings.listen.port;
       logger.info({ address: `${settings.listen.host}:${boundPort}` }, 'api listening');

@@ -2,12 +2,13 @@
 
 import type { ClickHouseSettings, EmbeddedSettings } from '../config/settings.js';
 import type { Store } from '../model/store.js';
-import { ChdbStore } from './chdb-store.js';
 import { HttpStore } from './http-store.js';
 
 /** Opens the store: HTTP when `clickhouse.url` is set, otherwise chDB on `embedded.data_dir`. */
 export async function createStore(settings: { clickhouse: ClickHouseSettings; embedded: Pick<EmbeddedSettings, 'data_dir'> }): Promise<Store> {
   const { clickhouse, embedded } = settings;
   if (clickhouse.url !== '') return HttpStore.open(clickhouse.url, clickhouse.database);
+  // Loaded only here: the embedded engine is a ~550 MB library that a component on a server never needs.
+  const { ChdbStore } = await import('./chdb-store.js');
   return ChdbStore.open(embedded.data_dir, clickhouse.database);
 }
