@@ -2,6 +2,7 @@
 
 import type { ClickHouseSettings, EmbeddedSettings } from '../config/settings.js';
 import type { Store } from '../model/store.js';
+import { ConfigError } from '../config/config-error.js';
 import { HttpStore } from './http-store.js';
 
 /** Opens the store: HTTP when `clickhouse.url` is set, otherwise chDB on `embedded.data_dir`. */
@@ -9,6 +10,9 @@ export async function createStore(settings: { clickhouse: ClickHouseSettings; em
   const { clickhouse, embedded } = settings;
   if (clickhouse.url !== '') return HttpStore.open(clickhouse.url, clickhouse.database);
   // Loaded only here: the embedded engine is a ~550 MB library that a component on a server never needs.
-  const { ChdbStore } = await import('./chdb-store.js');
+  const { ChdbStore } = await import('./chdb-store.js').catch((error: unknown) => {
+    if ((error as { code?: unknown }).code !== 'ERR_MODULE_NOT_FOUND') throw error;
+    throw new ConfigError('the embedded ClickHouse (npm package chdb) is not installed: run npm install, or set clickhouse.url to a ClickHouse server');
+  });
   return ChdbStore.open(embedded.data_dir, clickhouse.database);
 }
