@@ -40,6 +40,8 @@ export interface Api extends Component {
   port(): number;
   /** For in-process tests (fastify inject). */
   app: FastifyInstance;
+  /** Every route registered (method and fastify path), for the docs' drift test. */
+  routes(): readonly { method: string; url: string }[];
 }
 
 /** The API component: JSON API, /healthz and /metrics on one port. */
@@ -50,6 +52,10 @@ export function createApi(settings: ApiSettings, deps: ApiDeps): Api {
   // Path parameters may be 200 characters, percent-encoded up to 12 bytes each.
   const app = Fastify({ logger: false, bodyLimit: 1024 * 1024, return503OnClosing: true, exposeHeadRoutes: true, routerOptions: { maxParamLength: 2400 } });
   let boundPort = 0;
+  const registered: { method: string; url: string }[] = [];
+  app.addHook('onRoute', (route) => {
+    for (const method of [route.method].flat()) registered.push({ method, url: route.url });
+  });
 
   app.setReplySerializer((payload) => stringifyJson(payload));
 
@@ -132,5 +138,6 @@ export function createApi(settings: ApiSettings, deps: ApiDeps): Api {
       await app.close();
     },
     port: () => boundPort,
+    routes: () => registered,
   };
 }
