@@ -97,9 +97,12 @@ function install(name, dir) {
   writeStamp(name, manifestHash(dir));
 }
 
-/** Runs `npmArgs` when the inputs' fingerprint differs from the last successful build's, or `output` is missing. */
+/**
+ * Runs `npmArgs` when the inputs' fingerprint differs from the last successful build's, or `output`
+ * is missing. The package's manifests count by content (an install rewrites the lock unchanged).
+ */
 function build(name, inputs, output, npmArgs, cwd = root) {
-  const fingerprint = treeFingerprint(inputs);
+  const fingerprint = `${treeFingerprint(inputs)}:${manifestHash(cwd)}`;
   if (existsSync(output) && readStamp(name) === fingerprint) return;
   run(npmArgs, cwd);
   writeStamp(name, fingerprint);
@@ -108,11 +111,11 @@ function build(name, inputs, output, npmArgs, cwd = root) {
 install('install-root', root);
 install('install-web', web);
 
-const serverInputs = ['src', 'bench', 'scripts', 'tsconfig.json', 'package-lock.json'].map((path) => join(root, path));
+const serverInputs = ['src', 'bench', 'scripts', 'tsconfig.json'].map((path) => join(root, path));
 build('build-server', serverInputs, join(root, 'dist', 'src', 'cli.js'), ['run', 'build:server', '--silent']);
 
 if (existsSync(join(web, 'package.json'))) {
-  const webInputs = ['src', 'index.html', 'vite.config.ts', 'tsconfig.json', 'package-lock.json'].map((path) => join(web, path));
+  const webInputs = ['src', 'index.html', 'vite.config.ts', 'tsconfig.json'].map((path) => join(web, path));
   build('build-web', webInputs, join(web, 'dist', 'index.html'), ['run', 'build', '--silent'], web);
   if (withTests) {
     build('build-web-tests', [...webInputs, join(web, 'tsconfig.test.json')], join(web, '.test-dist'), ['run', 'build:tests', '--silent'], web);

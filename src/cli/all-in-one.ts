@@ -9,7 +9,7 @@ import type { Store } from '../model/store.js';
 import { createBus } from './bus.js';
 import { buildApi, buildAssembler, buildIngest, buildLogminer, buildNotifier, buildRecorder, buildWriter } from './components.js';
 import { closeInOrder, waitForStopSignal } from './lifecycle.js';
-import { topicSpecs } from './topics.js';
+import { ensureTopicsAtStart } from './topics.js';
 
 /** `svc all-in-one`: every component in one process, sharing one store and one bus. */
 export async function runAllInOne(env: NodeJS.ProcessEnv): Promise<number> {
@@ -65,7 +65,7 @@ async function startComponents(settings: Settings, store: Store, logger: Logger,
   // The embedded bus's figures go with ingest's, whose answers they explain.
   const bus = await createBus(settings, logger, 'svc-all-in-one', registries.ingest);
   opened.push(['bus', () => bus.close()]);
-  await bus.ensureTopics(topicSpecs(settings));
+  await ensureTopicsAtStart(bus, settings);
 
   collectDefaultMetrics({ register: registries.api });
 

@@ -11,7 +11,7 @@ import { buildApi, buildAssembler, buildIngest, buildLogminer, buildNotifier, bu
 import { closeInOrder, waitForStopSignal } from './lifecycle.js';
 import { probeListen } from './listen-probe.js';
 import { startMetricsServer } from './metrics-server.js';
-import { topicSpecs } from './topics.js';
+import { ensureTopicsAtStart } from './topics.js';
 
 export type SplitComponent = 'ingest' | 'writer' | 'assembler' | 'logminer' | 'notifier' | 'api';
 type Consumer = 'writer' | 'assembler' | 'logminer' | 'notifier';
@@ -87,7 +87,7 @@ async function start(component: SplitComponent, settings: Settings, deps: SplitD
     await probeListen('grpc_addr', settings.grpc_addr);
     await probeListen('http_addr', settings.http_addr);
     // Ingest creates the topics when absent, so exports can be published before any consumer runs.
-    await bus.ensureTopics(topicSpecs(settings));
+    await ensureTopicsAtStart(bus, settings);
     const ingest = buildIngest(settings, { bus, registry, logger }, 'http_addr');
     await ingest.start();
     return { ready: { grpc: ingest.ports().grpc, http: ingest.ports().http }, steps: [['ingest', () => ingest.close()]] };
@@ -107,7 +107,7 @@ async function start(component: SplitComponent, settings: Settings, deps: SplitD
   const metrics = await startMetricsServer(setting, consumer.metricsAddr(settings), registry, logger);
   used.push(['metrics', () => metrics.close()]);
   const store = await openStore();
-  await bus.ensureTopics(topicSpecs(settings));
+  await ensureTopicsAtStart(bus, settings);
   const built = consumer.build(settings, { bus, store, registry, logger });
   await built.start();
   return { ready: { metrics: metrics.port() }, steps: [[component, () => built.close()]] };

@@ -170,3 +170,16 @@ test('a second all-in-one on the same data dir stops with one line naming embedd
     data.cleanup();
   }
 });
+
+test('an unreachable broker or ClickHouse server stops a split component with one line naming the setting', async () => {
+  // Nothing listens on port 9.
+  const ingest = await runSvcToExit(['ingest'], { ...LOOPBACK_PORT_0, SVC__KAFKA__BROKERS: '127.0.0.1:9' });
+  assert.equal(ingest.code, 1, ingest.stderr);
+  assert.equal(ingest.messages.length, 1, ingest.stderr);
+  assert.match(ingest.messages[0], /^svc: kafka\.brokers 127\.0\.0\.1:9: cannot create or check the topics: .*ECONNREFUSED 127\.0\.0\.1:9$/);
+
+  const api = await runSvcToExit(['api'], { ...LOOPBACK_PORT_0, SVC__KAFKA__BROKERS: '127.0.0.1:9', SVC__CLICKHOUSE__URL: 'http://127.0.0.1:9' });
+  assert.equal(api.code, 1, api.stderr);
+  assert.equal(api.messages.length, 1, api.stderr);
+  assert.match(api.messages[0], /^svc: clickhouse\.url: cannot open database svc on the ClickHouse server: .*ECONNREFUSED 127\.0\.0\.1:9$/);
+});
