@@ -9,12 +9,16 @@ if (!existsSync(entry)) {
   process.exit(2);
 }
 const args = process.argv.slice(2);
+let status;
 if (args[0] === 'mcp') {
   // Desktop clients start `svc mcp` on demand: load only the MCP code, not every component's (the
   // storage engine alone takes seconds to load).
   const { runMcp } = await import(new URL('../dist/src/cli/mcp.js', import.meta.url).href);
-  process.exitCode = await runMcp(args.slice(1), process.env);
+  status = await runMcp(args.slice(1), process.env);
 } else {
   const { main } = await import(entry.href);
-  process.exitCode = await main(args, process.env);
+  status = await main(args, process.env);
 }
+// A failed start has closed what it opened; exit now even if a client library still holds a timer or socket.
+if (status !== 0) process.exit(status);
+process.exitCode = status;

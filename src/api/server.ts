@@ -1,6 +1,7 @@
 import Fastify, { type FastifyInstance } from 'fastify';
 import { Registry } from 'prom-client';
 import type { AuthSettings } from '../config/settings.js';
+import { listenError } from '../config/listen-error.js';
 import type { Component } from '../model/component.js';
 import type { Logger } from '../util/log.js';
 import { stringifyJson } from '../util/json.js';
@@ -14,6 +15,8 @@ import { answerClientError, answerFrameworkError, isApiPath } from './connection
 
 export interface ApiSettings {
   listen: { host: string; port: number };
+  /** The setting `listen` came from, named when it cannot be bound (default `http_addr`). */
+  listenSetting?: string;
   queryTimeoutSecs: number;
   /** Absent: authentication off. */
   auth?: AuthSettings;
@@ -38,6 +41,8 @@ export interface Api extends Component {
   port(): number;
   /** For in-process tests (fastify inject). */
   app: FastifyInstance;
+  /** Every route registered (method and fastify path), for the docs' drift test. */
+  routes(): readonly { method: string; url: string }[];
 }
 
 /** The API component: JSON API, /healthz and /metrics on one port. */
@@ -56,6 +61,10 @@ export function createApi(settings: ApiSettings, deps: ApiDeps): Api {
     frameworkErrors: answerFrameworkError,
   });
   let boundPort = 0;
+  const registered: { method: string; url: string }[] = [];
+  app.addHook('onRoute', (route) => {
+    for (const method of [route.method].flat()) registered.push({ method, url: route.url });
+  });
 
   app.setReplySerializer((payload) => stringifyJson(payload));
 
@@ -125,7 +134,11 @@ export function createApi(settings: ApiSettings, deps: ApiDeps): Api {
   return {
     app,
     async start() {
-      await app.listen({ host: settings.listen.host, port: settings.listen.port });
+      try {
+        await app.listen({ host: settings.listen.host, port: settings.listen.port });
+      } catch (error) {
+        throw listenError(settings.listenSetting ?? 'http_addr', settings.listen, error);
+      }
       const address = app.server.address();
       boundPort = typeof address === 'object' && address !== null ? address.port : settings.listen.port;
       logger.info({ address: `${settings.listen.host}:${boundPort}` }, 'api listening');
@@ -134,5 +147,6 @@ export function createApi(settings: ApiSettings, deps: ApiDeps): Api {
       await app.close();
     },
     port: () => boundPort,
+    routes: () => registered,
   };
 }

@@ -81,9 +81,9 @@ export function buildRecorder(settings: Settings, deps: { store: Store; registry
 }
 
 /** Ingest on the given OTLP/HTTP address (otlp_http_addr in all-in-one, http_addr for `svc ingest`). */
-export function buildIngest(settings: Settings, deps: { bus: Bus; registry: Registry; logger: Logger }, httpAddr: string): Ingest {
+export function buildIngest(settings: Settings, deps: { bus: Bus; registry: Registry; logger: Logger }, httpAddrSetting: 'otlp_http_addr' | 'http_addr'): Ingest {
   return createIngest(
-    { grpcAddr: parseListenAddr(settings.grpc_addr), httpAddr: parseListenAddr(httpAddr), kafka: settings.kafka, ingest: settings.ingest },
+    { grpcAddr: parseListenAddr(settings.grpc_addr), httpAddr: parseListenAddr(settings[httpAddrSetting]), httpAddrSetting, kafka: settings.kafka, ingest: settings.ingest },
     { ...deps, codec: otlpCodec },
   );
 }

@@ -1,6 +1,6 @@
 import { createServer, type Server } from 'node:http';
 import type { Registry } from 'prom-client';
-import { ConfigError } from '../config/config-error.js';
+import { listenError } from '../config/listen-error.js';
 import { parseListenAddr } from '../config/listen-addr.js';
 import type { Logger } from '../util/log.js';
 
@@ -30,11 +30,7 @@ export async function startMetricsServer(setting: string, address: string, regis
     );
   });
   await new Promise<void>((resolve, reject) => {
-    server.once('error', (error: NodeJS.ErrnoException) => {
-      if (error.code === 'EADDRINUSE') reject(new ConfigError(`${setting} ${address} is already in use; set ${setting} to a free address`));
-      else if (error.code === 'EADDRNOTAVAIL' || error.code === 'EACCES') reject(new ConfigError(`${setting} ${address} cannot be listened on (${error.code})`));
-      else reject(error);
-    });
+    server.once('error', (error) => reject(listenError(setting, listen, error)));
     server.listen(listen.port, listen.host, () => resolve());
   });
   const bound = server.address();

@@ -9,8 +9,9 @@ import { createLogger, type Logger } from '../util/log.js';
 import { createBus } from './bus.js';
 import { buildApi, buildAssembler, buildIngest, buildLogminer, buildNotifier, buildRecorder, buildWriter, type BuildDeps } from './components.js';
 import { closeInOrder, waitForStopSignal } from './lifecycle.js';
+import { probeListen } from './listen-probe.js';
 import { startMetricsServer } from './metrics-server.js';
-import { topicSpecs } from './topics.js';
+import { ensureTopicsAtStart } from './topics.js';
 
 export type SplitComponent = 'ingest' | 'writer' | 'assembler' | 'logminer' | 'notifier' | 'api';
 type Consumer = 'writer' | 'assembler' | 'logminer' | 'notifier';
@@ -83,13 +84,16 @@ async function start(component: SplitComponent, settings: Settings, deps: SplitD
     return store;
   };
   if (component === 'ingest') {
+    await probeListen('grpc_addr', settings.grpc_addr);
+    await probeListen('http_addr', settings.http_addr);
     // Ingest creates the topics when absent, so exports can be published before any consumer runs.
-    await bus.ensureTopics(topicSpecs(settings));
-    const ingest = buildIngest(settings, { bus, registry, logger }, settings.http_addr);
+    await ensureTopicsAtStart(bus, settings);
+    const ingest = buildIngest(settings, { bus, registry, logger }, 'http_addr');
     await ingest.start();
     return { ready: { grpc: ingest.ports().grpc, http: ingest.ports().http }, steps: [['ingest', () => ingest.close()]] };
   }
   if (component === 'api') {
+    await probeListen('http_addr', settings.http_addr);
     const store = await openStore();
     const api = buildApi(settings, { bus, store, registry, logger, metricRegistries: [registry] });
     const recorder = buildRecorder(settings, { store, logger, registry, sources: new Map([['svc-api', registry]]) });
@@ -103,7 +107,7 @@ async function start(component: SplitComponent, settings: Settings, deps: SplitD
   const metrics = await startMetricsServer(setting, consumer.metricsAddr(settings), registry, logger);
   used.push(['metrics', () => metrics.close()]);
   const store = await openStore();
-  await bus.ensureTopics(topicSpecs(settings));
+  await ensureTopicsAtStart(bus, settings);
   const built = consumer.build(settings, { bus, store, registry, logger });
   await built.start();
   return { ready: { metrics: metrics.port() }, steps: [[component, () => built.close()]] };

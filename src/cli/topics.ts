@@ -1,5 +1,6 @@
 import type { Settings } from '../config/settings.js';
-import type { TopicSpec } from '../model/bus.js';
+import type { Bus, TopicSpec } from '../model/bus.js';
+import { namingSetting } from '../config/start-failure.js';
 
 /** Topics the service creates when absent, with the contract's partitions, retention and message size. */
 export function topicSpecs(settings: Settings): TopicSpec[] {
@@ -15,4 +16,10 @@ export function topicSpecs(settings: Settings): TopicSpec[] {
       ? [{ name: settings.notifier.alerts_topic, partitions: 3, retentionMs: kafka.retention_ms, maxMessageBytes }]
       : []),
   ];
+}
+
+/** Creates the absent topics at start-up; with Kafka, a broker that cannot be used stops the process with one line naming kafka.brokers. */
+export async function ensureTopicsAtStart(bus: Bus, settings: Settings): Promise<void> {
+  if (settings.kafka.brokers === '') return bus.ensureTopics(topicSpecs(settings));
+  await namingSetting(`kafka.brokers ${settings.kafka.brokers}`, 'cannot create or check the topics', () => bus.ensureTopics(topicSpecs(settings)));
 }

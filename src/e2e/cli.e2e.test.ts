@@ -5,7 +5,8 @@ import { writeFileSync } from 'node:fs';
 import { createServer, type AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { verify } from '@node-rs/argon2';
-import { tempDataDir } from '../testing/all-in-one.js';
+import { startAllInOne, tempDataDir } from '../testing/all-in-one.js';
+import { runSvcToExit, takenPort } from '../testing/run-svc.js';
 
 const ROOT = new URL('../../../', import.meta.url).pathname;
 
@@ -68,7 +69,7 @@ test('a taken metrics port stops writer, assembler, logminer and notifier with a
       // Nothing listens on port 9: the metrics port is checked before the broker or the database is contacted.
       const result = await svc([component], { SVC__KAFKA__BROKERS: '127.0.0.1:9', SVC__CLICKHOUSE__URL: 'http://127.0.0.1:9', [`SVC__${component.toUpperCase()}__METRICS_ADDR`]: `127.0.0.1:${port}` });
       assert.equal(result.code, 1, component);
-      assert.match(result.stderr, new RegExp(`^svc: ${setting.replace('.', '\\.')} 127\\.0\\.0\\.1:${port} is already in use`, 'm'), result.stderr);
+      assert.match(result.stderr, new RegExp(`^svc: ${setting.replace('.', '\\.')} 127\\.0\\.0\\.1:${port} is in use; set ${setting.replace('.', '\\.')} to a free address$`, 'm'), result.stderr);
     }
   } finally {
     taken.close();
@@ -128,4 +129,71 @@ test('hash-password reads the first piped line and prints an Argon2id PHC string
   const phc = result.stdout.trim();
   assert.match(phc, /^\$argon2id\$v=19\$m=19456,t=2,p=1\$/);
   assert.equal(await verify(phc, 'correct horse'), true);
+});
+
+const LOOPBACK_PORT_0 = { SVC__HTTP_ADDR: '127.0.0.1:0', SVC__GRPC_ADDR: '127.0.0.1:0', SVC__OTLP_HTTP_ADDR: '127.0.0.1:0' };
+
+test('a taken listener stops all-in-one (embedded) with one line naming the setting and address, and status 1', async () => {
+  const taken = await takenPort();
+  const data = tempDataDir();
+  try {
+    for (const [setting, variable] of [['http_addr', 'SVC__HTTP_ADDR'], ['grpc_addr', 'SVC__GRPC_ADDR'], ['otlp_http_addr', 'SVC__OTLP_HTTP_ADDR']]) {
+      const result = await runSvcToExit(['all-in-one'], { ...LOOPBACK_PORT_0, SVC__EMBEDDED__DATA_DIR: data.dir, [variable]: `127.0.0.1:${taken.port}` });
+      assert.equal(result.code, 1, result.stderr);
+      assert.deepEqual(result.messages, [`svc: ${setting} 127.0.0.1:${taken.port} is in use; set ${setting} to a free address`]);
+    }
+  } finally {
+    taken.server.close();
+    data.cleanup();
+  }
+});
+
+test('a taken listener stops svc ingest and svc api with one line, before the broker or database is contacted', async () => {
+  const taken = await takenPort();
+  // Nothing listens on port 9: the listeners are checked first.
+  const unreachable = { SVC__KAFKA__BROKERS: '127.0.0.1:9', SVC__CLICKHOUSE__URL: 'http://127.0.0.1:9' };
+  try {
+    const cases: [string, string, string][] = [
+      ['ingest', 'http_addr', 'SVC__HTTP_ADDR'],
+      ['ingest', 'grpc_addr', 'SVC__GRPC_ADDR'],
+      ['api', 'http_addr', 'SVC__HTTP_ADDR'],
+    ];
+    for (const [component, setting, variable] of cases) {
+      const result = await runSvcToExit([component], { ...unreachable, ...LOOPBACK_PORT_0, [variable]: `127.0.0.1:${taken.port}` });
+      assert.equal(result.code, 1, `${component}: ${result.stderr}`);
+      assert.deepEqual(result.messages, [`svc: ${setting} 127.0.0.1:${taken.port} is in use; set ${setting} to a free address`], component);
+    }
+  } finally {
+    taken.server.close();
+  }
+});
+
+test('a second all-in-one on the same data dir stops with one line naming embedded.data_dir and no engine exception', async () => {
+  const data = tempDataDir();
+  const first = await startAllInOne({ dataDir: data.dir });
+  try {
+    const second = await runSvcToExit(['all-in-one'], { ...LOOPBACK_PORT_0, SVC__EMBEDDED__DATA_DIR: data.dir });
+    assert.equal(second.code, 1, second.stderr);
+    assert.equal(second.messages.length, 1, second.stderr);
+    assert.match(second.messages[0], new RegExp(`^svc: embedded\\.data_dir ${data.dir.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} is in use by another process \\(pid ${first.process.pid}\\); `));
+    assert.ok(!second.stderr.includes('DB::Exception'), second.stderr);
+    // The first copy goes on serving.
+    assert.equal((await fetch(`${first.apiUrl}/healthz`)).status, 200);
+  } finally {
+    assert.equal(await first.stop(), 0);
+    data.cleanup();
+  }
+});
+
+test('an unreachable broker or ClickHouse server stops a split component with one line naming the setting', async () => {
+  // Nothing listens on port 9.
+  const ingest = await runSvcToExit(['ingest'], { ...LOOPBACK_PORT_0, SVC__KAFKA__BROKERS: '127.0.0.1:9' });
+  assert.equal(ingest.code, 1, ingest.stderr);
+  assert.equal(ingest.messages.length, 1, ingest.stderr);
+  assert.match(ingest.messages[0], /^svc: kafka\.brokers 127\.0\.0\.1:9: cannot create or check the topics: .*ECONNREFUSED 127\.0\.0\.1:9$/);
+
+  const api = await runSvcToExit(['api'], { ...LOOPBACK_PORT_0, SVC__KAFKA__BROKERS: '127.0.0.1:9', SVC__CLICKHOUSE__URL: 'http://127.0.0.1:9' });
+  assert.equal(api.code, 1, api.stderr);
+  assert.equal(api.messages.length, 1, api.stderr);
+  assert.match(api.messages[0], /^svc: clickhouse\.url: cannot open database svc on the ClickHouse server: .*ECONNREFUSED 127\.0\.0\.1:9$/);
 });

@@ -18,6 +18,7 @@ import { KEY_HEADER, SIGNAL_HEADER, type BusRecord } from '../model/bus.js';
 import { startAllInOne, tempDataDir, type RunningAllInOne } from '../testing/all-in-one.js';
 import { getJson, metricValue } from '../testing/http.js';
 import { startKafka, type TestKafka } from '../testing/kafka.js';
+import { runSvcToExit, takenPort } from '../testing/run-svc.js';
 import { buildSampleLogs, buildSampleTrace, expectedApiSpan, exportLogs, exportSpans, logExporter, traceExporter } from '../testing/otel.js';
 import { SdkTraces, sendSpans, until } from '../testing/sdk-trace.js';
 import { partitionForKey } from '../util/murmur2.js';
@@ -201,6 +202,33 @@ describe('svc all-in-one with kafka.brokers set', () => {
       return writer !== undefined && writer.lag === 0 && writer.end > 0 ? rows : undefined;
     });
     assert.ok(lag.some((row) => row.group === 'svc-assembler' && row.topic === 'svc.signals'), JSON.stringify(lag));
+  });
+});
+
+describe('svc all-in-one over Kafka with a listener that cannot bind', () => {
+  test('stops with one line naming the setting and status 1, its consumers gone from their groups', async () => {
+    const taken = await takenPort();
+    const data = tempDataDir('svc-e2e-kafka-taken-');
+    try {
+      for (const [setting, variable] of [['http_addr', 'SVC__HTTP_ADDR'], ['otlp_http_addr', 'SVC__OTLP_HTTP_ADDR']]) {
+        const result = await runSvcToExit(['all-in-one'], {
+          SVC__KAFKA__BROKERS: kafka.brokers,
+          SVC__EMBEDDED__DATA_DIR: data.dir,
+          SVC__HTTP_ADDR: '127.0.0.1:0',
+          SVC__GRPC_ADDR: '127.0.0.1:0',
+          SVC__OTLP_HTTP_ADDR: '127.0.0.1:0',
+          [variable]: `127.0.0.1:${taken.port}`,
+        });
+        assert.equal(result.code, 1, result.stderr);
+        assert.deepEqual(result.messages, [`svc: ${setting} 127.0.0.1:${taken.port} is in use; set ${setting} to a free address`]);
+        // The consumers left their groups on the way out: no partition is held by a process that is gone.
+        const groups = await admin.describeGroups({ groups: [...(await admin.listGroups()).keys()] });
+        for (const group of groups.values()) assert.equal(group.members.size, 0, `members left in ${group.id}`);
+      }
+    } finally {
+      taken.server.close();
+      data.cleanup();
+    }
   });
 });
 

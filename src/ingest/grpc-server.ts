@@ -9,6 +9,20 @@ import { MAX_OTLP_MESSAGE_BYTES } from './http-body.js';
 import type { InFlightBudget } from './in-flight-budget.js';
 import type { IngestMetrics } from './metrics.js';
 
+/**
+ * grpc-js prints "E No address added ..." itself when a bind fails, before rejecting; the caller
+ * turns that rejection into one start-up line naming grpc_addr, so that message is not printed.
+ * Everything else grpc-js logs goes to standard error as grpc-js's own logger writes it.
+ */
+const BIND_FAILED = 'No address added';
+grpc.setLogger({
+  error: (message?: unknown, ...rest: unknown[]) => {
+    if (!String(message).startsWith(BIND_FAILED)) console.error(`E ${String(message)}`, ...rest);
+  },
+  info: (message?: unknown, ...rest: unknown[]) => console.error(`I ${String(message)}`, ...rest),
+  debug: (message?: unknown, ...rest: unknown[]) => console.error(`D ${String(message)}`, ...rest),
+});
+
 export interface OtlpGrpcDeps {
   acceptor: Acceptor;
   codec: SignalCodec;

@@ -17,6 +17,13 @@ export { MAX_OTLP_MESSAGE_BYTES } from './http-body.js';
 
 type Encoding = 'protobuf' | 'json';
 
+/** Every route of the OTLP/HTTP listener; anything else is 404 (HEAD /metrics is GET's). */
+export const OTLP_HTTP_ROUTES = [
+  { method: 'POST', url: '/v1/traces', signal: 'traces' },
+  { method: 'POST', url: '/v1/logs', signal: 'logs' },
+  { method: 'GET', url: '/metrics', signal: undefined },
+] as const;
+
 export interface OtlpHttpDeps {
   acceptor: Acceptor;
   codec: SignalCodec;
@@ -56,12 +63,12 @@ export function createOtlpHttpServer(deps: OtlpHttpDeps) {
 
   async function handle(request: http.IncomingMessage, response: http.ServerResponse): Promise<void> {
     const path = (request.url ?? '/').split('?')[0];
-    if ((request.method === 'GET' || request.method === 'HEAD') && path === '/metrics') {
+    if ((request.method === 'GET' || request.method === 'HEAD') && path === OTLP_HTTP_ROUTES[2].url) {
       const text = await deps.registry.metrics();
       send(response, 200, deps.registry.contentType, request.method === 'HEAD' ? undefined : text);
       return;
     }
-    const signal = path === '/v1/traces' ? 'traces' : path === '/v1/logs' ? 'logs' : undefined;
+    const signal = OTLP_HTTP_ROUTES.find((route) => route.signal !== undefined && route.url === path)?.signal;
     if (signal === undefined || request.method !== 'POST') {
       request.resume();
       send(response, 404, 'text/plain', 'not found');

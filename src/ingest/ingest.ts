@@ -3,6 +3,7 @@ import type { Bus } from '../model/bus.js';
 import type { Component } from '../model/component.js';
 import type { IngestSettings, KafkaSettings } from '../config/settings.js';
 import type { Logger } from '../util/log.js';
+import { listenError } from '../config/listen-error.js';
 import { createAcceptor } from './accept.js';
 import type { SignalCodec } from './codec.js';
 import { createOtlpGrpcServer } from './grpc-server.js';
@@ -13,6 +14,8 @@ import { createIngestMetrics, registerInFlightGauges } from './metrics.js';
 export interface IngestOptions {
   grpcAddr: { host: string; port: number };
   httpAddr: { host: string; port: number };
+  /** The setting httpAddr came from (otlp_http_addr in all-in-one, http_addr for `svc ingest`), named when it cannot be bound. */
+  httpAddrSetting?: string;
   kafka: KafkaSettings;
   ingest: IngestSettings;
 }
@@ -65,8 +68,14 @@ export function createIngest(settings: IngestOptions, deps: IngestDeps): Ingest 
 
   return {
     async start() {
-      const grpcPort = await grpcServer.listen(settings.grpcAddr.host, settings.grpcAddr.port);
-      const http = await httpServer.listen(settings.httpAddr.host, settings.httpAddr.port);
+      const grpcPort = await grpcServer.listen(settings.grpcAddr.host, settings.grpcAddr.port).catch((error: unknown) => {
+        throw listenError('grpc_addr', settings.grpcAddr, error);
+      });
+      const http = await httpServer.listen(settings.httpAddr.host, settings.httpAddr.port).catch(async (error: unknown) => {
+        // Nothing was accepted yet: the gRPC port goes down with the failed start.
+        await grpcServer.close(0);
+        throw listenError(settings.httpAddrSetting ?? 'otlp_http_addr', settings.httpAddr, error);
+      });
       bound = { grpc: grpcPort, http: http.port };
       logger.info({ grpc: `${settings.grpcAddr.host}:${grpcPort}`, http: `${settings.httpAddr.host}:${http.port}` }, 'ingest listening');
     },

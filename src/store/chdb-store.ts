@@ -21,6 +21,7 @@ import { resolve } from 'node:path';
 import { Session } from 'chdb';
 import { StorageError, type QueryOptions, type QueryParams, type Store } from '../model/store.js';
 import { compactJsonRows } from './compact-json.js';
+import { assertDataDirFree } from './data-dir-lock.js';
 import { executionLimitSecs, toStorageError } from './errors.js';
 import { assertIdentifier } from './identifiers.js';
 import { parseJsonEachRow } from './json-rows.js';
@@ -77,6 +78,7 @@ export class ChdbStore implements Store {
     } catch (err) {
       throw new StorageError(`cannot create the embedded data directory ${dir}`, { cause: err });
     }
+    assertDataDirFree(dir);
     const writer = openSession(dir);
     let reader: Session | undefined;
     try {

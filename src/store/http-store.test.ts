@@ -15,6 +15,7 @@ import type { ClickHouseClientConfigOptions } from '@clickhouse/client';
 import { createChdbConnection } from 'chdb/connection';
 import { StorageError } from '../model/store.js';
 import { createStore } from './create-store.js';
+import { ConfigError } from '../config/config-error.js';
 import { HttpStore } from './http-store.js';
 import { storeSuite } from './store-suite.js';
 
@@ -49,11 +50,12 @@ async function closedPort(): Promise<number> {
 }
 
 describe('http driver without a server', () => {
-  it('is chosen when clickhouse.url is set and reports an unreachable server as StorageError', async () => {
+  it('is chosen when clickhouse.url is set and reports an unreachable server as StorageError, at start-up naming clickhouse.url', async () => {
     const url = `http://127.0.0.1:${await closedPort()}`;
+    await assert.rejects(HttpStore.open(url, 'svc'), (e: unknown) => e instanceof StorageError && e.message === 'storage exec failed');
     await assert.rejects(
       createStore({ clickhouse: { url, database: 'svc' }, embedded: { data_dir: '' } }),
-      (e: unknown) => e instanceof StorageError && e.message === 'storage exec failed',
+      (e: unknown) => e instanceof ConfigError && /^clickhouse\.url: cannot open database svc on the ClickHouse server: storage exec failed: connect ECONNREFUSED /.test(e.message),
     );
   });
 

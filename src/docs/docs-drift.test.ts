@@ -1,0 +1,89 @@
+/**
+ * The user docs (docs/*.md) name every route the server registers and every setting the loader
+ * reads, so the two cannot drift apart: a route or setting added without its docs fails here.
+ * Routes come from the real fastify instance built as the CLI builds it (auth on, so the auth
+ * routes exist) and from the OTLP/HTTP listener's route table; settings from the loader itself,
+ * by recording every path it looks up while loading each component's settings.
+ */
+import { after, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { hashSync } from '@node-rs/argon2';
+import { Registry } from 'prom-client';
+import { buildApi } from '../cli/components.js';
+import { createBus } from '../cli/bus.js';
+import { loadSettings } from '../config/load.js';
+import type { ComponentName } from '../config/settings.js';
+import { SettingSource } from '../config/sources.js';
+import { OTLP_HTTP_ROUTES } from '../ingest/http-server.js';
+import { createStore } from '../store/create-store.js';
+import { tempDataDir } from '../testing/all-in-one.js';
+import { createLogger } from '../util/log.js';
+
+const ROOT = new URL('../../../', import.meta.url).pathname;
+const DOCS_DIR = join(ROOT, 'docs');
+
+/** Every docs page, as one text (other pages, e.g. logs.md or mcp.md, count too). */
+function docsText(): string {
+  return readdirSync(DOCS_DIR)
+    .filter((name) => name.endsWith('.md'))
+    .map((name) => readFileSync(join(DOCS_DIR, name), 'utf8'))
+    .join('\n');
+}
+
+/** `GET /api/v1/stories/:storyId` as the docs write it: `GET /api/v1/stories/{story_id}`. */
+function asDocumented(method: string, url: string): string {
+  return `${method} ${url.replace(/:(\w+)/g, (_, name: string) => `{${name.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`)}}`)}`;
+}
+
+const data = tempDataDir('svc-docs-drift-');
+after(() => data.cleanup());
+
+test('every route of the API and of the OTLP/HTTP listener is documented as `METHOD /path` in docs/', async () => {
+  const env = {
+    SVC__EMBEDDED__DATA_DIR: data.dir,
+    SVC__AUTH__ENABLED: 'true',
+    SVC__AUTH__USERNAME: 'admin',
+    SVC__AUTH__PASSWORD_HASH: hashSync('x', { memoryCost: 1024, timeCost: 1, parallelism: 1 }),
+  };
+  const settings = loadSettings('all-in-one', env);
+  const logger = createLogger('silent');
+  const store = await createStore(settings);
+  const bus = await createBus(settings, logger, 'docs-drift', new Registry());
+  const registry = new Registry();
+  const api = buildApi(settings, { bus, store, registry, logger, metricRegistries: [registry] });
+  try {
+    await api.app.ready();
+    const routes = api.routes().filter((route) => route.method !== 'HEAD');
+    assert.ok(routes.some((route) => route.url === '/api/v1/auth/login'), 'auth routes registered');
+    const listed = [...routes.map((route) => asDocumented(route.method, route.url)), ...OTLP_HTTP_ROUTES.map((route) => asDocumented(route.method, route.url))];
+    const text = docsText();
+    const missing = [...new Set(listed)].filter((route) => !text.includes(`\`${route}\``));
+    assert.deepEqual(missing, [], `routes missing from docs/*.md (write them as \`METHOD /path\`)`);
+  } finally {
+    await api.app.close();
+    await bus.close();
+    await store.close();
+  }
+});
+
+test('every setting the loader reads, for every component, is documented as `name` in docs/', () => {
+  const paths = new Set<string>();
+  const lookup = SettingSource.prototype.lookup;
+  SettingSource.prototype.lookup = function (this: SettingSource, path: string) {
+    paths.add(path);
+    return lookup.call(this, path);
+  };
+  try {
+    const env = { SVC__KAFKA__BROKERS: '127.0.0.1:9092', SVC__CLICKHOUSE__URL: 'http://127.0.0.1:8123' };
+    const components: ComponentName[] = ['all-in-one', 'ingest', 'writer', 'assembler', 'logminer', 'notifier', 'api', 'tool'];
+    for (const component of components) loadSettings(component, env);
+  } finally {
+    SettingSource.prototype.lookup = lookup;
+  }
+  assert.ok(paths.has('kafka.brokers') && paths.has('embedded.data_dir'), 'the loader was observed');
+  const text = docsText();
+  const missing = [...paths].filter((path) => !text.includes(`\`${path}\``));
+  assert.deepEqual(missing, [], 'settings missing from docs/*.md (write them as `name`)');
+});
