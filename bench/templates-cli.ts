@@ -9,7 +9,7 @@ import { createReadStream, mkdtempSync, readFileSync, rmSync, writeFileSync } fr
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { defaultLoghubDir, loadLoghubSets } from '../src/mining/loghub.js';
+import { defaultLoghubDir, loadLoghubSets } from '../src/testing/loghub.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const CLOCK_TICKS_PER_SECOND = 100;

@@ -8,7 +8,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { evalCorpora } from './eval-corpora.js';
 import { leaveOneOut, normalizeTemplate, parsingAccuracy, scoreAll } from './evaluation.js';
-import { LOGHUB_DATASETS, defaultLoghubDir, loadLoghubSets } from './loghub.js';
+import { LOGHUB_DATASETS, defaultLoghubDir, loadLoghubSets } from '../testing/loghub.js';
 
 /** Floors: the figures reached, rounded down. */
 const FLOOR = {

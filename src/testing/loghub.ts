@@ -18,7 +18,7 @@ export interface LabelledSet {
   templates: string[];
 }
 
-/** `../shared/data/loghub-2k` beside the repository (this file is at dist/src/mining/). */
+/** `../shared/data/loghub-2k` beside the repository (this file is at dist/src/testing/). */
 export function defaultLoghubDir(): string {
   return resolve(fileURLToPath(new URL('../../../../shared/data/loghub-2k', import.meta.url)));
 }
