@@ -120,10 +120,19 @@ export async function main(): Promise<{ spansPerSec: number; logsPerSec: number;
     }
   }
 
-  await Promise.all([
+  const load = Promise.all([
     ...Array.from({ length: clients }, () => client('/v1/traces', (nowNs, seq) => encodeTracesData(spanBatch(nowNs, seq)), SPANS_PER_REQUEST, () => (acceptedSpans += SPANS_PER_REQUEST))),
     ...Array.from({ length: clients }, () => client('/v1/logs', (nowNs, seq) => encodeLogsData(logBatch(nowNs, seq)), LOGS_PER_REQUEST, () => (acceptedLogs += LOGS_PER_REQUEST))),
   ]);
+  try {
+    await load;
+  } catch (error) {
+    // A client that failed must not leave the server running behind the bench.
+    clearInterval(rssSampler);
+    await svc.stop();
+    data.cleanup();
+    throw error;
+  }
   const elapsedSecs = (Date.now() - startedMs) / 1000;
   // Acknowledged means synced to the embedded bus; the writer stores in its own time. Wait until
   // it has stored everything accepted, or until the stored counts stop rising for 15 s (loss).
