@@ -305,7 +305,7 @@ describe('items the store could never return', () => {
       client.makeUnaryRequest('/opentelemetry.proto.collector.trace.v1.TraceService/Export', (value: Buffer) => value, (value: Buffer) => value, body, (error, value) => (error ? reject(error) : resolve(value!)));
     }).finally(() => client.close());
     // partial_success (1) { rejected_spans (1) = 1, error_message (2) }
-    const message = 'dropped 1 spans: 1 with a time past 2262-04-11 (beyond the store)';
+    const message = 'dropped 1 span: 1 with a time past 2262-04-11 (beyond the store)';
     const inner = Buffer.concat([Buffer.from([0x08, 0x01, 0x12, message.length]), Buffer.from(message)]);
     assert.deepEqual(answer, Buffer.concat([Buffer.from([0x0a, inner.length]), inner]));
     const good = await pollJson(`${svc.apiUrl}/api/v1/traces/${goodTraceId}`, ({ status }) => status === 200);

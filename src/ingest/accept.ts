@@ -50,11 +50,11 @@ export function createAcceptor(deps: AcceptDeps) {
     return { kept, dropped: dropped.total, notes };
   }
 
-  function rejection(noun: string, invalid: { dropped: number; notes: string[] }, oversize: number): { rejected: number; message: string } {
+  function rejection(nouns: readonly [one: string, many: string], invalid: { dropped: number; notes: string[] }, oversize: number): { rejected: number; message: string } {
     const notes = [...invalid.notes];
     if (oversize > 0) notes.push(`${oversize} alone larger than kafka.max_record_bytes (${deps.maxRecordBytes} bytes)`);
     const total = invalid.dropped + oversize;
-    return { rejected: total, message: total === 0 ? '' : `dropped ${total} ${noun}: ${notes.join('; ')}` };
+    return { rejected: total, message: total === 0 ? '' : `dropped ${total} ${total === 1 ? nouns[0] : nouns[1]}: ${notes.join('; ')}` };
   }
 
   async function publishAll(signal: SignalKind, built: ReturnType<typeof buildSpanRecords>): Promise<'ok' | Exclude<AcceptResult, { kind: 'ok' }>> {
@@ -95,7 +95,7 @@ export function createAcceptor(deps: AcceptDeps) {
       stop();
       if (published !== 'ok') return published;
       deps.metrics.acceptedItems.inc({ signal: 'traces' }, valid.kept.length - built.droppedItems);
-      return { kind: 'ok', ...rejection('spans', valid, built.droppedItems) };
+      return { kind: 'ok', ...rejection(['span', 'spans'], valid, built.droppedItems) };
     },
     async acceptLogs(decoded: DecodedExport<LogRow>): Promise<AcceptResult> {
       const stop = deps.metrics.exportSeconds.startTimer({ signal: 'logs' });
@@ -105,7 +105,7 @@ export function createAcceptor(deps: AcceptDeps) {
       stop();
       if (published !== 'ok') return published;
       deps.metrics.acceptedItems.inc({ signal: 'logs' }, valid.kept.length - built.droppedItems);
-      return { kind: 'ok', ...rejection('log records', valid, built.droppedItems) };
+      return { kind: 'ok', ...rejection(['log record', 'log records'], valid, built.droppedItems) };
     },
   };
 }
