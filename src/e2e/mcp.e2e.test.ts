@@ -188,7 +188,11 @@ describe('MCP over Streamable HTTP', () => {
 
     const services = structured(await call('list_services'), 'list_services');
     assert.ok((services.services as string[]).includes(svcName('frontend')));
-    const health = structured(await call('get_service_health', { service: svcName('cart') }), 'get_service_health');
+    // Service edges are written by the assembler on its own flush (every second), after the story.
+    const health = await until('the cart service\'s edges in get_service_health', async () => {
+      const answer = structured(await call('get_service_health', { service: svcName('cart') }), 'get_service_health');
+      return (answer.callers as Row[]).length > 0 && (answer.callees as Row[]).length > 0 ? answer : undefined;
+    });
     assert.equal(health.calls, 1);
     assert.equal(health.errors, 1);
     assert.deepEqual((health.callers as Row[]).map((row) => row.service), [svcName('frontend')]);
