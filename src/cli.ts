@@ -1,4 +1,4 @@
-import { ConfigError } from './config/config-error.js';
+import { reportFailure } from './cli/report-failure.js';
 import { runAllInOne } from './cli/all-in-one.js';
 import { runHashPassword } from './cli/hash-password.js';
 import { runMcp } from './cli/mcp.js';
@@ -62,11 +62,6 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv): Promise<numb
     process.stderr.write(`svc: unknown command ${JSON.stringify(command)}\n${USAGE}\n`);
     return 2;
   } catch (error) {
-    if (error instanceof ConfigError) {
-      process.stderr.write(`svc: ${error.message}\n`);
-      return 1;
-    }
-    process.stderr.write(`svc: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
-    return 1;
+    return reportFailure(error);
   }
 }

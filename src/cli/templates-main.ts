@@ -3,18 +3,13 @@
  * every component, the embedded database among them, which costs seconds of start-up that a tool
  * run over a file or a pipe should not pay. Exit statuses and messages are those of the CLI.
  */
-import { ConfigError } from '../config/config-error.js';
+import { reportFailure } from './report-failure.js';
 import { runTemplates } from './templates.js';
 
 export async function main(argv: string[], env: NodeJS.ProcessEnv): Promise<number> {
   try {
     return await runTemplates(argv.slice(1), env);
   } catch (error) {
-    if (error instanceof ConfigError) {
-      process.stderr.write(`svc: ${error.message}\n`);
-      return 1;
-    }
-    process.stderr.write(`svc: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
-    return 1;
+    return reportFailure(error);
   }
 }
