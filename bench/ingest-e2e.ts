@@ -6,6 +6,7 @@
  *   SVC_BENCH_INGEST_CLIENTS  concurrent exporters per signal (default 24)
  *   SVC_BENCH_INGEST_RATE   items/s offered per signal in all (default: as fast as answered)
  *   SVC_BENCH_SVC_NODE_ARGS  node flags for the svc process, space-separated (e.g. --cpu-prof --cpu-prof-dir=/tmp/prof)
+ *   SVC_BENCH_SVC_ENV    extra environment for the svc process, space-separated NAME=value pairs
  */
 import { randomBytes } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
@@ -76,7 +77,8 @@ export async function main(): Promise<{ spansPerSec: number; logsPerSec: number;
   const data = tempDataDir('svc-bench-ingest-');
   const ratePerSignal = Number(process.env.SVC_BENCH_INGEST_RATE ?? 0);
   const nodeArgs = (process.env.SVC_BENCH_SVC_NODE_ARGS ?? '').split(' ').filter((arg) => arg !== '');
-  const svc = await startAllInOne({ dataDir: data.dir, nodeArgs });
+  const env = Object.fromEntries((process.env.SVC_BENCH_SVC_ENV ?? '').split(' ').filter((pair) => pair.includes('=')).map((pair) => [pair.slice(0, pair.indexOf('=')), pair.slice(pair.indexOf('=') + 1)]));
+  const svc = await startAllInOne({ dataDir: data.dir, nodeArgs, env });
   const base = `http://127.0.0.1:${svc.otlpHttpPort}`;
   const cpuSecsAt = async () => metricValue(await (await fetch(`${svc.apiUrl}/metrics`)).text(), 'process_cpu_seconds_total');
   const cpuSecsBefore = await cpuSecsAt();
