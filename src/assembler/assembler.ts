@@ -23,7 +23,7 @@ import { decodeTraces } from '../otlp/decode-traces.js';
 import { readBaselineSamples } from '../store/baseline-samples.js';
 import type { Logger } from '../util/log.js';
 import { DropTally } from '../otlp/item-validity.js';
-import { logDropReason, spanDropReason, type DropReason } from '../writer/retention.js';
+import { logDropReason, spanDropReason, type DropReason } from '../store/drop-reason.js';
 import { Baselines } from './baselines.js';
 import { createAssemblerMetrics } from './metrics.js';
 import { AssemblerOutputs } from './outputs.js';

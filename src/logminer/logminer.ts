@@ -20,7 +20,7 @@ import { decodeLogs } from '../otlp/decode-logs.js';
 import type { TemplateRow } from '../store/templates.js';
 import type { Logger } from '../util/log.js';
 import { DropTally } from '../otlp/item-validity.js';
-import { logDropReason, type DropReason } from '../writer/retention.js';
+import { logDropReason, type DropReason } from '../store/drop-reason.js';
 import { AlertOutput } from './alert-output.js';
 import { runDetection } from './detection.js';
 import { Flusher } from './flusher.js';

@@ -6,7 +6,7 @@ import type { Logger } from '../util/log.js';
 import { Batcher, type SignalSink } from './batcher.js';
 import { createWriterMetrics } from './metrics.js';
 import { createPayloadEncoder } from './payload-encoder.js';
-import type { DropReason } from './retention.js';
+import type { DropReason } from '../store/drop-reason.js';
 
 export const WRITER_GROUP = 'svc-writer';
 
