@@ -48,6 +48,8 @@ export interface NotifierDeps {
 }
 
 const defaultSleep: Sleep = (ms, signal) => delay(ms, undefined, { signal });
+/** A record write's retry wait is not cut short by a stop: a stop still records the results of attempts in flight. */
+const NEVER_ABORTED = new AbortController().signal;
 
 /** Creates the notifier component (consumer group `svc-notifier`). */
 export function createNotifier(settings: { notifier: NotifierSettings }, deps: NotifierDeps): Component {
@@ -89,7 +91,7 @@ export function createNotifier(settings: { notifier: NotifierSettings }, deps: N
           logger.error({ err: error, alerts: records.map((r) => r.alertId) }, 'could not record delivery results (this process still will not resend them)');
           return;
         }
-        await delay(RECORD_RETRY_MS);
+        await sleep(RECORD_RETRY_MS, NEVER_ABORTED);
       }
     }
   }
