@@ -22,6 +22,7 @@ import { decodeLogs } from '../otlp/decode-logs.js';
 import { decodeTraces } from '../otlp/decode-traces.js';
 import { readBaselineSamples } from '../store/baseline-samples.js';
 import type { Logger } from '../util/log.js';
+import { createLogOnce } from '../util/log-once.js';
 import { DropTally } from '../otlp/item-validity.js';
 import { logDropReason, spanDropReason, type DropReason } from '../store/drop-reason.js';
 import { Baselines } from './baselines.js';
@@ -90,13 +91,7 @@ export function createAssembler(settings: AssemblerConfig, deps: AssemblerDeps):
   let consumer: BusConsumer | undefined;
   let scheduler: NodeJS.Timeout | undefined;
   let ticking: Promise<void> | undefined;
-  const loggedOnce = new Set<string>();
-
-  function logOnce(key: string, log: () => void): void {
-    if (loggedOnce.has(key)) return;
-    loggedOnce.add(key);
-    log();
-  }
+  const logOnce = createLogOnce();
 
   /** Analyses one closed trace and queues what it produced. */
   function finish(closed: ClosedTrace): void {

@@ -19,6 +19,7 @@ import type { Store } from '../model/store.js';
 import { decodeLogs } from '../otlp/decode-logs.js';
 import type { TemplateRow } from '../store/templates.js';
 import type { Logger } from '../util/log.js';
+import { createLogOnce } from '../util/log-once.js';
 import { DropTally } from '../otlp/item-validity.js';
 import { logDropReason, type DropReason } from '../store/drop-reason.js';
 import { AlertOutput } from './alert-output.js';
@@ -81,13 +82,7 @@ export function createLogminer(settings: { logminer: LogminerSettings; logsTopic
   let timer: NodeJS.Timeout | undefined;
   let detecting: Promise<void> | undefined;
   let mining: Promise<unknown> = Promise.resolve();
-  const loggedOnce = new Set<string>();
-
-  function logOnce(key: string, log: () => void): void {
-    if (loggedOnce.has(key)) return;
-    loggedOnce.add(key);
-    log();
-  }
+  const logOnce = createLogOnce();
 
   const flusher = new Flusher({
     store: deps.store,

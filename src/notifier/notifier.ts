@@ -20,6 +20,7 @@ import type { Component } from '../model/component.js';
 import type { Store } from '../model/store.js';
 import { deliveryKey, readDeliveries, readPendingDeliveries, recordDeliveries, type DeliveryRecord, type DeliveryState } from '../store/deliveries.js';
 import type { Logger } from '../util/log.js';
+import { createLogOnce } from '../util/log-once.js';
 import { alertFromStored, parseAlertRecord, type NotifierAlert } from './alert.js';
 import { Breaker } from './breaker.js';
 import { DeliveryMemory, type MemoryState } from './delivery-memory.js';
@@ -64,8 +65,7 @@ export function createNotifier(settings: { notifier: NotifierSettings }, deps: N
   const breakers = new Map(config.targets.map((target) => [target.name, new Breaker(config.breaker_cooldown_secs * 1_000, nowMs)]));
   const metrics = createNotifierMetrics(deps.registry, () => [...breakers].map(([name, breaker]) => [name, breaker.isOpen()]));
   let lastStampMs = 0;
-  let loggedBadRecord = false;
-  const loggedDrop = new Set<string>();
+  const logOnce = createLogOnce();
   let consumer: BusConsumer | undefined;
   let intake: Promise<void> = Promise.resolve();
 
@@ -168,10 +168,7 @@ export function createNotifier(settings: { notifier: NotifierSettings }, deps: N
       if (step.state !== 'queued') metrics.deliveries.inc({ result: step.state });
       if (step.dropped) {
         metrics.dropped.inc({ target: step.name });
-        if (!loggedDrop.has(step.name)) {
-          loggedDrop.add(step.name);
-          logger.warn({ target: step.name, capacity: queueCapacity }, 'notifier queue full: newest alerts recorded failed without an attempt (counted in svc_notifier_dropped_total; logged once)');
-        }
+        logOnce(`queue_full:${step.name}`, () => logger.warn({ target: step.name, capacity: queueCapacity }, 'notifier queue full: newest alerts recorded failed without an attempt (counted in svc_notifier_dropped_total; logged once)'));
       }
       if (step.job !== undefined) queues.get(step.name)!.enqueue(step.job);
     }
@@ -193,10 +190,7 @@ export function createNotifier(settings: { notifier: NotifierSettings }, deps: N
       const parsed = parseAlertRecord(record.value);
       if (!parsed.ok) {
         metrics.badRecords.inc();
-        if (!loggedBadRecord) {
-          loggedBadRecord = true;
-          logger.warn({ reason: parsed.reason, topic: record.topic, partition: record.partition, offset: String(record.offset) }, 'skipping an alerts-topic record that is not a log alert (counted in svc_notifier_bad_records_total; logged once)');
-        }
+        logOnce('bad_record', () => logger.warn({ reason: parsed.reason, topic: record.topic, partition: record.partition, offset: String(record.offset) }, 'skipping an alerts-topic record that is not a log alert (counted in svc_notifier_bad_records_total; logged once)'));
         continue;
       }
       if (!kinds.has(parsed.alert.kind)) continue;
