@@ -20,6 +20,7 @@ import { decodeLogs } from '../otlp/decode-logs.js';
 import type { TemplateRow } from '../store/templates.js';
 import type { Logger } from '../util/log.js';
 import { createLogOnce } from '../util/log-once.js';
+import { createVersionClock } from '../util/version-clock.js';
 import { DropTally } from '../otlp/item-validity.js';
 import { logDropReason, type DropReason } from '../store/drop-reason.js';
 import { AlertOutput } from './alert-output.js';
@@ -74,7 +75,7 @@ export function createLogminer(settings: { logminer: LogminerSettings; logsTopic
   const seqBase = BigInt(nowMs()) * 1_000_000n;
   let seqNext = 0n;
   /** Template versions strictly increase: two flushes in one millisecond must not tie. */
-  let lastTemplateVersionMs = 0;
+  const templateVersionMs = createVersionClock(nowMs);
   let epochStartMs: number | null = null;
   let previousSpikes = new Map<string, LogAlert>();
   let prevDataClockNs: bigint | null = null;
@@ -90,8 +91,7 @@ export function createLogminer(settings: { logminer: LogminerSettings; logsTopic
     flushMs: s.flush_ms,
     templateRows: (ids) => {
       const rows: TemplateRow[] = [];
-      lastTemplateVersionMs = Math.max(nowMs(), lastTemplateVersionMs + 1);
-      const updatedAtMs = lastTemplateVersionMs;
+      const updatedAtMs = templateVersionMs();
       for (const id of ids) {
         const t = state.templates.get(id);
         if (t !== undefined) rows.push(templateRow(t, updatedAtMs));

@@ -21,6 +21,7 @@ import type { Store } from '../model/store.js';
 import { deliveryKey, readDeliveries, readPendingDeliveries, recordDeliveries, type DeliveryRecord, type DeliveryState } from '../store/deliveries.js';
 import type { Logger } from '../util/log.js';
 import { createLogOnce } from '../util/log-once.js';
+import { createVersionClock } from '../util/version-clock.js';
 import { alertFromStored, parseAlertRecord, type NotifierAlert } from './alert.js';
 import { Breaker } from './breaker.js';
 import { DeliveryMemory, type MemoryState } from './delivery-memory.js';
@@ -64,16 +65,12 @@ export function createNotifier(settings: { notifier: NotifierSettings }, deps: N
   const closing = new AbortController();
   const breakers = new Map(config.targets.map((target) => [target.name, new Breaker(config.breaker_cooldown_secs * 1_000, nowMs)]));
   const metrics = createNotifierMetrics(deps.registry, () => [...breakers].map(([name, breaker]) => [name, breaker.isOpen()]));
-  let lastStampMs = 0;
   const logOnce = createLogOnce();
   let consumer: BusConsumer | undefined;
   let intake: Promise<void> = Promise.resolve();
 
   /** Strictly increasing per process, so a later state of a pair always wins ReplacingMergeTree's version. */
-  function stampMs(): number {
-    lastStampMs = Math.max(nowMs(), lastStampMs + 1);
-    return lastStampMs;
-  }
+  const stampMs = createVersionClock(nowMs);
 
   function isStale(alert: NotifierAlert): boolean {
     return nowMs() - Number(alert.last_at_ns / 1_000_000n) > config.max_age_secs * 1_000;
