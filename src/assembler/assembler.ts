@@ -18,8 +18,7 @@ import { ITEMS_HEADER, KEY_HEADER, SIGNAL_HEADER, type Bus, type BusConsumer, ty
 import type { Component } from '../model/component.js';
 import type { LogRow, SpanRow } from '../model/signals.js';
 import type { Store } from '../model/store.js';
-import { decodeLogs } from '../otlp/decode-logs.js';
-import { decodeTraces } from '../otlp/decode-traces.js';
+import { RecordDecoder } from '../otlp/record-decoder.js';
 import { readBaselineSamples } from '../store/baseline-samples.js';
 import type { Logger } from '../util/log.js';
 import { createLogOnce } from '../util/log-once.js';
@@ -92,6 +91,7 @@ export function createAssembler(settings: AssemblerConfig, deps: AssemblerDeps):
   let scheduler: NodeJS.Timeout | undefined;
   let ticking: Promise<void> | undefined;
   const logOnce = createLogOnce();
+  const decoder = new RecordDecoder({ logger, countBad: () => metrics.droppedItems.inc({ reason: 'bad_record' }), counterName: 'svc_assembler_dropped_items_total' });
 
   /** Analyses one closed trace and queues what it produced. */
   function finish(closed: ClosedTrace): void {
@@ -145,13 +145,7 @@ export function createAssembler(settings: AssemblerConfig, deps: AssemblerDeps):
   }
 
   function decodeChunk(chunk: EncodedChunk): { spans: SpanRow[]; logs: LogRow[] } {
-    try {
-      return chunk.signal === 'logs' ? { spans: [], logs: decodeLogs(chunk.value) } : { spans: decodeTraces(chunk.value), logs: [] };
-    } catch (error) {
-      metrics.droppedItems.inc({ reason: 'bad_record' });
-      logOnce('bad_record', () => logger.error({ err: error }, 'skipping an undecodable bus record (counted in svc_assembler_dropped_items_total; logged once)'));
-      return { spans: [], logs: [] };
-    }
+    return chunk.signal === 'logs' ? { spans: [], logs: decoder.logs(chunk.value) } : { spans: decoder.spans(chunk.value), logs: [] };
   }
 
   /**
@@ -173,14 +167,8 @@ export function createAssembler(settings: AssemblerConfig, deps: AssemblerDeps):
   }
 
   function decode(record: BusRecord): { spans: SpanRow[]; logs: LogRow[] } {
-    try {
-      if (record.headers?.[SIGNAL_HEADER] === 'logs') return { spans: [], logs: decodeLogs(record.value) };
-      return { spans: decodeTraces(record.value), logs: [] };
-    } catch (error) {
-      metrics.droppedItems.inc({ reason: 'bad_record' });
-      logOnce('bad_record', () => logger.error({ err: error, topic: record.topic, partition: record.partition, offset: String(record.offset) }, 'skipping an undecodable bus record (counted in svc_assembler_dropped_items_total; logged once)'));
-      return { spans: [], logs: [] };
-    }
+    if (record.headers?.[SIGNAL_HEADER] === 'logs') return { spans: [], logs: decoder.logs(record.value, record) };
+    return { spans: decoder.spans(record.value, record), logs: [] };
   }
 
   function count(result: AddResult): void {

@@ -16,7 +16,7 @@ import { SIGNAL_HEADER, type Bus, type BusConsumer, type BusRecord } from '../mo
 import type { Component } from '../model/component.js';
 import type { LogRow } from '../model/signals.js';
 import type { Store } from '../model/store.js';
-import { decodeLogs } from '../otlp/decode-logs.js';
+import { RecordDecoder } from '../otlp/record-decoder.js';
 import type { TemplateRow } from '../store/templates.js';
 import type { Logger } from '../util/log.js';
 import { createLogOnce } from '../util/log-once.js';
@@ -104,16 +104,12 @@ export function createLogminer(settings: { logminer: LogminerSettings; logsTopic
     },
   });
 
+  const decoder = new RecordDecoder({ logger, countBad: () => metrics.dropped.inc({ reason: 'bad_record' }), counterName: 'svc_logminer_dropped_items_total' });
+
   function decode(record: BusRecord): LogRow[] {
     const signal = record.headers?.[SIGNAL_HEADER];
     if (signal !== undefined && signal !== 'logs') return [];
-    try {
-      return decodeLogs(record.value);
-    } catch (error) {
-      metrics.dropped.inc({ reason: 'bad_record' });
-      logOnce('bad_record', () => logger.error({ err: error, topic: record.topic, partition: record.partition, offset: String(record.offset) }, 'skipping an undecodable bus record (counted in svc_logminer_dropped_items_total; logged once)'));
-      return [];
-    }
+    return decoder.logs(record.value, record);
   }
 
   /** Mines the batch's logs (in order, one batch at a time) and queues their rows. */
