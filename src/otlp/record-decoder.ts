@@ -30,18 +30,17 @@ export class RecordDecoder {
 
   /** The spans of a `TracesData` value; none when it does not decode. */
   spans(value: Uint8Array, place?: RecordPlace): SpanRow[] {
-    try {
-      return decodeTraces(value);
-    } catch (error) {
-      this.skip(error, place);
-      return [];
-    }
+    return this.decodeOrSkip(decodeTraces, value, place);
   }
 
   /** The logs of a `LogsData` value; none when it does not decode. */
   logs(value: Uint8Array, place?: RecordPlace): LogRow[] {
+    return this.decodeOrSkip(decodeLogs, value, place);
+  }
+
+  private decodeOrSkip<Row>(decode: (value: Uint8Array) => Row[], value: Uint8Array, place: RecordPlace | undefined): Row[] {
     try {
-      return decodeLogs(value);
+      return decode(value);
     } catch (error) {
       this.skip(error, place);
       return [];
