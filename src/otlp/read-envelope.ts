@@ -54,8 +54,8 @@ export interface EnvelopedRow {
 
 /** How one signal reads its items (Span, LogRecord) inside the envelope both signals share. */
 export interface ItemReader<Row extends EnvelopedRow> {
-  /** Reads the item message in [r.pos, end); `serviceName` is the resource's as read so far. */
-  readItem(r: ProtoReader, end: number, resource: AttrPair[], serviceName: string, scope: ScopeFields): Row;
+  /** Reads the item message in [r.pos, end); `serviceName` is the resource's as read so far. Called without `this`. */
+  readonly readItem: (r: ProtoReader, end: number, resource: AttrPair[], serviceName: string, scope: ScopeFields) => Row;
   /**
    * Called once a Resource* message is read: rows [firstRow, rows.length) are its items, and
    * `resourceAfterItems` says the resource field followed some of them on the wire.
@@ -118,12 +118,13 @@ function readScopeItems<Row extends EnvelopedRow>(
   const envelope = slices === undefined ? -1 : slices.openScope(resourceRange!);
   const firstRow = rows.length;
   let scopeAfterItems = false;
+  const readItem = reader.readItem; // once per scope, not a property load per item
   while (r.pos < end) {
     const tag = r.varint32(end);
     if (tag === TAG_ITEMS) {
       const itemEnd = r.lengthEnd(end);
       if (slices !== undefined) slices.addItem(envelope, r.pos, itemEnd);
-      rows.push(reader.readItem(r, itemEnd, resource, serviceName, scope));
+      rows.push(readItem(r, itemEnd, resource, serviceName, scope));
     } else if (tag === TAG_SCOPE) {
       const scopeEnd = r.lengthEnd(end);
       if (slices !== undefined) slices.setScope(envelope, r.pos, scopeEnd);
