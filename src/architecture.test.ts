@@ -41,16 +41,6 @@ const EXCEPTIONS: { from: string; to: string; reason: string }[] = [
     reason: 'the worker side of the parallel miner, as above.',
   },
   {
-    from: 'assembler/assembler.ts',
-    to: 'writer/retention.ts',
-    reason: 'isStorable, the 3-day rule the writer stores by: the assembler gives no story to what the writer will not store. It belongs beside the table lifetimes in store/.',
-  },
-  {
-    from: 'logminer/logminer.ts',
-    to: 'writer/retention.ts',
-    reason: 'isStorable, as for the assembler: the logminer mines only what the writer stores.',
-  },
-  {
     from: 'notifier/test-support.ts',
     to: 'bus/memory/memory-bus.ts',
     reason: 'test support kept beside the notifier (not a test file by name); it is to move out of the product.',
@@ -155,7 +145,7 @@ test('a forbidden import is reported, and an exception only excuses its own file
     ['writer/writer.ts', "import { decide } from '../assembler/outputs.js';\nimport { MemoryBus } from '../bus/memory/memory-bus.js';\nimport type { Bus } from '../model/bus.js';"],
     ['api/routes/traces.ts', "import { open } from '../../logminer/live-state.js';\nimport { readSpans } from '../../store/spans.js';"],
     ['store/spans.ts', "import { createWriter } from '../writer/writer.js';"],
-    ['logminer/logminer.ts', "import { isStorable } from '../writer/retention.js';\nimport { helper } from '../writer/batcher.js';"],
+    ['mining/parallel.ts', "import { Worker } from 'node:worker_threads';\nimport { readFileSync } from 'node:fs';"],
     ['otlp/decode.ts', "import { span } from '../testing/otel.js';"],
     ['writer/writer.test.ts', "import { MemoryBus } from '../bus/memory/memory-bus.js';\nimport { handle } from '../assembler/assembler.js';"],
   ]);
@@ -167,7 +157,7 @@ test('a forbidden import is reported, and an exception only excuses its own file
     'writer/writer.ts imports bus/memory/memory-bus.ts',
     'api/routes/traces.ts imports logminer/live-state.ts',
     'store/spans.ts imports writer/writer.ts',
-    'logminer/logminer.ts imports writer/batcher.ts',
+    'mining/parallel.ts imports node:fs',
     'otlp/decode.ts imports testing/otel.ts',
   ]);
 });

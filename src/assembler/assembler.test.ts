@@ -12,7 +12,7 @@ import { Registry } from 'prom-client';
 import { MemoryBus } from '../bus/memory/memory-bus.js';
 import type { AssemblerSettings } from '../config/settings.js';
 import { DEFAULT_THRESHOLDS } from '../analysis/fixtures.js';
-import { SIGNAL_HEADER, type BusRecord } from '../model/bus.js';
+import { ITEMS_HEADER, KEY_HEADER, SIGNAL_HEADER, type BusRecord } from '../model/bus.js';
 import type { Component } from '../model/component.js';
 import type { LogRow, SpanRow } from '../model/signals.js';
 import type { Store } from '../model/store.js';
@@ -212,6 +212,28 @@ describe('assembler', () => {
     assert.equal(story.root_cause.message, 'slow');
     assert.deepEqual(story.baseline_diff.new_ops, ['cache: GET key']);
     assert.deepEqual(story.baseline_diff.slower_ops.map((o) => o.op), ['front: GET /slowish', 'db: SELECT'], 'largest excess first');
+  });
+
+  test('a record that does not decode is skipped and counted as bad_record, on arrival or when its buffered trace closes', async () => {
+    const badRecords = () => metric('svc_assembler_dropped_items_total', { reason: 'bad_record' });
+    const before = await badRecords();
+    /** A length-delimited field claiming more bytes than follow. */
+    const garbage = Buffer.from([0x0a, 0x05, 0x01]);
+    // Without ingest's headers a record is decoded on arrival.
+    await bus.publish(TOPIC, [{ key: newTraceId(), value: garbage, headers: { [SIGNAL_HEADER]: 'traces' } }]);
+    await until('the bad record counted on arrival', async () => ((await badRecords()) === before + 1 ? true : undefined));
+    // With them a record is buffered still encoded, and decoded when its trace closes.
+    const chunked = newTraceId();
+    const chunkHeaders = (signal: string) => ({ [SIGNAL_HEADER]: signal, [KEY_HEADER]: 'trace', [ITEMS_HEADER]: '1' });
+    await bus.publish(TOPIC, [
+      { key: chunked, value: encodeTracesData([span(chunked, 'a', { status: 'error', statusMessage: 'chunked', startMs: 0, endMs: 5 })]), headers: chunkHeaders('traces') },
+      { key: chunked, value: garbage, headers: chunkHeaders('logs') },
+    ]);
+    await until('the chunked trace to be buffered', async () => ((await metric('svc_assembler_open_traces')) === 1 ? true : undefined));
+    assert.equal(await badRecords(), before + 1, 'a buffered chunk is not decoded before its trace closes');
+    passGap();
+    await until('the chunked trace\'s story', async () => ((await storyRows(chunked)).length > 0 ? true : undefined));
+    assert.equal(await badRecords(), before + 2);
   });
 
   test('close() analyses the traces still open and writes them', async () => {

@@ -12,22 +12,19 @@
  */
 import { performance } from 'node:perf_hooks';
 import type { Registry } from 'prom-client';
-import { analyzeTrace } from '../analysis/analyze.js';
 import type { AssemblerSettings, ThresholdSettings } from '../config/settings.js';
-import { ITEMS_HEADER, KEY_HEADER, SIGNAL_HEADER, type Bus, type BusConsumer, type BusRecord } from '../model/bus.js';
+import type { Bus, BusConsumer, BusRecord } from '../model/bus.js';
 import type { Component } from '../model/component.js';
-import type { LogRow, SpanRow } from '../model/signals.js';
 import type { Store } from '../model/store.js';
-import { decodeLogs } from '../otlp/decode-logs.js';
-import { decodeTraces } from '../otlp/decode-traces.js';
+import { RecordDecoder } from '../otlp/record-decoder.js';
 import { readBaselineSamples } from '../store/baseline-samples.js';
 import type { Logger } from '../util/log.js';
-import { DropTally } from '../otlp/item-validity.js';
-import { logDropReason, spanDropReason, type DropReason } from '../writer/retention.js';
 import { Baselines } from './baselines.js';
+import { Intake } from './intake.js';
 import { createAssemblerMetrics } from './metrics.js';
 import { AssemblerOutputs } from './outputs.js';
-import { TraceBuffer, type AddResult, type ClosedTrace, type EncodedChunk } from './trace-buffer.js';
+import { TraceBuffer } from './trace-buffer.js';
+import { TraceFinisher } from './trace-finisher.js';
 
 export const ASSEMBLER_GROUP = 'svc-assembler';
 /** How often due traces are looked for: well below any sensible gap_ms. */
@@ -87,111 +84,16 @@ export function createAssembler(settings: AssemblerConfig, deps: AssemblerDeps):
     logger,
     nowMs,
   });
+  const decoder = new RecordDecoder({ logger, countBad: () => metrics.droppedItems.inc({ reason: 'bad_record' }), counterName: 'svc_assembler_dropped_items_total' });
+  const finisher = new TraceFinisher({ decoder, baselines, outputs, thresholds: settings.thresholds, maxBufferBytes: assembler.max_buffer_bytes, metrics, logger, nowMs });
+  const intake = new Intake({ buffer, decoder, finisher, metrics });
   let consumer: BusConsumer | undefined;
   let scheduler: NodeJS.Timeout | undefined;
   let ticking: Promise<void> | undefined;
-  const loggedOnce = new Set<string>();
-
-  function logOnce(key: string, log: () => void): void {
-    if (loggedOnce.has(key)) return;
-    loggedOnce.add(key);
-    log();
-  }
-
-  /** Analyses one closed trace and queues what it produced. */
-  function finish(closed: ClosedTrace): void {
-    metrics.tracesClosed.inc({ reason: closed.reason });
-    if (closed.reason === 'buffer') {
-      logOnce('buffer', () => logger.warn({ maxBufferBytes: assembler.max_buffer_bytes }, 'open traces passed assembler.max_buffer_bytes: closing the oldest early, flagged truncated (counted in svc_assembler_traces_closed_total{reason="buffer"}; logged once)'));
-    }
-    const startedMs = performance.now();
-    try {
-      const { spans, logs } = materialize(closed);
-      const analysis = analyzeTrace({
-        spans,
-        logs,
-        truncated: closed.truncated,
-        baseline: baselines.lookup,
-        thresholds: settings.thresholds,
-      });
-      metrics.analysisSeconds.observe((performance.now() - startedMs) / 1000);
-      if (analysis === null) return;
-      outputs.add(analysis);
-      if (analysis.story !== null) metrics.stories.inc({ kind: analysis.story.kind });
-    } catch (error) {
-      metrics.analysisFailures.inc();
-      logOnce('analysis', () => logger.error({ err: error, traceId: closed.traceId }, 'trace analysis failed; trace skipped (counted in svc_assembler_analysis_failures_total; logged once)'));
-    }
-  }
-
-  /** The closed trace's rows: buffered ones plus its encoded chunks, decoded now, without items the writer will not store. */
-  function materialize(closed: ClosedTrace): { spans: SpanRow[]; logs: LogRow[] } {
-    if (closed.chunks.length === 0) return { spans: closed.spans, logs: closed.logs };
-    const nowNs = BigInt(nowMs()) * 1_000_000n;
-    const spans = [...closed.spans];
-    const logs = [...closed.logs];
-    const dropped = new DropTally<DropReason>();
-    for (const chunk of closed.chunks) {
-      const decoded = decodeChunk(chunk);
-      for (const span of decoded.spans) keepOrTally(span, spanDropReason(span, nowNs), spans, dropped);
-      for (const log of decoded.logs) if (log.traceId !== '') keepOrTally(log, logDropReason(log, nowNs), logs, dropped);
-    }
-    countDropped(dropped);
-    return { spans, logs };
-  }
-
-  function keepOrTally<T>(item: T, reason: DropReason | undefined, kept: T[], dropped: DropTally<DropReason>): void {
-    if (reason === undefined) kept.push(item);
-    else dropped.add(reason);
-  }
-
-  function countDropped(dropped: DropTally<DropReason>): void {
-    for (const [reason, items] of dropped.counts) metrics.droppedItems.inc({ reason }, items);
-  }
-
-  function decodeChunk(chunk: EncodedChunk): { spans: SpanRow[]; logs: LogRow[] } {
-    try {
-      return chunk.signal === 'logs' ? { spans: [], logs: decodeLogs(chunk.value) } : { spans: decodeTraces(chunk.value), logs: [] };
-    } catch (error) {
-      metrics.droppedItems.inc({ reason: 'bad_record' });
-      logOnce('bad_record', () => logger.error({ err: error }, 'skipping an undecodable bus record (counted in svc_assembler_dropped_items_total; logged once)'));
-      return { spans: [], logs: [] };
-    }
-  }
-
-  /**
-   * Records from our own ingest say in their headers that they hold one trace's items and how many:
-   * those are buffered still encoded. Others (another producer) are decoded at once.
-   */
-  function encodedChunkOf(record: BusRecord): EncodedChunk | 'skip' | null {
-    const signal = record.headers?.[SIGNAL_HEADER] === 'logs' ? 'logs' : 'traces';
-    const keyKind = record.headers?.[KEY_HEADER];
-    if (keyKind === 'service') return signal === 'logs' ? 'skip' : null; // logs without trace context
-    const items = Number(record.headers?.[ITEMS_HEADER]);
-    if (keyKind !== 'trace' || !Number.isInteger(items) || items < 0) return null;
-    return { signal, items, value: record.value };
-  }
 
   function updateGauges(): void {
     metrics.openTraces.set(buffer.openTraces);
     metrics.bufferedBytes.set(buffer.bufferedBytes);
-  }
-
-  function decode(record: BusRecord): { spans: SpanRow[]; logs: LogRow[] } {
-    try {
-      if (record.headers?.[SIGNAL_HEADER] === 'logs') return { spans: [], logs: decodeLogs(record.value) };
-      return { spans: decodeTraces(record.value), logs: [] };
-    } catch (error) {
-      metrics.droppedItems.inc({ reason: 'bad_record' });
-      logOnce('bad_record', () => logger.error({ err: error, topic: record.topic, partition: record.partition, offset: String(record.offset) }, 'skipping an undecodable bus record (counted in svc_assembler_dropped_items_total; logged once)'));
-      return { spans: [], logs: [] };
-    }
-  }
-
-  function count(result: AddResult): void {
-    if (result.late > 0) metrics.lateItems.inc(result.late);
-    if (result.newPieces > 0) metrics.tracePieces.inc(result.newPieces);
-    for (const closed of result.closed) finish(closed);
   }
 
   /**
@@ -199,44 +101,7 @@ export function createAssembler(settings: AssemblerConfig, deps: AssemblerDeps):
    * inside, so the batches of a partition are buffered in delivery order.
    */
   async function handle(records: BusRecord[]): Promise<void> {
-    const now = nowMs();
-    const nowNs = BigInt(now) * 1_000_000n;
-    const dropped = new DropTally<DropReason>();
-    for (const record of records) {
-      const chunk = encodedChunkOf(record);
-      if (chunk === 'skip') continue;
-      if (chunk !== null) {
-        const result = buffer.addEncoded(record.partition, record.key, chunk, now);
-        if (result !== null) {
-          count(result);
-          continue;
-        }
-        // Past max_spans: decode so that add() cuts at the exact span.
-      }
-      const { spans, logs } = decode(record);
-      // One record normally holds one trace; group anyway, an export may be keyed otherwise.
-      const byTrace = new Map<string, { spans: SpanRow[]; logs: LogRow[] }>();
-      const itemsOf = (traceId: string) => {
-        let items = byTrace.get(traceId);
-        if (items === undefined) byTrace.set(traceId, (items = { spans: [], logs: [] }));
-        return items;
-      };
-      // Items the writer will not store (stamped 0, older than 3 days, past the store's range, or
-      // with an invalid id) get no story either: it would point at a trace nobody can open.
-      for (const span of spans) {
-        const reason = spanDropReason(span, nowNs);
-        if (reason === undefined) itemsOf(span.traceId).spans.push(span); else dropped.add(reason);
-      }
-      for (const log of logs) {
-        if (log.traceId === '') continue; // not part of any trace
-        const reason = logDropReason(log, nowNs);
-        if (reason === undefined) itemsOf(log.traceId).logs.push(log); else dropped.add(reason);
-      }
-      for (const [traceId, items] of byTrace) {
-        count(buffer.add(record.partition, traceId, items.spans, items.logs, now));
-      }
-    }
-    countDropped(dropped);
+    intake.add(records, nowMs());
     updateGauges();
   }
 
@@ -245,7 +110,7 @@ export function createAssembler(settings: AssemblerConfig, deps: AssemblerDeps):
     const due = buffer.closeDue(nowMs());
     let sliceStartMs = performance.now();
     for (const closed of due) {
-      finish(closed);
+      finisher.finish(closed);
       if (performance.now() - sliceStartMs >= YIELD_AFTER_MS) {
         await new Promise((resolve) => setImmediate(resolve));
         sliceStartMs = performance.now();
@@ -292,7 +157,7 @@ export function createAssembler(settings: AssemblerConfig, deps: AssemblerDeps):
       await ticking;
       await baselines.stop();
       // Every open trace is analysed now rather than lost: it is as closed as it will get.
-      for (const closed of buffer.closeAll()) finish(closed);
+      for (const closed of buffer.closeAll()) finisher.finish(closed);
       updateGauges();
       await outputs.close();
     },

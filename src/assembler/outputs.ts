@@ -11,6 +11,7 @@ import { insertStories, type StoryRow } from '../store/stories.js';
 import { insertTraceSummaries, type TraceSummaryRow } from '../store/trace-summaries.js';
 import { stringifyJson } from '../util/json.js';
 import type { Logger } from '../util/log.js';
+import { createLogOnce } from '../util/log-once.js';
 import { EdgeAccumulator } from './edge-accumulator.js';
 import type { AssemblerMetrics } from './metrics.js';
 import { RowQueue } from './row-queue.js';
@@ -50,7 +51,7 @@ export class AssemblerOutputs {
   private readonly edgeRows: RowQueue<ReturnType<EdgeAccumulator['take']>[number]>;
   private readonly edges = new EdgeAccumulator(EDGE_MAX_KEYS);
   private edgesTakenAtMs: number;
-  private readonly loggedDrop = new Set<string>();
+  private readonly logOnce = createLogOnce();
 
   constructor(private readonly deps: OutputsDeps) {
     this.edgesTakenAtMs = deps.nowMs();
@@ -112,8 +113,6 @@ export class AssemblerOutputs {
 
   private dropped(table: OutputTable, rows: number): void {
     this.deps.metrics.droppedRows.inc({ table }, rows);
-    if (this.loggedDrop.has(table)) return;
-    this.loggedDrop.add(table);
-    this.deps.logger.error({ table, rows }, 'assembler output dropped: queue full, an unwritable row or a story record over the record budget (counted in svc_assembler_dropped_rows_total; logged once)');
+    this.logOnce(table, () => this.deps.logger.error({ table, rows }, 'assembler output dropped: queue full, an unwritable row or a story record over the record budget (counted in svc_assembler_dropped_rows_total; logged once)'));
   }
 }

@@ -13,6 +13,7 @@ import { insertAlertVersions, readUnpublishedAlerts, storedToMined } from '../st
 import { readExampleTraceIds } from '../store/template-hits.js';
 import { toLogAlert, tracesWithStories } from '../store/reads/log-alert-shape.js';
 import { stringifyJson } from '../util/json.js';
+import { createVersionClock } from '../util/version-clock.js';
 import { alertForApi } from './alert-json.js';
 
 /** Contract: republish covers the last 24 h, at most 1,000 alerts per pass. */
@@ -35,15 +36,12 @@ export interface AlertOutputDeps {
 }
 
 export class AlertOutput {
-  private lastVersionMs = 0;
   private readonly written = new Map<string, string>();
-
-  constructor(private readonly deps: AlertOutputDeps) {}
-
   /** A strictly increasing version clock: two versions written in one millisecond must not tie. */
-  private version(): number {
-    this.lastVersionMs = Math.max(this.deps.nowMs(), this.lastVersionMs + 1);
-    return this.lastVersionMs;
+  private readonly version: () => number;
+
+  constructor(private readonly deps: AlertOutputDeps) {
+    this.version = createVersionClock(deps.nowMs);
   }
 
   /** Fills example traces, stores, publishes and marks published the alerts that changed. */

@@ -16,11 +16,13 @@ import { SIGNAL_HEADER, type Bus, type BusConsumer, type BusRecord } from '../mo
 import type { Component } from '../model/component.js';
 import type { LogRow } from '../model/signals.js';
 import type { Store } from '../model/store.js';
-import { decodeLogs } from '../otlp/decode-logs.js';
+import { RecordDecoder } from '../otlp/record-decoder.js';
 import type { TemplateRow } from '../store/templates.js';
 import type { Logger } from '../util/log.js';
+import { createLogOnce } from '../util/log-once.js';
+import { createVersionClock } from '../util/version-clock.js';
 import { DropTally } from '../otlp/item-validity.js';
-import { logDropReason, type DropReason } from '../writer/retention.js';
+import { logDropReason, type DropReason } from '../store/drop-reason.js';
 import { AlertOutput } from './alert-output.js';
 import { runDetection } from './detection.js';
 import { Flusher } from './flusher.js';
@@ -73,7 +75,7 @@ export function createLogminer(settings: { logminer: LogminerSettings; logsTopic
   const seqBase = BigInt(nowMs()) * 1_000_000n;
   let seqNext = 0n;
   /** Template versions strictly increase: two flushes in one millisecond must not tie. */
-  let lastTemplateVersionMs = 0;
+  const templateVersionMs = createVersionClock(nowMs);
   let epochStartMs: number | null = null;
   let previousSpikes = new Map<string, LogAlert>();
   let prevDataClockNs: bigint | null = null;
@@ -81,13 +83,7 @@ export function createLogminer(settings: { logminer: LogminerSettings; logsTopic
   let timer: NodeJS.Timeout | undefined;
   let detecting: Promise<void> | undefined;
   let mining: Promise<unknown> = Promise.resolve();
-  const loggedOnce = new Set<string>();
-
-  function logOnce(key: string, log: () => void): void {
-    if (loggedOnce.has(key)) return;
-    loggedOnce.add(key);
-    log();
-  }
+  const logOnce = createLogOnce();
 
   const flusher = new Flusher({
     store: deps.store,
@@ -95,8 +91,7 @@ export function createLogminer(settings: { logminer: LogminerSettings; logsTopic
     flushMs: s.flush_ms,
     templateRows: (ids) => {
       const rows: TemplateRow[] = [];
-      lastTemplateVersionMs = Math.max(nowMs(), lastTemplateVersionMs + 1);
-      const updatedAtMs = lastTemplateVersionMs;
+      const updatedAtMs = templateVersionMs();
       for (const id of ids) {
         const t = state.templates.get(id);
         if (t !== undefined) rows.push(templateRow(t, updatedAtMs));
@@ -109,16 +104,12 @@ export function createLogminer(settings: { logminer: LogminerSettings; logsTopic
     },
   });
 
+  const decoder = new RecordDecoder({ logger, countBad: () => metrics.dropped.inc({ reason: 'bad_record' }), counterName: 'svc_logminer_dropped_items_total' });
+
   function decode(record: BusRecord): LogRow[] {
     const signal = record.headers?.[SIGNAL_HEADER];
     if (signal !== undefined && signal !== 'logs') return [];
-    try {
-      return decodeLogs(record.value);
-    } catch (error) {
-      metrics.dropped.inc({ reason: 'bad_record' });
-      logOnce('bad_record', () => logger.error({ err: error, topic: record.topic, partition: record.partition, offset: String(record.offset) }, 'skipping an undecodable bus record (counted in svc_logminer_dropped_items_total; logged once)'));
-      return [];
-    }
+    return decoder.logs(record.value, record);
   }
 
   /** Mines the batch's logs (in order, one batch at a time) and queues their rows. */

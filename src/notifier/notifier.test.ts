@@ -213,6 +213,37 @@ describe('notifier delivery', () => {
     }
   });
 
+  it('retries a failed write of a delivery result after the injected sleep, and records it', async () => {
+    const clock = new FakeClock();
+    const receiver = await startReceiver(ok, clock.now);
+    // The first write of a final result fails once; the `pending` write before the attempt goes through.
+    let failedWrites = 0;
+    const flaky: Store = Object.create(store, {
+      insert: {
+        value: async (table: string, columns: readonly string[], rows: readonly (readonly unknown[])[]) => {
+          if (table === 'notifier_deliveries' && rows.some((row) => row[2] === 'delivered') && failedWrites === 0) {
+            failedWrites++;
+            throw new Error('injected write failure');
+          }
+          return store.insert(table, columns, rows);
+        },
+      },
+    });
+    const run = await startNotifier(flaky, notifierSettings([{ name: 'slow-store', kind: 'webhook', url: receiver.url }]), clock);
+    try {
+      const alert = alertValue({}, clock.nowMs);
+      await run.publish(alert);
+      await waitFor('delivered record', async () => (await stateOf(alert.alert_id, 'slow-store', clock.nowMs))?.result === 'delivered');
+      assert.equal(failedWrites, 1);
+      assert.equal(receiver.received.length, 1);
+      // The 500 ms between write tries went through the injected sleep, not a real timer.
+      assert.deepEqual(clock.slept, [500]);
+    } finally {
+      await run.close();
+      await receiver.close();
+    }
+  });
+
   it('retries a timed-out attempt (timeout_secs) and a refused connection', async () => {
     const clock = new FakeClock();
     const receiver = await startReceiver((i) => (i === 0 ? 'hang' : { status: 204 }), clock.now);

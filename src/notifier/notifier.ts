@@ -20,6 +20,8 @@ import type { Component } from '../model/component.js';
 import type { Store } from '../model/store.js';
 import { deliveryKey, readDeliveries, readPendingDeliveries, recordDeliveries, type DeliveryRecord, type DeliveryState } from '../store/deliveries.js';
 import type { Logger } from '../util/log.js';
+import { createLogOnce } from '../util/log-once.js';
+import { createVersionClock } from '../util/version-clock.js';
 import { alertFromStored, parseAlertRecord, type NotifierAlert } from './alert.js';
 import { Breaker } from './breaker.js';
 import { DeliveryMemory, type MemoryState } from './delivery-memory.js';
@@ -48,6 +50,8 @@ export interface NotifierDeps {
 }
 
 const defaultSleep: Sleep = (ms, signal) => delay(ms, undefined, { signal });
+/** A record write's retry wait is not cut short by a stop: a stop still records the results of attempts in flight. */
+const NEVER_ABORTED = new AbortController().signal;
 
 /** Creates the notifier component (consumer group `svc-notifier`). */
 export function createNotifier(settings: { notifier: NotifierSettings }, deps: NotifierDeps): Component {
@@ -61,17 +65,12 @@ export function createNotifier(settings: { notifier: NotifierSettings }, deps: N
   const closing = new AbortController();
   const breakers = new Map(config.targets.map((target) => [target.name, new Breaker(config.breaker_cooldown_secs * 1_000, nowMs)]));
   const metrics = createNotifierMetrics(deps.registry, () => [...breakers].map(([name, breaker]) => [name, breaker.isOpen()]));
-  let lastStampMs = 0;
-  let loggedBadRecord = false;
-  const loggedDrop = new Set<string>();
+  const logOnce = createLogOnce();
   let consumer: BusConsumer | undefined;
   let intake: Promise<void> = Promise.resolve();
 
   /** Strictly increasing per process, so a later state of a pair always wins ReplacingMergeTree's version. */
-  function stampMs(): number {
-    lastStampMs = Math.max(nowMs(), lastStampMs + 1);
-    return lastStampMs;
-  }
+  const stampMs = createVersionClock(nowMs);
 
   function isStale(alert: NotifierAlert): boolean {
     return nowMs() - Number(alert.last_at_ns / 1_000_000n) > config.max_age_secs * 1_000;
@@ -89,7 +88,7 @@ export function createNotifier(settings: { notifier: NotifierSettings }, deps: N
           logger.error({ err: error, alerts: records.map((r) => r.alertId) }, 'could not record delivery results (this process still will not resend them)');
           return;
         }
-        await delay(RECORD_RETRY_MS);
+        await sleep(RECORD_RETRY_MS, NEVER_ABORTED);
       }
     }
   }
@@ -166,10 +165,7 @@ export function createNotifier(settings: { notifier: NotifierSettings }, deps: N
       if (step.state !== 'queued') metrics.deliveries.inc({ result: step.state });
       if (step.dropped) {
         metrics.dropped.inc({ target: step.name });
-        if (!loggedDrop.has(step.name)) {
-          loggedDrop.add(step.name);
-          logger.warn({ target: step.name, capacity: queueCapacity }, 'notifier queue full: newest alerts recorded failed without an attempt (counted in svc_notifier_dropped_total; logged once)');
-        }
+        logOnce(`queue_full:${step.name}`, () => logger.warn({ target: step.name, capacity: queueCapacity }, 'notifier queue full: newest alerts recorded failed without an attempt (counted in svc_notifier_dropped_total; logged once)'));
       }
       if (step.job !== undefined) queues.get(step.name)!.enqueue(step.job);
     }
@@ -191,10 +187,7 @@ export function createNotifier(settings: { notifier: NotifierSettings }, deps: N
       const parsed = parseAlertRecord(record.value);
       if (!parsed.ok) {
         metrics.badRecords.inc();
-        if (!loggedBadRecord) {
-          loggedBadRecord = true;
-          logger.warn({ reason: parsed.reason, topic: record.topic, partition: record.partition, offset: String(record.offset) }, 'skipping an alerts-topic record that is not a log alert (counted in svc_notifier_bad_records_total; logged once)');
-        }
+        logOnce('bad_record', () => logger.warn({ reason: parsed.reason, topic: record.topic, partition: record.partition, offset: String(record.offset) }, 'skipping an alerts-topic record that is not a log alert (counted in svc_notifier_bad_records_total; logged once)'));
         continue;
       }
       if (!kinds.has(parsed.alert.kind)) continue;

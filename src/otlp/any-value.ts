@@ -1,25 +1,13 @@
 import type { AttrPair, AttrValue } from '../model/signals.js';
+import { TAG_ARRAY, TAG_BOOL, TAG_BYTES, TAG_DOUBLE, TAG_INT, TAG_KEY, TAG_KVLIST, TAG_STRING, TAG_VALUE, TAG_VALUES } from './any-value-tags.js';
 import { OtlpDecodeError } from './errors.js';
 import { MAX_NESTING_DEPTH } from './limits.js';
 import { fieldMask, type ProtoReader } from './proto-reader.js';
 import { readUtf8 } from './utf8.js';
 
-// common.proto AnyValue: string_value=1, bool_value=2, int_value=3, double_value=4,
-// array_value=5, kvlist_value=6, bytes_value=7. Tags are (field << 3) | wire type.
-const TAG_STRING = 0x0a;
-const TAG_BOOL = 0x10;
-const TAG_INT = 0x18;
-const TAG_DOUBLE = 0x21;
-const TAG_ARRAY = 0x2a;
-const TAG_KVLIST = 0x32;
-const TAG_BYTES = 0x3a;
+// Fields read (tags in any-value-tags.ts): AnyValue 1-7, KeyValue key and value, ArrayValue and KeyValueList values.
 const ANY_VALUE_FIELDS = fieldMask(1, 2, 3, 4, 5, 6, 7);
-
-// KeyValue: key=1, value=2. ArrayValue and KeyValueList: values=1.
-const TAG_KEY = 0x0a;
-const TAG_VALUE = 0x12;
 const KEY_VALUE_FIELDS = fieldMask(1, 2);
-const TAG_VALUES = 0x0a;
 const VALUES_FIELDS = fieldMask(1);
 
 /** Field number of the oneof case set by the last top-level readAnyValue (0 when empty). */

@@ -2,34 +2,28 @@ import type { AttrPair, LogRow } from '../model/signals.js';
 import { SEVERITY_NUMBER_NAMES } from './enum-names.js';
 import { OtlpDecodeError } from './errors.js';
 import { jsonAttributes, jsonBody } from './json-any-value.js';
-import { jsonResource, jsonRoot, jsonScope } from './json-envelope.js';
+import { decodeJsonEnvelopes, jsonEnvelopeNames } from './json-envelope.js';
 import { jsonArray, jsonEnum, jsonId, jsonObject, jsonString, jsonUint64 } from './json-fields.js';
 import { WITH_IDS, type LogDecodeOptions } from './decode-logs.js';
 import { logIdOf } from './log-id.js';
 import type { ScopeFields } from './read-envelope.js';
-import { serviceNameOf } from './service-name.js';
 
 /**
  * Decodes a parsed OTLP/JSON `ExportLogsServiceRequest` / `LogsData` to the same log rows the
  * protobuf path gives. Throws OtlpDecodeError on a value of the wrong type or a bad id.
  */
 export function decodeLogsJson(value: unknown, options: LogDecodeOptions = WITH_IDS): LogRow[] {
-  const rows: LogRow[] = [];
-  for (const item of jsonArray(jsonRoot(value).resourceLogs, 'resourceLogs')) {
-    const resourceLogs = jsonObject(item, 'resourceLogs item');
-    if (resourceLogs === null) throw new OtlpDecodeError('resourceLogs item must be an object');
-    const resource = jsonResource(resourceLogs.resource);
-    const serviceName = serviceNameOf(resource);
-    for (const scopeItem of jsonArray(resourceLogs.scopeLogs, 'scopeLogs')) {
-      const scopeLogs = jsonObject(scopeItem, 'scopeLogs item');
-      if (scopeLogs === null) throw new OtlpDecodeError('scopeLogs item must be an object');
-      const scope = jsonScope(scopeLogs.scope);
-      for (const record of jsonArray(scopeLogs.logRecords, 'logRecords')) {
-        rows.push(jsonLogRecord(record, resource, serviceName, scope, options.logIds));
-      }
-    }
-  }
-  return rows;
+  return decodeJsonEnvelopes(value, LOG_NAMES, options.logIds ? jsonLogRecordWithId : jsonLogRecordWithoutId);
+}
+
+const LOG_NAMES = jsonEnvelopeNames('resourceLogs', 'scopeLogs', 'logRecords');
+
+function jsonLogRecordWithId(value: unknown, resource: AttrPair[], serviceName: string, scope: ScopeFields): LogRow {
+  return jsonLogRecord(value, resource, serviceName, scope, true);
+}
+
+function jsonLogRecordWithoutId(value: unknown, resource: AttrPair[], serviceName: string, scope: ScopeFields): LogRow {
+  return jsonLogRecord(value, resource, serviceName, scope, false);
 }
 
 function jsonLogRecord(value: unknown, resource: AttrPair[], serviceName: string, scope: ScopeFields, logIds: boolean): LogRow {

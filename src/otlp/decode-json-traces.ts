@@ -2,10 +2,9 @@ import type { AttrPair, SpanEvent, SpanRow } from '../model/signals.js';
 import { SPAN_KIND_NAMES, STATUS_CODE_NAMES } from './enum-names.js';
 import { OtlpDecodeError } from './errors.js';
 import { jsonAttributes } from './json-any-value.js';
-import { jsonResource, jsonRoot, jsonScope } from './json-envelope.js';
+import { decodeJsonEnvelopes, jsonEnvelopeNames } from './json-envelope.js';
 import { jsonArray, jsonEnum, jsonId, jsonObject, jsonString, jsonUint64 } from './json-fields.js';
 import type { ScopeFields } from './read-envelope.js';
-import { serviceNameOf } from './service-name.js';
 import { spanKindOf, spanStatusOf } from './span-enums.js';
 
 /**
@@ -13,23 +12,10 @@ import { spanKindOf, spanStatusOf } from './span-enums.js';
  * protobuf path gives. Throws OtlpDecodeError on a value of the wrong type or a bad id.
  */
 export function decodeTracesJson(value: unknown): SpanRow[] {
-  const rows: SpanRow[] = [];
-  for (const item of jsonArray(jsonRoot(value).resourceSpans, 'resourceSpans')) {
-    const resourceSpans = jsonObject(item, 'resourceSpans item');
-    if (resourceSpans === null) throw new OtlpDecodeError('resourceSpans item must be an object');
-    const resource = jsonResource(resourceSpans.resource);
-    const serviceName = serviceNameOf(resource);
-    for (const scopeItem of jsonArray(resourceSpans.scopeSpans, 'scopeSpans')) {
-      const scopeSpans = jsonObject(scopeItem, 'scopeSpans item');
-      if (scopeSpans === null) throw new OtlpDecodeError('scopeSpans item must be an object');
-      const scope = jsonScope(scopeSpans.scope);
-      for (const span of jsonArray(scopeSpans.spans, 'spans')) {
-        rows.push(jsonSpan(span, resource, serviceName, scope));
-      }
-    }
-  }
-  return rows;
+  return decodeJsonEnvelopes(value, SPAN_NAMES, jsonSpan);
 }
+
+const SPAN_NAMES = jsonEnvelopeNames('resourceSpans', 'scopeSpans', 'spans');
 
 function jsonSpan(value: unknown, resource: AttrPair[], serviceName: string, scope: ScopeFields): SpanRow {
   const span = jsonObject(value, 'span');

@@ -133,6 +133,20 @@ describe('decodeTracesJson / decodeLogsJson', () => {
     });
   }
 
+  it('names the envelope field at fault, for each signal', () => {
+    const cases: [() => unknown, string][] = [
+      [() => decodeTracesJson({ resourceSpans: {} }), 'resourceSpans must be an array'],
+      [() => decodeTracesJson({ resourceSpans: [null] }), 'resourceSpans item must be an object'],
+      [() => decodeTracesJson({ resourceSpans: [{ scopeSpans: [7] }] }), 'scopeSpans item must be an object'],
+      [() => decodeTracesJson({ resourceSpans: [{ scopeSpans: [{ spans: 'x' }] }] }), 'spans must be an array'],
+      [() => decodeLogsJson({ resourceLogs: [[]] }), 'resourceLogs item must be an object'],
+      [() => decodeLogsJson({ resourceLogs: [{ scopeLogs: 'x' }] }), 'scopeLogs must be an array'],
+      [() => decodeLogsJson({ resourceLogs: [{ scopeLogs: [null] }] }), 'scopeLogs item must be an object'],
+      [() => decodeLogsJson({ resourceLogs: [{ scopeLogs: [{ scope: 1 }] }] }), 'scope must be an object'],
+    ];
+    for (const [decode, message] of cases) assert.throws(decode, (error: unknown) => error instanceof OtlpDecodeError && error.message === message, message);
+  });
+
   it('rejects AnyValue nesting past the depth limit instead of overflowing the stack', () => {
     let value: object = { stringValue: 'leaf' };
     for (let i = 0; i < 5000; i++) value = { arrayValue: { values: [value] } };

@@ -1,19 +1,12 @@
 import type { AttrPair, SpanEvent, SpanRow } from '../model/signals.js';
-import { UNKNOWN_SERVICE } from '../model/signals.js';
 import { readKeyValue } from './any-value.js';
 import { OtlpDecodeError } from './errors.js';
-import { hex8, traceIdHex, ZERO_SPAN_ID } from './hex.js';
-import { fieldMask, ProtoReader } from './proto-reader.js';
-import { readResource, readScope, type ScopeFields } from './read-envelope.js';
-import { serviceNameOf } from './service-name.js';
+import { hex8, traceIdHex } from './hex.js';
+import { fieldMask, type ProtoReader } from './proto-reader.js';
+import { decodeEnvelopes, readOptionalSpanId, type ItemReader, type ScopeFields } from './read-envelope.js';
 import { spanKindOf, spanStatusOf } from './span-enums.js';
 import type { WireSlices } from './wire-slices.js';
 import {
-  TAG_RESOURCE_SPANS,
-  TAG_RESOURCE,
-  TAG_SCOPE_SPANS,
-  TAG_SCOPE,
-  TAG_SPANS,
   TAG_TRACE_ID,
   TAG_SPAN_ID,
   TAG_PARENT_SPAN_ID,
@@ -31,11 +24,7 @@ import {
   TAG_EVENT_ATTRIBUTES,
 } from './trace-tags.js';
 
-// Which fields each message reads (tags in trace-tags.ts).
-// TracesData and ExportTraceServiceRequest: resource_spans = 1.
-const TRACES_DATA_FIELDS = fieldMask(1);
-// ResourceSpans: resource = 1, scope_spans = 2. ScopeSpans: scope = 1, spans = 2.
-const ENVELOPE_FIELDS = fieldMask(1, 2);
+// Which fields each message reads (tags in trace-tags.ts; the envelope is read-envelope.ts's).
 // Span: trace_id = 1, span_id = 2, parent_span_id = 4, name = 5, kind = 6 (enum),
 // start_time_unix_nano = 7 and end_time_unix_nano = 8 (fixed64), attributes = 9, events = 11, status = 15.
 const SPAN_FIELDS = fieldMask(1, 2, 4, 5, 6, 7, 8, 9, 11, 15);
@@ -51,81 +40,17 @@ const EVENT_FIELDS = fieldMask(1, 2, 3);
  * `slices`, made over the same `bytes`, learns where each span lies (ingest frames bus records from it).
  */
 export function decodeTraces(bytes: Uint8Array, slices?: WireSlices): SpanRow[] {
-  const r = new ProtoReader(bytes);
-  const end = r.buf.length;
-  const rows: SpanRow[] = [];
-  while (r.pos < end) {
-    const tag = r.varint32(end);
-    if (tag === TAG_RESOURCE_SPANS) {
-      readResourceSpans(r, r.lengthEnd(end), rows, slices);
-    } else {
-      r.skipUnknown(tag, end, TRACES_DATA_FIELDS);
-    }
-  }
-  return rows;
+  return decodeEnvelopes(bytes, SPANS, slices);
 }
 
-function readResourceSpans(r: ProtoReader, end: number, rows: SpanRow[], slices: WireSlices | undefined): void {
-  const resource: AttrPair[] = [];
-  const resourceRange = slices?.openResource();
-  let serviceName = UNKNOWN_SERVICE;
-  const firstRow = rows.length;
-  let resourceAfterSpans = false;
-  while (r.pos < end) {
-    const tag = r.varint32(end);
-    if (tag === TAG_SCOPE_SPANS) {
-      readScopeSpans(r, r.lengthEnd(end), rows, resource, serviceName, slices, resourceRange);
-    } else if (tag === TAG_RESOURCE) {
-      // Fields may come in any order; spans already read share `resource`, only their service needs a fix.
-      const resourceEnd = r.lengthEnd(end);
-      if (slices !== undefined) slices.setResource(resourceRange!, r.pos, resourceEnd);
-      readResource(r, resourceEnd, resource);
-      serviceName = serviceNameOf(resource);
-      if (rows.length > firstRow) resourceAfterSpans = true;
-    } else {
-      r.skipUnknown(tag, end, ENVELOPE_FIELDS);
-    }
-  }
-  if (resourceAfterSpans) {
+const SPANS: ItemReader<SpanRow> = {
+  readItem: readSpan,
+  finishResource(rows, firstRow, serviceName, resourceAfterItems) {
+    // A span takes the service read before it; only spans read before the resource need it set.
+    if (!resourceAfterItems) return;
     for (let i = firstRow; i < rows.length; i++) rows[i].serviceName = serviceName;
-  }
-}
-
-function readScopeSpans(
-  r: ProtoReader,
-  end: number,
-  rows: SpanRow[],
-  resource: AttrPair[],
-  serviceName: string,
-  slices: WireSlices | undefined,
-  resourceRange: ReturnType<WireSlices['openResource']> | undefined,
-): void {
-  const scope: ScopeFields = { name: '', version: '' };
-  const envelope = slices === undefined ? -1 : slices.openScope(resourceRange!);
-  const firstRow = rows.length;
-  let scopeAfterSpans = false;
-  while (r.pos < end) {
-    const tag = r.varint32(end);
-    if (tag === TAG_SPANS) {
-      const spanEnd = r.lengthEnd(end);
-      if (slices !== undefined) slices.addItem(envelope, r.pos, spanEnd);
-      rows.push(readSpan(r, spanEnd, resource, serviceName, scope));
-    } else if (tag === TAG_SCOPE) {
-      const scopeEnd = r.lengthEnd(end);
-      if (slices !== undefined) slices.setScope(envelope, r.pos, scopeEnd);
-      readScope(r, scopeEnd, scope);
-      if (rows.length > firstRow) scopeAfterSpans = true;
-    } else {
-      r.skipUnknown(tag, end, ENVELOPE_FIELDS);
-    }
-  }
-  if (scopeAfterSpans) {
-    for (let i = firstRow; i < rows.length; i++) {
-      rows[i].scopeName = scope.name;
-      rows[i].scopeVersion = scope.version;
-    }
-  }
-}
+  },
+};
 
 function readSpan(r: ProtoReader, end: number, resource: AttrPair[], serviceName: string, scope: ScopeFields): SpanRow {
   const buf = r.buf;
@@ -157,20 +82,9 @@ function readSpan(r: ProtoReader, end: number, resource: AttrPair[], serviceName
         r.pos = idEnd;
         break;
       }
-      case TAG_PARENT_SPAN_ID: {
-        const idEnd = r.lengthEnd(end);
-        const idLength = idEnd - r.pos;
-        if (idLength === 8) {
-          parentSpanId = hex8(buf, r.pos);
-          if (parentSpanId === ZERO_SPAN_ID) parentSpanId = '';
-        } else if (idLength === 0) {
-          parentSpanId = '';
-        } else {
-          throw new OtlpDecodeError('parent span id must be 0 or 8 bytes');
-        }
-        r.pos = idEnd;
+      case TAG_PARENT_SPAN_ID:
+        parentSpanId = readOptionalSpanId(r, end, 'parent span id must be 0 or 8 bytes');
         break;
-      }
       case TAG_NAME:
         name = r.string(end);
         break;

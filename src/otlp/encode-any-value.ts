@@ -1,20 +1,9 @@
 import type { AttrPair, AttrValue } from '../model/signals.js';
+import { TAG_ARRAY, TAG_BOOL, TAG_DOUBLE, TAG_INT, TAG_KEY, TAG_KVLIST, TAG_STRING, TAG_VALUE, TAG_VALUES } from './any-value-tags.js';
 import { OtlpEncodeError } from './errors.js';
 import { MAX_NESTING_DEPTH } from './limits.js';
 import { fieldSize, int64Size, type ProtoWriter } from './proto-writer.js';
 import { utf8Length } from './utf8.js';
-
-// common.proto tags: AnyValue string=1, bool=2, int=3, double=4 (fixed64 wire), array=5, kvlist=6;
-// KeyValue key=1, value=2; ArrayValue / KeyValueList values=1.
-const TAG_STRING = 0x0a;
-const TAG_BOOL = 0x10;
-const TAG_INT = 0x18;
-const TAG_DOUBLE = 0x21;
-const TAG_ARRAY = 0x2a;
-const TAG_KVLIST = 0x32;
-const TAG_KEY = 0x0a;
-const TAG_VALUE = 0x12;
-const TAG_VALUES = 0x0a;
 
 /**
  * Integers go out as int_value so they read back as the same number; -0 and unsafe integers stay

@@ -1,5 +1,7 @@
 import type { AttrPair } from '../model/signals.js';
 import { sizeAttributes, sizeStringField, writeAttributes } from './encode-any-value.js';
+import { TAG_RESOURCE, TAG_RESOURCE_ITEMS, TAG_SCOPE, TAG_SCOPE_ITEMS } from './envelope-tags.js';
+import { groupRows, type GroupableRow } from './group-rows.js';
 import { fieldSize, type ProtoWriter } from './proto-writer.js';
 
 // resource.proto Resource: attributes = 1. common.proto InstrumentationScope: name = 1, version = 2.
@@ -38,4 +40,39 @@ export function writeScopeField(w: ProtoWriter, tag: number, name: string, versi
   w.messageHeader(tag, w.next());
   if (name !== '') w.stringField(TAG_SCOPE_NAME, name);
   if (version !== '') w.stringField(TAG_SCOPE_VERSION, version);
+}
+
+/**
+ * Encodes rows of one signal as its Data message, grouped by resource and scope, in two passes over
+ * `w`: the first plans every message's size (`sizeItem` plans one item and returns its content
+ * bytes), the second writes (`writeItem` writes one item with its own field header).
+ */
+export function encodeEnvelopes<Row extends GroupableRow>(w: ProtoWriter, rows: Row[], sizeItem: (w: ProtoWriter, row: Row) => number, writeItem: (w: ProtoWriter, row: Row) => void): Buffer {
+  const groups = groupRows(rows);
+  w.resetPlan();
+  let total = 0;
+  for (const group of groups) {
+    const resourceSlot = w.reserve();
+    let resourceItems = sizeResourceField(w, group.resource);
+    for (const scope of group.scopes) {
+      const scopeSlot = w.reserve();
+      let scopeItems = sizeScopeField(w, scope.name, scope.version);
+      for (const row of scope.rows) scopeItems += fieldSize(sizeItem(w, row));
+      w.setPlanned(scopeSlot, scopeItems);
+      resourceItems += fieldSize(scopeItems);
+    }
+    w.setPlanned(resourceSlot, resourceItems);
+    total += fieldSize(resourceItems);
+  }
+  w.startWrite(total);
+  for (const group of groups) {
+    w.messageHeader(TAG_RESOURCE_ITEMS, w.next());
+    writeResourceField(w, TAG_RESOURCE, group.resource);
+    for (const scope of group.scopes) {
+      w.messageHeader(TAG_SCOPE_ITEMS, w.next());
+      writeScopeField(w, TAG_SCOPE, scope.name, scope.version);
+      for (const row of scope.rows) writeItem(w, row);
+    }
+  }
+  return w.finish();
 }

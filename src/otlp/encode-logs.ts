@@ -1,24 +1,11 @@
 import type { LogRow } from '../model/signals.js';
 import { sizeAttributes, sizeStringField, writeAttributes } from './encode-any-value.js';
-import { sizeResourceField, sizeScopeField, writeResourceField, writeScopeField } from './encode-envelope.js';
+import { encodeEnvelopes } from './encode-envelope.js';
+import { TAG_ITEMS as TAG_LOG_RECORDS } from './envelope-tags.js';
 import { OtlpEncodeError } from './errors.js';
-import { groupRows } from './group-rows.js';
+import { TAG_ATTRIBUTES, TAG_BODY, TAG_OBSERVED_TIME, TAG_SEVERITY_NUMBER, TAG_SEVERITY_TEXT, TAG_SPAN_ID, TAG_TIME, TAG_TRACE_ID } from './log-tags.js';
 import { fieldSize, ProtoWriter, varintSize } from './proto-writer.js';
 
-// Tags are (field << 3) | wire type, field numbers from opentelemetry-proto logs.proto.
-const TAG_RESOURCE_LOGS = 0x0a;
-const TAG_RESOURCE = 0x0a;
-const TAG_SCOPE_LOGS = 0x12;
-const TAG_SCOPE = 0x0a;
-const TAG_LOG_RECORDS = 0x12;
-const TAG_TIME = 0x09;
-const TAG_SEVERITY_NUMBER = 0x10;
-const TAG_SEVERITY_TEXT = 0x1a;
-const TAG_BODY = 0x2a;
-const TAG_ATTRIBUTES = 0x32;
-const TAG_TRACE_ID = 0x4a;
-const TAG_SPAN_ID = 0x52;
-const TAG_OBSERVED_TIME = 0x59;
 /** AnyValue.string_value: the body always goes out as a string (non-string bodies are already JSON text). */
 const TAG_BODY_STRING = 0x0a;
 
@@ -31,34 +18,7 @@ const writer = new ProtoWriter();
  * Throws OtlpEncodeError on ids of the wrong length or not hex.
  */
 export function encodeLogsData(logs: LogRow[]): Buffer {
-  const groups = groupRows(logs);
-  const w = writer;
-  w.resetPlan();
-  let total = 0;
-  for (const group of groups) {
-    const resourceSlot = w.reserve();
-    let resourceLogs = sizeResourceField(w, group.resource);
-    for (const scope of group.scopes) {
-      const scopeSlot = w.reserve();
-      let scopeLogs = sizeScopeField(w, scope.name, scope.version);
-      for (const log of scope.rows) scopeLogs += fieldSize(sizeLogRecord(w, log));
-      w.setPlanned(scopeSlot, scopeLogs);
-      resourceLogs += fieldSize(scopeLogs);
-    }
-    w.setPlanned(resourceSlot, resourceLogs);
-    total += fieldSize(resourceLogs);
-  }
-  w.startWrite(total);
-  for (const group of groups) {
-    w.messageHeader(TAG_RESOURCE_LOGS, w.next());
-    writeResourceField(w, TAG_RESOURCE, group.resource);
-    for (const scope of group.scopes) {
-      w.messageHeader(TAG_SCOPE_LOGS, w.next());
-      writeScopeField(w, TAG_SCOPE, scope.name, scope.version);
-      for (const log of scope.rows) writeLogRecord(w, log);
-    }
-  }
-  return w.finish();
+  return encodeEnvelopes(writer, logs, sizeLogRecord, writeLogRecord);
 }
 
 function int32Size(value: number): number {

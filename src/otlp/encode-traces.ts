@@ -1,16 +1,11 @@
 import type { SpanEvent, SpanRow } from '../model/signals.js';
 import { sizeAttributes, sizeStringField, writeAttributes } from './encode-any-value.js';
-import { sizeResourceField, sizeScopeField, writeResourceField, writeScopeField } from './encode-envelope.js';
+import { encodeEnvelopes } from './encode-envelope.js';
+import { TAG_ITEMS as TAG_SPANS } from './envelope-tags.js';
 import { OtlpEncodeError } from './errors.js';
-import { groupRows } from './group-rows.js';
 import { fieldSize, ProtoWriter, varintSize } from './proto-writer.js';
 import { spanKindValue, spanStatusValue } from './span-enums.js';
 import {
-  TAG_RESOURCE_SPANS,
-  TAG_RESOURCE,
-  TAG_SCOPE_SPANS,
-  TAG_SCOPE,
-  TAG_SPANS,
   TAG_TRACE_ID,
   TAG_SPAN_ID,
   TAG_PARENT_SPAN_ID,
@@ -28,7 +23,6 @@ import {
   TAG_EVENT_ATTRIBUTES,
 } from './trace-tags.js';
 
-
 /** Reused across calls: encoding is synchronous, so one plan buffer serves every call. */
 const writer = new ProtoWriter();
 
@@ -38,34 +32,7 @@ const writer = new ProtoWriter();
  * same rows, in grouped order. Throws OtlpEncodeError on ids of the wrong length or not hex.
  */
 export function encodeTracesData(spans: SpanRow[]): Buffer {
-  const groups = groupRows(spans);
-  const w = writer;
-  w.resetPlan();
-  let total = 0;
-  for (const group of groups) {
-    const resourceSlot = w.reserve();
-    let resourceSpans = sizeResourceField(w, group.resource);
-    for (const scope of group.scopes) {
-      const scopeSlot = w.reserve();
-      let scopeSpans = sizeScopeField(w, scope.name, scope.version);
-      for (const span of scope.rows) scopeSpans += fieldSize(sizeSpan(w, span));
-      w.setPlanned(scopeSlot, scopeSpans);
-      resourceSpans += fieldSize(scopeSpans);
-    }
-    w.setPlanned(resourceSlot, resourceSpans);
-    total += fieldSize(resourceSpans);
-  }
-  w.startWrite(total);
-  for (const group of groups) {
-    w.messageHeader(TAG_RESOURCE_SPANS, w.next());
-    writeResourceField(w, TAG_RESOURCE, group.resource);
-    for (const scope of group.scopes) {
-      w.messageHeader(TAG_SCOPE_SPANS, w.next());
-      writeScopeField(w, TAG_SCOPE, scope.name, scope.version);
-      for (const span of scope.rows) writeSpan(w, span);
-    }
-  }
-  return w.finish();
+  return encodeEnvelopes(writer, spans, sizeSpan, writeSpan);
 }
 
 function checkIdLength(id: string, hexChars: number, what: string): void {

@@ -3,13 +3,7 @@
  * never disagree. A tag is (field << 3) | wire type; field numbers from opentelemetry-proto trace.proto.
  */
 
-// TracesData and ExportTraceServiceRequest: resource_spans = 1.
-export const TAG_RESOURCE_SPANS = 0x0a;
-// ResourceSpans: resource = 1, scope_spans = 2. ScopeSpans: scope = 1, spans = 2.
-export const TAG_RESOURCE = 0x0a;
-export const TAG_SCOPE_SPANS = 0x12;
-export const TAG_SCOPE = 0x0a;
-export const TAG_SPANS = 0x12;
+// The envelope (TracesData, ResourceSpans, ScopeSpans) is shared with logs: envelope-tags.ts.
 // Span: trace_id = 1, span_id = 2, parent_span_id = 4, name = 5, kind = 6 (enum),
 // start_time_unix_nano = 7 and end_time_unix_nano = 8 (fixed64), attributes = 9, events = 11, status = 15.
 export const TAG_TRACE_ID = 0x0a;

@@ -19,12 +19,12 @@
 import { mkdirSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { Session } from 'chdb';
-import { StorageError, type QueryOptions, type QueryParams, type Store } from '../model/store.js';
-import { compactJsonRows } from './compact-json.js';
+import { StorageError, type QueryOptions, type QueryParams } from '../model/store.js';
 import { assertDataDirFree } from './data-dir-lock.js';
 import { executionLimitSecs, toStorageError } from './errors.js';
 import { assertIdentifier } from './identifiers.js';
 import { parseJsonEachRow } from './json-rows.js';
+import { hasParams, StoreDriver } from './store-driver.js';
 
 // The engine's mark and index caches default to 5 GiB each and fill as data grows; embedded in a
 // process meant to stay light, they are bounded (128 MiB each, plenty for 3 days of raw data).
@@ -50,24 +50,20 @@ function openSession(dataDir: string): Session {
   }
 }
 
-function hasParams(params: QueryParams | undefined): params is QueryParams {
-  return params !== undefined && Object.keys(params).length > 0;
-}
-
 /** Appends the per-query execution limit; callers' SQL must not carry its own SETTINGS clause. */
 function withLimit(sql: string, limitSecs: number): string {
   return limitSecs > 0 ? `${sql}\nSETTINGS max_execution_time = ${limitSecs}` : sql;
 }
 
-export class ChdbStore implements Store {
-  private closed = false;
-
+export class ChdbStore extends StoreDriver {
   private constructor(
-    readonly database: string,
+    database: string,
     readonly dataDir: string,
     private readonly reader: Session,
     private readonly writer: Session,
-  ) {}
+  ) {
+    super(database);
+  }
 
   /** Opens (creating if missing) the data directory and the database, and selects it on both connections. */
   static async open(dataDir: string, database: string): Promise<ChdbStore> {
@@ -120,32 +116,13 @@ export class ChdbStore implements Store {
     }
   }
 
-  async insert(table: string, columns: readonly string[], rows: readonly (readonly unknown[])[]): Promise<void> {
-    if (rows.length === 0) return;
-    await this.insertRaw(table, columns, compactJsonRows(rows));
+  protected async sendInsert(table: string, columns: readonly string[], jsonCompactRows: string | Buffer): Promise<void> {
+    await this.writer.insert({ table, columns, values: jsonCompactRows, format: 'JSONCompactEachRow' });
   }
 
-  async insertRaw(table: string, columns: readonly string[], jsonCompactRows: string | Buffer): Promise<void> {
-    this.assertOpen();
-    assertIdentifier(table, 'table');
-    for (const c of columns) assertIdentifier(c, 'column');
-    if (jsonCompactRows.length === 0) return;
-    try {
-      await this.writer.insert({ table, columns, values: jsonCompactRows, format: 'JSONCompactEachRow' });
-    } catch (err) {
-      throw toStorageError(err, 'insert');
-    }
-  }
-
-  async close(): Promise<void> {
-    if (this.closed) return;
-    this.closed = true;
+  protected async release(): Promise<void> {
     // Session.close defers the native teardown until running operations finish.
     this.reader.close();
     this.writer.close();
-  }
-
-  private assertOpen(): void {
-    if (this.closed) throw new StorageError('store is closed');
   }
 }

@@ -5,10 +5,10 @@
 
 import { Readable } from 'node:stream';
 import { ClickHouseLogLevel, createClient, type ClickHouseClient, type ClickHouseClientConfigOptions } from '@clickhouse/client';
-import { StorageError, type QueryOptions, type QueryParams, type Store } from '../model/store.js';
-import { compactJsonRows } from './compact-json.js';
+import { StorageError, type QueryOptions, type QueryParams } from '../model/store.js';
 import { executionLimitSecs, toStorageError } from './errors.js';
 import { assertIdentifier } from './identifiers.js';
+import { hasParams, StoreDriver } from './store-driver.js';
 
 /** HTTP request limit; database execution limits are set per query with max_execution_time. */
 const REQUEST_TIMEOUT_MS = 300_000;
@@ -19,17 +19,13 @@ const LOG = { level: ClickHouseLogLevel.OFF };
 /** Settings on every request: 64-bit integers as JSON strings, so JS never rounds them. */
 const BASE_SETTINGS = { output_format_json_quote_64bit_integers: 1 } as const;
 
-function hasParams(params: QueryParams | undefined): params is QueryParams {
-  return params !== undefined && Object.keys(params).length > 0;
-}
-
-export class HttpStore implements Store {
-  private closed = false;
-
+export class HttpStore extends StoreDriver {
   private constructor(
-    readonly database: string,
+    database: string,
     private readonly client: ClickHouseClient,
-  ) {}
+  ) {
+    super(database);
+  }
 
   /**
    * Connects to `url`, creates `database` when missing and binds every later request to it.
@@ -93,40 +89,21 @@ export class HttpStore implements Store {
     }
   }
 
-  async insert(table: string, columns: readonly string[], rows: readonly (readonly unknown[])[]): Promise<void> {
-    if (rows.length === 0) return;
-    await this.insertRaw(table, columns, compactJsonRows(rows));
-  }
-
-  async insertRaw(table: string, columns: readonly string[], jsonCompactRows: string | Buffer): Promise<void> {
-    this.assertOpen();
-    assertIdentifier(table, 'table');
-    for (const c of columns) assertIdentifier(c, 'column');
-    if (jsonCompactRows.length === 0) return;
+  protected async sendInsert(table: string, columns: readonly string[], jsonCompactRows: string | Buffer): Promise<void> {
     const columnList = columns.length > 0 ? ` (${columns.join(', ')})` : '';
-    try {
-      const result = await this.client.exec({
-        query: `INSERT INTO ${table}${columnList} FORMAT JSONCompactEachRow`,
-        values: Readable.from([Buffer.isBuffer(jsonCompactRows) ? jsonCompactRows : Buffer.from(jsonCompactRows)]),
-      });
-      // The response body must be consumed or the keep-alive socket is never released.
-      result.stream.resume();
-      await new Promise<void>((done, fail) => {
-        result.stream.once('end', done);
-        result.stream.once('error', fail);
-      });
-    } catch (err) {
-      throw toStorageError(err, 'insert');
-    }
+    const result = await this.client.exec({
+      query: `INSERT INTO ${table}${columnList} FORMAT JSONCompactEachRow`,
+      values: Readable.from([Buffer.isBuffer(jsonCompactRows) ? jsonCompactRows : Buffer.from(jsonCompactRows)]),
+    });
+    // The response body must be consumed or the keep-alive socket is never released.
+    result.stream.resume();
+    await new Promise<void>((done, fail) => {
+      result.stream.once('end', done);
+      result.stream.once('error', fail);
+    });
   }
 
-  async close(): Promise<void> {
-    if (this.closed) return;
-    this.closed = true;
+  protected async release(): Promise<void> {
     await this.client.close();
-  }
-
-  private assertOpen(): void {
-    if (this.closed) throw new StorageError('store is closed');
   }
 }

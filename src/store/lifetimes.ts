@@ -31,3 +31,14 @@ export function oldestAllowedNs(table: TableWithLifetime, nowMs: number): bigint
 export function oldestAllowedMs(table: TableWithLifetime, nowMs: number): number {
   return Math.floor(nowMs) - LIFETIME_MS[table];
 }
+
+/** Raw spans and logs live this long; the writer does not insert items stamped older, or 0. */
+export const RAW_RETENTION_NS = BigInt(LIFETIME_MS.spans) * 1_000_000n;
+
+/**
+ * Whether a raw item stamped `tsNs` is still inside its lifetime at `nowNs`. The writer stores by
+ * this rule, and the assembler and the logminer skip what the writer will not store.
+ */
+export function isStorable(tsNs: bigint, nowNs: bigint): boolean {
+  return tsNs !== 0n && tsNs >= nowNs - RAW_RETENTION_NS;
+}

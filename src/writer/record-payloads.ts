@@ -4,7 +4,7 @@ import { decodeTraces } from '../otlp/decode-traces.js';
 import { encodeLogLines } from '../store/logs.js';
 import { encodeSpanLines } from '../store/spans.js';
 import { DropTally } from '../otlp/item-validity.js';
-import { logDropReason, spanDropReason, type DropReason } from './retention.js';
+import { logDropReason, spanDropReason, type DropReason } from '../store/drop-reason.js';
 
 /**
  * A batch of bus record values packed into one buffer, so that it crosses to the encoder thread as

@@ -3,10 +3,10 @@ import type { Bus, BusConsumer, BusRecord } from '../model/bus.js';
 import type { Component } from '../model/component.js';
 import type { WriterSettings } from '../config/settings.js';
 import type { Logger } from '../util/log.js';
+import { createLogOnce } from '../util/log-once.js';
 import { Batcher, type SignalSink } from './batcher.js';
 import { createWriterMetrics } from './metrics.js';
 import { createPayloadEncoder } from './payload-encoder.js';
-import type { DropReason } from './retention.js';
 
 export const WRITER_GROUP = 'svc-writer';
 
@@ -25,8 +25,7 @@ export function createWriter(settings: { writer: WriterSettings; topic: string }
   const logger = deps.logger.child({ component: 'writer' });
   const metrics = createWriterMetrics(deps.registry);
   const nowMs = deps.nowMs ?? Date.now;
-  const loggedDrops = new Set<DropReason>();
-  let loggedBadRecord = false;
+  const logOnce = createLogOnce();
   const batcher = new Batcher(deps.sink, {
     maxRows: settings.writer.max_rows,
     maxAgeMs: settings.writer.max_age_ms,
@@ -52,18 +51,15 @@ export function createWriter(settings: { writer: WriterSettings; topic: string }
     const encoded = await encoder.encode(records, nowMs());
     if (encoded.firstBad !== undefined) {
       metrics.dropped.inc({ reason: 'bad_record' }, encoded.badRecords);
-      if (!loggedBadRecord) {
-        loggedBadRecord = true;
-        const record = records[encoded.firstBad.index];
-        logger.error({ err: { message: encoded.firstBad.message }, topic: record.topic, partition: record.partition, offset: String(record.offset) }, 'skipping an undecodable bus record (further ones are counted in svc_writer_dropped_items_total; logged once)');
-      }
+      const firstBad = encoded.firstBad;
+      logOnce('bad_record', () => {
+        const record = records[firstBad.index];
+        logger.error({ err: { message: firstBad.message }, topic: record.topic, partition: record.partition, offset: String(record.offset) }, 'skipping an undecodable bus record (further ones are counted in svc_writer_dropped_items_total; logged once)');
+      });
     }
     for (const [reason, items] of encoded.dropped) {
       metrics.dropped.inc({ reason }, items);
-      if (!loggedDrops.has(reason)) {
-        loggedDrops.add(reason);
-        logger.warn({ items, reason }, 'dropped items the store would never return: stamped 0, older than 3 days or past 2262, or with an all-zero trace or span id (counted in svc_writer_dropped_items_total by reason; logged once per reason)');
-      }
+      logOnce(reason, () => logger.warn({ items, reason }, 'dropped items the store would never return: stamped 0, older than 3 days or past 2262, or with an all-zero trace or span id (counted in svc_writer_dropped_items_total by reason; logged once per reason)'));
     }
     const stored = batcher.add(encoded);
     metrics.bufferedRows.set(batcher.bufferedRows);

@@ -1,6 +1,7 @@
 /** The log feature's API routes as one module for createApi's `routes`. */
 
 import type { Store } from '../../model/store.js';
+import { createVersionClock } from '../../util/version-clock.js';
 import type { RouteModule } from '../server.js';
 import { registerLogAlertsRoute } from './log-alerts.js';
 import { registerLogSearchRoutes } from './log-search.js';
@@ -14,8 +15,7 @@ import { registerLogTemplateRoutes } from './log-templates.js';
 export function createLogRoutes(store: Store, options: { nowMs?: () => number } = {}): RouteModule {
   const nowMs = options.nowMs ?? Date.now;
   // Silence versions strictly increase, so two saves in one millisecond keep their order.
-  let lastVersionMs = 0;
-  const versionMs = () => (lastVersionMs = Math.max(Date.now(), lastVersionMs + 1));
+  const versionMs = createVersionClock(Date.now);
   const deps = { store, nowMs };
   return (app, context) => {
     registerLogAlertsRoute(app, deps, context);

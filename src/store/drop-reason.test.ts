@@ -1,6 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { isStorable, logDropReason, RAW_RETENTION_NS, spanDropReason } from './retention.js';
+import { logDropReason, spanDropReason } from './drop-reason.js';
+import { isStorable, LIFETIME_MS, RAW_RETENTION_NS } from './lifetimes.js';
 
 test('raw items: 0 and older than 3 days are not storable; the boundary is kept', () => {
   const nowNs = 1_800_000_000_000_000_000n;
@@ -13,6 +14,9 @@ test('raw items: 0 and older than 3 days are not storable; the boundary is kept'
     ['4 days', nowNs - (RAW_RETENTION_NS * 4n) / 3n, false],
   ];
   for (const [name, tsNs, expected] of cases) assert.equal(isStorable(tsNs, nowNs), expected, name);
+  // One rule for both raw tables: the writer stores spans and logs by it, reads filter them by their lifetimes.
+  assert.equal(RAW_RETENTION_NS, BigInt(LIFETIME_MS.spans) * 1_000_000n);
+  assert.equal(RAW_RETENTION_NS, BigInt(LIFETIME_MS.logs) * 1_000_000n);
 });
 
 test('spans and logs the store could never return: all-zero ids and times past Int64 nanoseconds, whoever produced the record', () => {
