@@ -3,9 +3,9 @@
 import type { FastifyRequest } from 'fastify';
 import type { QueryOptions, Store } from '../model/store.js';
 import { oldestAllowedNs, type TableWithLifetime } from '../store/lifetimes.js';
-import { single, type Query } from './query-params.js';
+import { param, parsedBy } from './query-params.js';
 import type { RequestContext } from './request-context.js';
-import { msToNs, resolveWindow, type TimeWindow } from './window.js';
+import { msToNs, parseSince, parseUntil, windowFrom, type TimeWindow } from './window.js';
 
 export const HOUR_SECS = 3_600;
 export const DAY_SECS = 86_400;
@@ -21,10 +21,23 @@ export function readOptions(context: RequestContext, request: FastifyRequest): Q
   return { timeoutSecs: context.queryTimeoutSecs, signal: context.signal(request) };
 }
 
-/** The request's `since`/`until` window with the route's default `since`. */
-export function requestWindow(request: FastifyRequest, defaultSinceSecs: number, nowMs: number): TimeWindow {
-  const query = request.query as Query;
-  return resolveWindow({ since: single(query, 'since'), until: single(query, 'until') }, defaultSinceSecs, nowMs);
+/**
+ * The contract's window parameters as declared query fields, `since` defaulting to the route's:
+ * spread them first into a route's query declaration (the window is checked before the filters).
+ */
+export function windowParams(defaultSinceSecs: number) {
+  return {
+    since: param(
+      'since',
+      parsedBy((value) => parseSince(value, defaultSinceSecs)),
+    ).transform((secs) => secs ?? defaultSinceSecs),
+    until: param('until', parsedBy(parseUntil)),
+  };
+}
+
+/** The window of a parsed query, with the limits that depend on the clock (future `until`, 7 days back). */
+export function queryWindow(query: { since: number; until?: number }, nowMs: number): TimeWindow {
+  return windowFrom({ windowSecs: query.since, untilSecs: query.until }, nowMs);
 }
 
 /** Unix-ns bounds [fromNs, toNs) of a window for `table`, the start clamped to the table lifetime. */
