@@ -27,7 +27,10 @@ export const attrPair = z.tuple([z.string(), attrValue]);
  * What a declared server shape looks like once parsed by `JSON.parse` in a browser: every bigint
  * becomes a number (approximate past 2^53, which the app accepts: it only displays and positions them).
  */
-export type Wire<T> = T extends bigint ? number : T extends readonly unknown[] ? { [K in keyof T]: Wire<T[K]> } : T extends object ? { [K in keyof T]: Wire<T[K]> } : T;
+export type Wire<T> = T extends Json ? T : T extends bigint ? number : T extends object ? { [K in keyof T]: Wire<T[K]> } : T;
+
+/** Plain JSON (no bigint anywhere): its wire type is itself, which also ends the recursion for attribute values. */
+type Json = string | number | boolean | null | readonly Json[] | { readonly [key: string]: Json };
 
 /** The wire type of a declared response schema. */
 export type WireOf<S extends z.ZodType> = Wire<z.output<S>>;
