@@ -1,8 +1,10 @@
 /** What every data route shares: the store, an injectable clock, the window and the read bounds. */
 
 import type { FastifyRequest } from 'fastify';
+import { z } from 'zod';
 import type { QueryOptions, Store } from '../model/store.js';
 import { oldestAllowedNs, type TableWithLifetime } from '../store/lifetimes.js';
+import { ApiError } from './errors.js';
 import { param, parsedBy } from './query-params.js';
 import type { RequestContext } from './request-context.js';
 import { msToNs, parseSince, parseUntil, windowFrom, type TimeWindow } from './window.js';
@@ -22,22 +24,29 @@ export function readOptions(context: RequestContext, request: FastifyRequest): Q
 }
 
 /**
- * The contract's window parameters as declared query fields, `since` defaulting to the route's:
- * spread them first into a route's query declaration (the window is checked before the filters).
+ * The contract's window parameters as a declared query group: `since` (the route's default when
+ * absent) and `until` parsed, then the limits that depend on the clock (future `until`, 7 days back)
+ * against one reading of `nowMs`. Its output is the resolved `window`. Put it first in `inOrder`:
+ * the window is checked before a route's filters.
  */
-export function windowParams(defaultSinceSecs: number) {
-  return {
-    since: param(
-      'since',
-      parsedBy((value) => parseSince(value, defaultSinceSecs)),
-    ).transform((secs) => secs ?? defaultSinceSecs),
-    until: param('until', parsedBy(parseUntil)),
-  };
-}
-
-/** The window of a parsed query, with the limits that depend on the clock (future `until`, 7 days back). */
-export function queryWindow(query: { since: number; until?: number }, nowMs: number): TimeWindow {
-  return windowFrom({ windowSecs: query.since, untilSecs: query.until }, nowMs);
+export function windowQuery(defaultSinceSecs: number, nowMs: () => number) {
+  return z
+    .object({
+      since: param(
+        'since',
+        parsedBy((value) => parseSince(value, defaultSinceSecs)),
+      ),
+      until: param('until', parsedBy(parseUntil)),
+    })
+    .transform(({ since, until }, context) => {
+      try {
+        return { window: windowFrom({ windowSecs: since ?? defaultSinceSecs, untilSecs: until }, nowMs()) };
+      } catch (error) {
+        if (!(error instanceof ApiError)) throw error;
+        context.addIssue({ code: 'custom', message: error.message });
+        return z.NEVER;
+      }
+    });
 }
 
 /** Unix-ns bounds [fromNs, toNs) of a window for `table`, the start clamped to the table lifetime. */

@@ -85,6 +85,28 @@ export const traceIdPath = z
   .regex(TRACE_ID, 'id must be 32 hexadecimal characters')
   .transform((value) => value.toLowerCase());
 
+type Merged<S extends readonly z.ZodType[]> = S extends readonly [infer First extends z.ZodType, ...infer Rest extends readonly z.ZodType[]] ? z.output<First> & Merged<Rest> : unknown;
+
+/**
+ * Groups of parameters checked one group after another over the same raw query, their outputs
+ * merged: a later group is not looked at while an earlier one refuses. For checks that must come
+ * first as a whole, such as the window (whose clock checks need both `since` and `until`).
+ */
+export function inOrder<S extends readonly z.ZodType[]>(...groups: S): z.ZodType<Merged<S>, unknown> {
+  return z.unknown().transform((raw, context) => {
+    const merged: Record<string, unknown> = {};
+    for (const group of groups) {
+      const result = group.safeParse(raw);
+      if (!result.success) {
+        for (const issue of result.error.issues) context.addIssue({ code: 'custom', message: issue.message, path: issue.path });
+        return z.NEVER;
+      }
+      Object.assign(merged, result.data);
+    }
+    return merged as Merged<S>;
+  });
+}
+
 /**
  * Parses `value` with a declared schema; the first refusal, in declaration order, is the 400.
  * Declarations list parameters in the order the contract's checks run.

@@ -3,25 +3,24 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { readLogAlerts } from '../../store/reads/log-alerts.js';
-import { DAY_SECS, nsRange, queryWindow, readOptions, windowParams, type DataRouteDeps } from '../data-route.js';
+import { DAY_SECS, nsRange, readOptions, windowQuery, type DataRouteDeps } from '../data-route.js';
 import { declareRoute } from '../declared-route.js';
-import { optionalText, param } from '../query-params.js';
+import { inOrder, optionalText, param } from '../query-params.js';
 import type { RequestContext } from '../request-context.js';
 import { logAlert } from '../schemas/logs.js';
 
 /** Contract limit: log alerts returned. */
 export const MAX_ALERTS = 200;
 
-const query = z.object({
-  ...windowParams(DAY_SECS),
+const filters = z.object({
   kind: param('kind', z.enum(['new', 'spike', 'silence'], { error: 'invalid kind (expected new, spike or silence)' })),
   service: optionalText('service'),
 });
 
 export function registerLogAlertsRoute(app: FastifyInstance, deps: DataRouteDeps, context: RequestContext): void {
-  const route = { method: 'GET', url: '/api/v1/log-alerts', query, response: z.array(logAlert) } as const;
+  const route = { method: 'GET', url: '/api/v1/log-alerts', query: inOrder(windowQuery(DAY_SECS, deps.nowMs), filters), response: z.array(logAlert) } as const;
   declareRoute(app, route, async ({ query: q, request }) => {
-    const window = queryWindow(q, deps.nowMs());
+    const { window } = q;
     const filter = {
       // A row list: without `until` it reaches 60 s past now.
       ...nsRange(window, 'log_alerts', window.rowsEndMs),

@@ -2,7 +2,6 @@
 
 import { z } from 'zod';
 import type { LogCursor } from '../../store/reads/log-search.js';
-import { HOUR_SECS, windowParams } from '../data-route.js';
 import { badRequest } from '../errors.js';
 import { decimalU64, optionalText, param, parsedBy } from '../query-params.js';
 
@@ -39,9 +38,8 @@ export function encodeCursor(tsNs: bigint, logId: string, fromNs: bigint): strin
   return `${tsNs}.${logId}.${fromNs}`;
 }
 
-/** The filter parameters both routes share, after the window and in the order they are checked. */
+/** The filter parameters both routes share (after the window), in the order they are checked. */
 export const logFilterParams = {
-  ...windowParams(HOUR_SECS),
   service: optionalText('service'),
   severity: param('severity', parsedBy(minSeverity)),
   q: optionalText('q').transform(searchWords),

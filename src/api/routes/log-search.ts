@@ -7,9 +7,9 @@ import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { oldestAllowedNs } from '../../store/lifetimes.js';
 import { countLogs, searchLogs, SEVERITY_LEVELS, type LogSearchFilter, type SeverityLevel } from '../../store/reads/log-search.js';
-import { nsRange, queryWindow, readOptions, type DataRouteDeps } from '../data-route.js';
+import { HOUR_SECS, nsRange, readOptions, windowQuery, type DataRouteDeps } from '../data-route.js';
 import { declareRoute } from '../declared-route.js';
-import { boundedInt, param, parsedBy } from '../query-params.js';
+import { boundedInt, inOrder, param, parsedBy } from '../query-params.js';
 import type { RequestContext } from '../request-context.js';
 import { logSearchPage, logSeries } from '../schemas/logs.js';
 import { countSeries } from '../series.js';
@@ -21,6 +21,7 @@ export const DEFAULT_LOG_LIMIT = 100;
 
 const filterQuery = z.object(logFilterParams);
 type FilterQuery = z.output<typeof filterQuery>;
+const pageQuery = z.object({ limit: boundedInt('limit', 1, MAX_LOG_LIMIT, DEFAULT_LOG_LIMIT), cursor: param('cursor', parsedBy(pageCursor)) });
 
 /** The filter of both routes; `endMs` is the window end (series) or the row-list end (search). */
 function logFilter(query: FilterQuery, window: TimeWindow, endMs: number): LogSearchFilter {
@@ -38,11 +39,11 @@ export function registerLogSearchRoutes(app: FastifyInstance, deps: DataRouteDep
   const searchRoute = {
     method: 'GET',
     url: '/api/v1/logs/search',
-    query: filterQuery.extend({ limit: boundedInt('limit', 1, MAX_LOG_LIMIT, DEFAULT_LOG_LIMIT), cursor: param('cursor', parsedBy(pageCursor)) }),
+    query: inOrder(windowQuery(HOUR_SECS, deps.nowMs), filterQuery, pageQuery),
     response: logSearchPage,
   } as const;
   declareRoute(app, searchRoute, async ({ query, request }) => {
-    const window = queryWindow(query, deps.nowMs());
+    const { window } = query;
     // A row list: without `until` it reaches 60 s past now, for clocks slightly ahead.
     const filter = logFilter(query, window, window.rowsEndMs);
     const { cursor, limit } = query;
@@ -60,9 +61,9 @@ export function registerLogSearchRoutes(app: FastifyInstance, deps: DataRouteDep
     };
   });
 
-  const seriesRoute = { method: 'GET', url: '/api/v1/logs/series', query: filterQuery, response: logSeries } as const;
+  const seriesRoute = { method: 'GET', url: '/api/v1/logs/series', query: inOrder(windowQuery(HOUR_SECS, deps.nowMs), filterQuery), response: logSeries } as const;
   declareRoute(app, seriesRoute, async ({ query, request }) => {
-    const window = queryWindow(query, deps.nowMs());
+    const { window } = query;
     const filter = logFilter(query, window, window.endMs);
     const counts = await countLogs(deps.store, filter, window.bucketSecs, readOptions(context, request));
     const byLevel = new Map<SeverityLevel, Map<number, number>>(SEVERITY_LEVELS.map((level) => [level, new Map()]));

@@ -8,10 +8,10 @@ import { tracesWithStories } from '../../store/reads/log-alert-shape.js';
 import { readLogAlerts } from '../../store/reads/log-alerts.js';
 import { readTemplateHitCounts } from '../../store/reads/log-hit-counts.js';
 import { readAlertingTemplates, readRecentHits, readTemplateRows } from '../../store/reads/log-templates.js';
-import { DAY_SECS, HOUR_SECS, nsRange, queryWindow, readOptions, windowParams, type DataRouteDeps } from '../data-route.js';
+import { DAY_SECS, HOUR_SECS, nsRange, readOptions, windowQuery, type DataRouteDeps } from '../data-route.js';
 import { declareRoute } from '../declared-route.js';
 import { notFound } from '../errors.js';
-import { decimalU64, optionalText } from '../query-params.js';
+import { decimalU64, inOrder, optionalText } from '../query-params.js';
 import type { RequestContext } from '../request-context.js';
 import { logTemplate, logTemplateDetail } from '../schemas/logs.js';
 import { msToNs } from '../window.js';
@@ -27,11 +27,10 @@ export function registerLogTemplateRoutes(app: FastifyInstance, deps: DataRouteD
   const listRoute = {
     method: 'GET',
     url: '/api/v1/log-templates',
-    query: z.object({ ...windowParams(HOUR_SECS), service: optionalText('service'), q: optionalText('q') }),
+    query: inOrder(windowQuery(HOUR_SECS, deps.nowMs), z.object({ service: optionalText('service'), q: optionalText('q') })),
     response: z.array(logTemplate),
   } as const;
-  declareRoute(app, listRoute, async ({ query: { service, q, ...query }, request }) => {
-    const window = queryWindow(query, deps.nowMs());
+  declareRoute(app, listRoute, async ({ query: { service, q, window }, request }) => {
     const options = readOptions(context, request);
     const counts = await readTemplateHitCounts(
       deps.store,
@@ -71,11 +70,11 @@ export function registerLogTemplateRoutes(app: FastifyInstance, deps: DataRouteD
     method: 'GET',
     url: '/api/v1/log-templates/:id',
     params: z.object({ id: decimalU64('id') }),
-    query: z.object(windowParams(DAY_SECS)),
+    query: windowQuery(DAY_SECS, deps.nowMs),
     response: logTemplateDetail,
   } as const;
   declareRoute(app, detailRoute, async ({ params: { id: templateId }, query, request }) => {
-    const window = queryWindow(query, deps.nowMs());
+    const { window } = query;
     const options = readOptions(context, request);
     const row = (await readTemplateRows(deps.store, [templateId], window.nowMs, options)).get(templateId);
     if (row === undefined) throw notFound();

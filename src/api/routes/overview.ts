@@ -6,17 +6,17 @@ import { countActiveAlerts, readDataLagSecs } from '../../store/reads/overview.j
 import { readSpanCounts } from '../../store/reads/service-spans.js';
 import { readStoryCounts } from '../../store/reads/stories.js';
 import { z } from 'zod';
-import { HOUR_SECS, nsRange, queryWindow, readOptions, windowParams, type DataRouteDeps } from '../data-route.js';
+import { HOUR_SECS, nsRange, readOptions, windowQuery, type DataRouteDeps } from '../data-route.js';
 import { declareRoute } from '../declared-route.js';
 import type { RequestContext } from '../request-context.js';
 import { overview } from '../schemas/stories.js';
 import { countSeries, rateSeries } from '../series.js';
 
 export function registerOverviewRoute(app: FastifyInstance, deps: DataRouteDeps, context: RequestContext): void {
-  const route = { method: 'GET', url: '/api/v1/overview', query: z.object(windowParams(HOUR_SECS)), response: overview } as const;
+  const route = { method: 'GET', url: '/api/v1/overview', query: windowQuery(HOUR_SECS, deps.nowMs), response: overview } as const;
   declareRoute(app, route, async ({ query, request }) => {
-    const nowMs = deps.nowMs();
-    const window = queryWindow(query, nowMs);
+    const { window } = query;
+    const { nowMs } = window;
     const options = readOptions(context, request);
     const [storyCounts, spanCounts, activeAlerts, dataLagSecs] = await Promise.all([
       readStoryCounts(deps.store, nsRange(window, 'stories'), window.bucketSecs, options),

@@ -9,7 +9,8 @@ import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { oldestAllowedMs } from '../../store/lifetimes.js';
 import { readGauge, readIncreases, type GaugeAggregate, type SeriesFilter } from '../../store/reads/pipeline-series.js';
-import { HOUR_SECS, queryWindow, readOptions, windowParams, type DataRouteDeps } from '../data-route.js';
+import { HOUR_SECS, readOptions, windowQuery, type DataRouteDeps } from '../data-route.js';
+import { inOrder } from '../query-params.js';
 import { declareRoute } from '../declared-route.js';
 import type { RequestContext } from '../request-context.js';
 import { pipelineSeries } from '../schemas/pipeline.js';
@@ -28,12 +29,12 @@ export function registerPipelineSeriesRoute(app: FastifyInstance, deps: DataRout
   const route = {
     method: 'GET',
     url: '/api/v1/pipeline/series',
-    query: z.object({ ...seriesParams, ...windowParams(HOUR_SECS) }),
+    query: inOrder(z.object(seriesParams), windowQuery(HOUR_SECS, deps.nowMs)),
     response: pipelineSeries,
   } as const;
   declareRoute(app, route, async ({ query: series, request }) => {
-    const nowMs = deps.nowMs();
-    const window = queryWindow(series, nowMs);
+    const { window } = series;
+    const { nowMs } = window;
     const options = readOptions(context, request);
     const sampleName = sampleNameOf(series.metric, series.kind);
     const filter: SeriesFilter = {

@@ -6,7 +6,7 @@ import { readServiceTotals } from '../../store/reads/service-spans.js';
 import { oldestAllowedMs } from '../../store/lifetimes.js';
 import { createBaselineP99Cache } from '../baseline-p99-cache.js';
 import { z } from 'zod';
-import { HOUR_SECS, nsRange, queryWindow, readOptions, windowParams, type DataRouteDeps } from '../data-route.js';
+import { HOUR_SECS, nsRange, readOptions, windowQuery, type DataRouteDeps } from '../data-route.js';
 import { declareRoute } from '../declared-route.js';
 import type { RequestContext } from '../request-context.js';
 import { serviceMap } from '../schemas/traces.js';
@@ -32,10 +32,10 @@ export function registerServiceMapRoute(app: FastifyInstance, deps: DataRouteDep
     return new Map(totals.map((row) => [row.service, row.p99Ns]));
   });
 
-  const route = { method: 'GET', url: '/api/v1/service-map', query: z.object(windowParams(HOUR_SECS)), response: serviceMap } as const;
+  const route = { method: 'GET', url: '/api/v1/service-map', query: windowQuery(HOUR_SECS, deps.nowMs), response: serviceMap } as const;
   declareRoute(app, route, async ({ query, request }) => {
-    const nowMs = deps.nowMs();
-    const window = queryWindow(query, nowMs);
+    const { window } = query;
+    const { nowMs } = window;
     const options = readOptions(context, request);
     // service_edges has one row per minute: a minute counts when it starts inside the window.
     const edgeRange = { fromSecs: Math.ceil(Math.max(window.startMs, oldestAllowedMs('service_edges', nowMs)) / 1000), toSecs: Math.ceil(window.endMs / 1000) };

@@ -3,7 +3,7 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { readServiceRed, serviceHasSpans } from '../../store/reads/service-spans.js';
-import { HOUR_SECS, nsRange, queryWindow, readOptions, windowParams, type DataRouteDeps } from '../data-route.js';
+import { HOUR_SECS, nsRange, readOptions, windowQuery, type DataRouteDeps } from '../data-route.js';
 import { declareRoute } from '../declared-route.js';
 import { notFound } from '../errors.js';
 import { text } from '../query-params.js';
@@ -18,12 +18,12 @@ export function registerServiceRedRoute(app: FastifyInstance, deps: DataRouteDep
     method: 'GET',
     url: '/api/v1/services/*',
     params: z.object({ '*': text('service name') }),
-    query: z.object(windowParams(HOUR_SECS)),
+    query: windowQuery(HOUR_SECS, deps.nowMs),
     response: serviceRed,
   } as const;
   declareRoute(app, route, async ({ params, query, request }) => {
     const service = params['*'];
-    const window = queryWindow(query, deps.nowMs());
+    const { window } = query;
     const options = readOptions(context, request);
     const range = nsRange(window, 'spans');
     const rows = await readServiceRed(deps.store, service, { ...range, bucketSecs: window.bucketSecs }, options);

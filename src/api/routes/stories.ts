@@ -3,10 +3,10 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { readStoryCounts, readStoryJson } from '../../store/reads/stories.js';
-import { HOUR_SECS, nsRange, queryWindow, readOptions, windowParams, type DataRouteDeps } from '../data-route.js';
+import { HOUR_SECS, nsRange, readOptions, windowQuery, type DataRouteDeps } from '../data-route.js';
 import { declareRoute } from '../declared-route.js';
 import { notFound } from '../errors.js';
-import { optionalText, storyKind, traceIdPath } from '../query-params.js';
+import { inOrder, optionalText, storyKind, traceIdPath } from '../query-params.js';
 import type { RequestContext } from '../request-context.js';
 import { storiesSeries, story } from '../schemas/stories.js';
 import { countSeries } from '../series.js';
@@ -15,11 +15,11 @@ export function registerStoryRoutes(app: FastifyInstance, deps: DataRouteDeps, c
   const seriesRoute = {
     method: 'GET',
     url: '/api/v1/stories/series',
-    query: z.object({ ...windowParams(HOUR_SECS), kind: storyKind, service: optionalText('service') }),
+    query: inOrder(windowQuery(HOUR_SECS, deps.nowMs), z.object({ kind: storyKind, service: optionalText('service') })),
     response: storiesSeries,
   } as const;
   declareRoute(app, seriesRoute, async ({ query, request }) => {
-    const window = queryWindow(query, deps.nowMs());
+    const { window } = query;
     const filter = { ...nsRange(window, 'stories'), kind: query.kind, rcService: query.service };
     const counts = await readStoryCounts(deps.store, filter, window.bucketSecs, readOptions(context, request));
     const byKind = { error: new Map<number, number>(), slow: new Map<number, number>() };

@@ -3,10 +3,10 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { readGroupExamples, readStoryGroups } from '../../store/reads/story-groups.js';
-import { DAY_SECS, HOUR_SECS, nsRange, queryWindow, readOptions, windowParams, type DataRouteDeps } from '../data-route.js';
+import { DAY_SECS, HOUR_SECS, nsRange, readOptions, windowQuery, type DataRouteDeps } from '../data-route.js';
 import { declareRoute } from '../declared-route.js';
 import { notFound } from '../errors.js';
-import { decimalU64, optionalText, storyKind } from '../query-params.js';
+import { decimalU64, inOrder, optionalText, storyKind } from '../query-params.js';
 import type { RequestContext } from '../request-context.js';
 import { storyGroup, storyGroupDetail } from '../schemas/stories.js';
 
@@ -19,11 +19,11 @@ export function registerStoryGroupRoutes(app: FastifyInstance, deps: DataRouteDe
   const listRoute = {
     method: 'GET',
     url: '/api/v1/story-groups',
-    query: z.object({ ...windowParams(HOUR_SECS), kind: storyKind, service: optionalText('service') }),
+    query: inOrder(windowQuery(HOUR_SECS, deps.nowMs), z.object({ kind: storyKind, service: optionalText('service') })),
     response: z.array(storyGroup),
   } as const;
   declareRoute(app, listRoute, async ({ query, request }) => {
-    const window = queryWindow(query, deps.nowMs());
+    const { window } = query;
     const filter = { ...nsRange(window, 'stories'), kind: query.kind, rcService: query.service };
     return readStoryGroups(deps.store, filter, window.bucketSecs, MAX_GROUPS, readOptions(context, request));
   });
@@ -32,11 +32,11 @@ export function registerStoryGroupRoutes(app: FastifyInstance, deps: DataRouteDe
     method: 'GET',
     url: '/api/v1/story-groups/:fingerprint',
     params: z.object({ fingerprint: decimalU64('fingerprint') }),
-    query: z.object(windowParams(DAY_SECS)),
+    query: windowQuery(DAY_SECS, deps.nowMs),
     response: storyGroupDetail,
   } as const;
   declareRoute(app, detailRoute, async ({ params: { fingerprint }, query, request }) => {
-    const window = queryWindow(query, deps.nowMs());
+    const { window } = query;
     const filter = { ...nsRange(window, 'stories'), fingerprint };
     const options = readOptions(context, request);
     const [groups, examples] = await Promise.all([
