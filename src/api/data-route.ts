@@ -4,8 +4,7 @@ import type { FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import type { QueryOptions, Store } from '../model/store.js';
 import { oldestAllowedNs, type TableWithLifetime } from '../store/lifetimes.js';
-import { ApiError } from './errors.js';
-import { param, parsedBy } from './query-params.js';
+import { asIssue, param, parsedBy } from './query-params.js';
 import type { RequestContext } from './request-context.js';
 import { msToNs, parseSince, parseUntil, windowFrom, type TimeWindow } from './window.js';
 
@@ -38,15 +37,7 @@ export function windowQuery(defaultSinceSecs: number, nowMs: () => number) {
       ),
       until: param('until', parsedBy(parseUntil)),
     })
-    .transform(({ since, until }, context) => {
-      try {
-        return { window: windowFrom({ windowSecs: since ?? defaultSinceSecs, untilSecs: until }, nowMs()) };
-      } catch (error) {
-        if (!(error instanceof ApiError)) throw error;
-        context.addIssue({ code: 'custom', message: error.message });
-        return z.NEVER;
-      }
-    });
+    .transform(({ since, until }, context) => asIssue(context, () => ({ window: windowFrom({ windowSecs: since ?? defaultSinceSecs, untilSecs: until }, nowMs()) })));
 }
 
 /** Unix-ns bounds [fromNs, toNs) of a window for `table`, the start clamped to the table lifetime. */

@@ -30,15 +30,18 @@ export function param<T>(name: string, value: z.ZodType<T, string>) {
 
 /** A check written as a parser that throws ApiError, as a schema: its message becomes the issue. */
 export function parsedBy<T>(parse: (value: string) => T): z.ZodType<T, string> {
-  return z.string().transform((value, context) => {
-    try {
-      return parse(value);
-    } catch (error) {
-      if (!(error instanceof ApiError)) throw error;
-      context.addIssue({ code: 'custom', message: error.message });
-      return z.NEVER;
-    }
-  });
+  return z.string().transform((value, context) => asIssue(context, () => parse(value)));
+}
+
+/** Runs `check` inside a zod transform, turning the ApiError it throws into the transform's issue. */
+export function asIssue<T>(context: z.RefinementCtx, check: () => T): T {
+  try {
+    return check();
+  } catch (error) {
+    if (!(error instanceof ApiError)) throw error;
+    context.addIssue({ code: 'custom', message: error.message });
+    return z.NEVER;
+  }
 }
 
 /** Text of at most 200 characters. */
