@@ -9,10 +9,12 @@ import { describe, it } from 'node:test';
 import Fastify, { type RouteOptions } from 'fastify';
 import { Registry } from 'prom-client';
 import { z } from 'zod';
+import { analyzeTrace } from '../analysis/analyze.js';
+import { DEFAULT_THRESHOLDS, log as logOf, ms, span as spanOf, type SpanSpec } from '../analysis/fixtures.js';
 import type { LogRow, SpanRow } from '../model/signals.js';
 import type { Store } from '../model/store.js';
 import { createLogger } from '../util/log.js';
-import { parseJsonExact } from '../util/json.js';
+import { parseJsonExact, stringifyJson } from '../util/json.js';
 import { declareRoute } from './declared-route.js';
 import { createApiMetrics } from './metrics.js';
 import type { TraceRepo } from './repo.js';
@@ -23,6 +25,7 @@ import { createLogRoutes } from './routes/log-routes.js';
 import { createPipelineRoutes } from './routes/pipeline-routes.js';
 import { createStoryRoutes } from './routes/story-routes.js';
 import { registerTraceRoutes } from './routes/traces.js';
+import { story } from './schemas/stories.js';
 import { createApi } from './server.js';
 
 const unused = async (): Promise<never> => {
@@ -144,5 +147,37 @@ describe('declared responses', () => {
     } finally {
       await api.close();
     }
+  });
+
+  it("the analyzer's stories match the Story declaration (GET /api/v1/stories/{story_id} sends them as stored)", () => {
+    // An error story with a log and another failing span; a truncated slow one with a trusted baseline's diff.
+    const failingSpans: SpanSpec[] = [
+      { id: 'r', service: 'checkout', name: 'POST /orders', kind: 'server', status: 'error', start: 0, end: 500 },
+      { id: 'p', parent: 'r', service: 'checkout', name: 'call payments', kind: 'client', status: 'error', start: 10, end: 480 },
+      { id: 'db', parent: 'p', service: 'payments', name: 'INSERT charge', kind: 'client', status: 'error', message: 'deadlock', start: 20, end: 300 },
+      { id: 'c', parent: 'r', service: 'cart', name: 'cache set', kind: 'client', status: 'error', message: 'cache down', start: 30, end: 320 },
+    ];
+    const slowSpans: SpanSpec[] = [
+      { id: 'r', service: 'shop', name: 'GET', kind: 'server', start: 0, end: 2400 },
+      { id: 'q', parent: 'r', service: 'db', name: 'SELECT orders', kind: 'client', start: 10, end: 2390 },
+    ];
+    const baseline = {
+      trace_count: 100,
+      trusted: true,
+      p50_ns: ms(150),
+      p99_ns: ms(310),
+      outlier_cap_ns: ms(1550),
+      ops: new Map([
+        ['db: SELECT orders', { presence: 1, p95_ns: ms(100) }],
+        ['auth: check', { presence: 0.99, p95_ns: ms(5) }],
+      ]),
+    };
+    const deadlock = logOf({ span: 'db', severity: 17, body: 'deadlock detected', at: 290, service: 'payments' });
+    const failing = analyzeTrace({ spans: failingSpans.map(spanOf), logs: [deadlock], truncated: false, baseline: null, thresholds: DEFAULT_THRESHOLDS });
+    const slow = analyzeTrace({ spans: slowSpans.map(spanOf), logs: [], truncated: true, baseline, thresholds: DEFAULT_THRESHOLDS });
+    assert.ok(failing?.story && slow?.story, 'both traces make a story');
+    assert.ok(failing.story.also_failed.length > 0 && failing.story.logs.length > 0 && slow.story.baseline_diff !== null && slow.story.flags.length > 0, 'the optional parts are filled');
+    assert.equal(mismatch(story, stringifyJson(failing.story)), undefined);
+    assert.equal(mismatch(story, stringifyJson(slow.story)), undefined);
   });
 });
