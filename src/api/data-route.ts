@@ -1,11 +1,12 @@
 /** What every data route shares: the store, an injectable clock, the window and the read bounds. */
 
 import type { FastifyRequest } from 'fastify';
+import { z } from 'zod';
 import type { QueryOptions, Store } from '../model/store.js';
 import { oldestAllowedNs, type TableWithLifetime } from '../store/lifetimes.js';
-import { single, type Query } from './query-params.js';
+import { asIssue, param, parsedBy } from './query-params.js';
 import type { RequestContext } from './request-context.js';
-import { msToNs, resolveWindow, type TimeWindow } from './window.js';
+import { msToNs, parseSince, parseUntil, windowFrom, type TimeWindow } from './window.js';
 
 export const HOUR_SECS = 3_600;
 export const DAY_SECS = 86_400;
@@ -21,10 +22,22 @@ export function readOptions(context: RequestContext, request: FastifyRequest): Q
   return { timeoutSecs: context.queryTimeoutSecs, signal: context.signal(request) };
 }
 
-/** The request's `since`/`until` window with the route's default `since`. */
-export function requestWindow(request: FastifyRequest, defaultSinceSecs: number, nowMs: number): TimeWindow {
-  const query = request.query as Query;
-  return resolveWindow({ since: single(query, 'since'), until: single(query, 'until') }, defaultSinceSecs, nowMs);
+/**
+ * The contract's window parameters as a declared query group: `since` (the route's default when
+ * absent) and `until` parsed, then the limits that depend on the clock (future `until`, 7 days back)
+ * against one reading of `nowMs`. Its output is the resolved `window`. Put it first in `inOrder`:
+ * the window is checked before a route's filters.
+ */
+export function windowQuery(defaultSinceSecs: number, nowMs: () => number) {
+  return z
+    .object({
+      since: param(
+        'since',
+        parsedBy((value) => parseSince(value, defaultSinceSecs)),
+      ),
+      until: param('until', parsedBy(parseUntil)),
+    })
+    .transform(({ since, until }, context) => asIssue(context, () => ({ window: windowFrom({ windowSecs: since ?? defaultSinceSecs, untilSecs: until }, nowMs()) })));
 }
 
 /** Unix-ns bounds [fromNs, toNs) of a window for `table`, the start clamped to the table lifetime. */

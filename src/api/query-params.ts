@@ -1,74 +1,121 @@
 /**
- * Query and path parameter checks shared by the data routes, each answering 400 with a short
- * lowercase message that names the parameter (the contract's Errors and Limits).
+ * The declared parameters of the data routes: zod schemas from a raw query or path value to what a
+ * route reads, each refusing with the contract's message for that parameter (Errors and Limits).
+ * A route declares its parameters from these (see declared-route.ts); `parseDeclared` turns the first
+ * refusal into the 400 `{"error": ...}` answer.
  */
 
-import { badRequest } from './errors.js';
+import { z } from 'zod';
+import { ApiError, badRequest } from './errors.js';
 
 /** Contract limit for `service`, `endpoint`, `q`, `metric` and a service name. */
 export const MAX_TEXT_CHARS = 200;
 const U64_MAX = 18_446_744_073_709_551_615n;
+const TRACE_ID = /^[0-9a-fA-F]{32}$/;
 
-export type Query = Record<string, unknown>;
+/** Counted as code points, as a person counts them. */
+const codePoints = (value: string): number => [...value].length;
 
-/** The one value of a query parameter; a repeated parameter is refused rather than guessed at. */
-export function single(query: Query, name: string): string | undefined {
-  const value = query[name];
-  if (value === undefined) return undefined;
-  if (typeof value !== 'string') throw badRequest(`${name} must be given once`);
-  return value;
+/**
+ * A query parameter given at most once (a repeated one is refused rather than guessed at); empty
+ * text means absent, so the route default applies.
+ */
+export function param<T>(name: string, value: z.ZodType<T, string>) {
+  return z
+    .string({ error: `${name} must be given once` })
+    .optional()
+    .transform((text) => (text === '' ? undefined : text))
+    .pipe(value.optional());
 }
 
-/** An optional free-text filter of at most 200 characters; empty means absent. */
-export function optionalText(query: Query, name: string): string | undefined {
-  const value = single(query, name);
-  if (value === undefined || value === '') return undefined;
-  return checkText(name, value);
+/** A check written as a parser that throws ApiError, as a schema: its message becomes the issue. */
+export function parsedBy<T>(parse: (value: string) => T): z.ZodType<T, string> {
+  return z.string().transform((value, context) => asIssue(context, () => parse(value)));
 }
 
-/** Refuses text over 200 characters (counted as code points, as a person counts them). */
-export function checkText(name: string, value: string): string {
-  if ([...value].length > MAX_TEXT_CHARS) throw badRequest(`${name} must be at most ${MAX_TEXT_CHARS} characters`);
-  return value;
+/** Runs `check` inside a zod transform, turning the ApiError it throws into the transform's issue. */
+export function asIssue<T>(context: z.RefinementCtx, check: () => T): T {
+  try {
+    return check();
+  } catch (error) {
+    if (!(error instanceof ApiError)) throw error;
+    context.addIssue({ code: 'custom', message: error.message });
+    return z.NEVER;
+  }
 }
 
-/** `kind`: `error` or `slow`, or undefined when absent or empty. */
-export function storyKind(query: Query): 'error' | 'slow' | undefined {
-  const value = single(query, 'kind');
-  if (value === undefined || value === '') return undefined;
-  if (value !== 'error' && value !== 'slow') throw badRequest('invalid kind (expected error or slow)');
-  return value;
+/** Text of at most 200 characters. */
+export const text = (name: string) => z.string().refine((value) => codePoints(value) <= MAX_TEXT_CHARS, `${name} must be at most ${MAX_TEXT_CHARS} characters`);
+
+/** An optional free-text filter of at most 200 characters. */
+export const optionalText = (name: string) => param(name, text(name));
+
+/** `kind` of the story routes: `error` or `slow`. */
+export const storyKind = param('kind', z.enum(['error', 'slow'], { error: 'invalid kind (expected error or slow)' }));
+
+/** A `0`|`1` switch; absent means the default. */
+export const flag = (name: string, defaultValue: boolean) =>
+  param(name, z.enum(['0', '1'], { error: `${name} must be 0 or 1` })).transform((value) => (value === undefined ? defaultValue : value === '1'));
+
+/** An integer within [min, max]; absent means the default. */
+export function boundedInt(name: string, min: number, max: number, defaultValue: number) {
+  const message = `${name} must be within ${min}..${max}`;
+  const value = z
+    .string()
+    .regex(/^\d{1,9}$/, message)
+    .transform(Number)
+    .refine((n) => n >= min && n <= max, message);
+  return param(name, value).transform((n) => n ?? defaultValue);
 }
 
-/** A `0`|`1` switch; absent or empty means the default. */
-export function flag(query: Query, name: string, defaultValue: boolean): boolean {
-  const value = single(query, name);
-  if (value === undefined || value === '') return defaultValue;
-  if (value === '0') return false;
-  if (value === '1') return true;
-  throw badRequest(`${name} must be 0 or 1`);
+/** Whole milliseconds (a duration bound). 12 digits: about 31 years, and ns products stay below 2^63. */
+export const wholeMs = (name: string) => param(name, z.string().regex(/^\d{1,12}$/, `${name} must be a whole number of milliseconds`).transform(Number));
+
+/** A fingerprint or template id: a decimal u64, in canonical form (no leading zeros). */
+export function decimalU64(name: string) {
+  const message = `${name} must be a decimal u64`;
+  return z
+    .string()
+    // Aborts: the range check parses the digits.
+    .regex(/^\d{1,20}$/, { message, abort: true })
+    .refine((value) => BigInt(value) <= U64_MAX, message)
+    .transform((value) => BigInt(value).toString());
 }
 
-/** An integer within [min, max]; absent or empty means the default. */
-export function boundedInt(query: Query, name: string, min: number, max: number, defaultValue: number): number {
-  const value = single(query, name);
-  if (value === undefined || value === '') return defaultValue;
-  const parsed = /^\d{1,9}$/.test(value) ? Number(value) : Number.NaN;
-  if (!(parsed >= min && parsed <= max)) throw badRequest(`${name} must be within ${min}..${max}`);
-  return parsed;
+/** A 32-hex trace or story id in a path, lowercased as stored. */
+export const traceIdPath = z
+  .string()
+  .regex(TRACE_ID, 'id must be 32 hexadecimal characters')
+  .transform((value) => value.toLowerCase());
+
+type Merged<S extends readonly z.ZodType[]> = S extends readonly [infer First extends z.ZodType, ...infer Rest extends readonly z.ZodType[]] ? z.output<First> & Merged<Rest> : unknown;
+
+/**
+ * Groups of parameters checked one group after another over the same raw query, their outputs
+ * merged: a later group is not looked at while an earlier one refuses. For checks that must come
+ * first as a whole, such as the window (whose clock checks need both `since` and `until`).
+ */
+export function inOrder<S extends readonly z.ZodType[]>(...groups: S): z.ZodType<Merged<S>, unknown> {
+  return z.unknown().transform((raw, context) => {
+    const merged: Record<string, unknown> = {};
+    for (const group of groups) {
+      const result = group.safeParse(raw);
+      if (!result.success) {
+        for (const issue of result.error.issues) context.addIssue({ code: 'custom', message: issue.message, path: issue.path });
+        return z.NEVER;
+      }
+      Object.assign(merged, result.data);
+    }
+    return merged as Merged<S>;
+  });
 }
 
-/** Whole milliseconds (a duration bound), or undefined when absent or empty. */
-export function wholeMs(query: Query, name: string): number | undefined {
-  const value = single(query, name);
-  if (value === undefined || value === '') return undefined;
-  // 12 digits: about 31 years of milliseconds, and ns products stay below 2^63.
-  if (!/^\d{1,12}$/.test(value)) throw badRequest(`${name} must be a whole number of milliseconds`);
-  return Number(value);
-}
-
-/** A fingerprint or template id: a decimal u64, returned in canonical form (no leading zeros). */
-export function decimalU64(name: string, value: string): string {
-  if (!/^\d{1,20}$/.test(value) || BigInt(value) > U64_MAX) throw badRequest(`${name} must be a decimal u64`);
-  return BigInt(value).toString();
+/**
+ * Parses `value` with a declared schema; the first refusal, in declaration order, is the 400.
+ * Declarations list parameters in the order the contract's checks run.
+ */
+export function parseDeclared<S extends z.ZodType>(schema: S, value: unknown): z.output<S> {
+  const result = schema.safeParse(value);
+  if (result.success) return result.data;
+  throw badRequest(result.error.issues[0]?.message ?? 'invalid request');
 }

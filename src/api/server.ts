@@ -10,6 +10,7 @@ import { classifyError, notFound, unsupportedMediaType } from './errors.js';
 import { createApiMetrics } from './metrics.js';
 import type { TraceRepo } from './repo.js';
 import { createRequestContext, type RequestContext } from './request-context.js';
+import { checkResponses } from './response-check.js';
 import { registerTraceRoutes } from './routes/traces.js';
 import { answerClientError, answerFrameworkError, isApiPath } from './connection-errors.js';
 
@@ -35,6 +36,8 @@ export interface ApiDeps {
   metricRegistries: Registry[];
   logger: Logger;
   routes?: RouteModule[];
+  /** Tests: hold every reply of a declared route to its declared response (response-check.ts). */
+  checkResponses?: boolean;
 }
 
 export interface Api extends Component {
@@ -67,6 +70,7 @@ export function createApi(settings: ApiSettings, deps: ApiDeps): Api {
   });
 
   app.setReplySerializer((payload) => stringifyJson(payload));
+  if (deps.checkResponses === true) checkResponses(app);
 
   app.addHook('onRequest', async (request, reply) => {
     if (isApiPath(request.url)) context.arm(request, reply);

@@ -68,9 +68,15 @@ export function bucketSecsFor(windowSecs: number): number {
 export function resolveWindow(query: { since?: string; until?: string }, defaultSinceSecs: number, nowMs: number): TimeWindow {
   const windowSecs = parseSince(query.since, defaultSinceSecs);
   const untilGiven = query.until !== undefined && query.until !== '';
+  return windowFrom({ windowSecs, untilSecs: untilGiven ? parseUntil(query.until as string) : undefined }, nowMs);
+}
+
+/** The window of parsed `since` (seconds) and `until` (Unix seconds, absent means now), with the limits that depend on the clock. */
+export function windowFrom(parsed: { windowSecs: number; untilSecs?: number }, nowMs: number): TimeWindow {
+  const { windowSecs, untilSecs } = parsed;
   let endMs = Math.floor(nowMs);
-  if (untilGiven) {
-    const untilMs = parseUntil(query.until as string) * 1000;
+  if (untilSecs !== undefined) {
+    const untilMs = untilSecs * 1000;
     if (untilMs - nowMs > FUTURE_SLACK_SECS * 1000) throw badRequest(`until must be at most ${FUTURE_SLACK_SECS}s in the future`);
     endMs = untilMs;
   }
@@ -79,7 +85,7 @@ export function resolveWindow(query: { since?: string; until?: string }, default
   return {
     startMs,
     endMs,
-    rowsEndMs: untilGiven ? endMs : Math.floor(nowMs) + FUTURE_SLACK_SECS * 1000,
+    rowsEndMs: untilSecs !== undefined ? endMs : Math.floor(nowMs) + FUTURE_SLACK_SECS * 1000,
     windowSecs,
     bucketSecs: bucketSecsFor(windowSecs),
     nowMs,

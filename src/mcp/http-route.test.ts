@@ -32,7 +32,7 @@ before(async () => {
   await migrate(store);
   api = createApi(
     { listen: { host: '127.0.0.1', port: 0 }, queryTimeoutSecs: 15 },
-    { traces: createTraceRepo(store, 15), registry: new Registry(), metricRegistries: [], logger: createLogger('silent'), routes: [createStoryRoutes(store, { nowMs: () => NOW_MS }), mcpRoutes()] },
+    { traces: createTraceRepo(store, 15), registry: new Registry(), metricRegistries: [], logger: createLogger('silent'), routes: [createStoryRoutes(store, { nowMs: () => NOW_MS }), mcpRoutes()], checkResponses: true },
   );
   await api.start();
   url = `http://127.0.0.1:${api.port()}/mcp`;

@@ -1,11 +1,13 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import Fastify from 'fastify';
+import { checkResponses } from '../response-check.js';
 import { configRoutes, registerConfigRoute } from './config.js';
 
 describe('GET /api/v1/config', () => {
   it('returns the contract Config shape with empty URLs as null', async () => {
     const app = Fastify();
+    checkResponses(app);
     registerConfigRoute(app, { trace_viewer_url: '', dashboard_url: '', auth_enabled: false, infra_services: ['flagd'] });
     const response = await app.inject({ method: 'GET', url: '/api/v1/config' });
     assert.equal(response.statusCode, 200);
@@ -16,6 +18,7 @@ describe('GET /api/v1/config', () => {
 
   it('passes configured URLs, auth and an empty infra list through', async () => {
     const app = Fastify();
+    checkResponses(app);
     configRoutes({
       trace_viewer_url: 'https://jaeger.example.com/trace/',
       dashboard_url: 'https://grafana.example.com/d/svc',

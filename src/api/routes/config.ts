@@ -1,4 +1,7 @@
 import type { FastifyInstance } from 'fastify';
+import type { z } from 'zod';
+import { declareRoute } from '../declared-route.js';
+import { appConfig } from '../schemas/pipeline.js';
 import type { RouteModule } from '../server.js';
 
 /** The settings the app needs to decide which links and switches to show. */
@@ -10,12 +13,7 @@ export interface AppConfigSettings {
 }
 
 /** The contract's Config response. */
-export interface ConfigResponse {
-  trace_viewer_url: string | null;
-  dashboard_url: string | null;
-  auth_enabled: boolean;
-  infra_services: string[];
-}
+export type ConfigResponse = z.output<typeof appConfig>;
 
 /** Builds the Config shape; an empty URL setting means "hide the link", which the contract spells null. */
 export function toConfigResponse(config: AppConfigSettings): ConfigResponse {
@@ -30,7 +28,7 @@ export function toConfigResponse(config: AppConfigSettings): ConfigResponse {
 /** `GET /api/v1/config`; settings are read once at start-up, so the answer is built once. */
 export function registerConfigRoute(app: FastifyInstance, config: AppConfigSettings): void {
   const body = toConfigResponse(config);
-  app.get('/api/v1/config', async () => body);
+  declareRoute(app, { method: 'GET', url: '/api/v1/config', response: appConfig }, async () => body);
 }
 
 /** The same registration shaped as a `RouteModule` for `createApi({ routes: [...] })`. */

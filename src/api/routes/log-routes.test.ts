@@ -101,7 +101,7 @@ before(async () => {
   await migrate(store);
   api = createApi(
     { listen: { host: '127.0.0.1', port: 0 }, queryTimeoutSecs: 15 },
-    { traces: createTraceRepo(store, 15), registry: new Registry(), metricRegistries: [], logger: createLogger('silent'), routes: [createLogRoutes(store, { nowMs: () => NOW_MS })] },
+    { traces: createTraceRepo(store, 15), registry: new Registry(), metricRegistries: [], logger: createLogger('silent'), routes: [createLogRoutes(store, { nowMs: () => NOW_MS })], checkResponses: true },
   );
   await api.app.ready();
   await upsertTemplates(store, [

@@ -86,7 +86,7 @@ before(async () => {
   }]);
   await insertTemplateHits(store, [{ tsNs: DECLINED.tsNs, templateId: TPL, service: 'checkout', logId: DECLINED.logId, traceId: TRACE_A, spanId: DECLINED.spanId, severityNumber: 17 }]);
 
-  const deps = { traces: createTraceRepo(store, 15), registry: new Registry(), metricRegistries: [], logger: createLogger('silent'), routes: [createLogRoutes(store, { nowMs: () => NOW_MS })] };
+  const deps = { traces: createTraceRepo(store, 15), registry: new Registry(), metricRegistries: [], logger: createLogger('silent'), routes: [createLogRoutes(store, { nowMs: () => NOW_MS })], checkResponses: true };
   api = createApi({ listen: { host: '127.0.0.1', port: 0 }, queryTimeoutSecs: 15 }, deps);
   const passwordHash = await hash('pw', { algorithm: 2, memoryCost: 19456, timeCost: 2, parallelism: 1 });
   authApi = createApi(

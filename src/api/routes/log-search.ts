@@ -4,38 +4,49 @@
  */
 
 import type { FastifyInstance } from 'fastify';
+import { z } from 'zod';
 import { oldestAllowedNs } from '../../store/lifetimes.js';
 import { countLogs, searchLogs, SEVERITY_LEVELS, type LogSearchFilter, type SeverityLevel } from '../../store/reads/log-search.js';
-import { HOUR_SECS, nsRange, readOptions, requestWindow, type DataRouteDeps } from '../data-route.js';
-import { boundedInt, optionalText, type Query } from '../query-params.js';
+import { HOUR_SECS, nsRange, readOptions, windowQuery, type DataRouteDeps } from '../data-route.js';
+import { declareRoute } from '../declared-route.js';
+import { boundedInt, inOrder, param, parsedBy } from '../query-params.js';
 import type { RequestContext } from '../request-context.js';
+import { logSearchPage, logSeries } from '../schemas/logs.js';
 import { countSeries } from '../series.js';
 import type { TimeWindow } from '../window.js';
-import { encodeCursor, minSeverity, pageCursor, searchWords, templateIdFilter, traceIdFilter } from './log-search-params.js';
+import { encodeCursor, logFilterParams, pageCursor } from './log-search-params.js';
 
 export const MAX_LOG_LIMIT = 500;
 export const DEFAULT_LOG_LIMIT = 100;
 
+const filterQuery = z.object(logFilterParams);
+type FilterQuery = z.output<typeof filterQuery>;
+const pageQuery = z.object({ limit: boundedInt('limit', 1, MAX_LOG_LIMIT, DEFAULT_LOG_LIMIT), cursor: param('cursor', parsedBy(pageCursor)) });
+
 /** The filter of both routes; `endMs` is the window end (series) or the row-list end (search). */
-function logFilter(query: Query, window: TimeWindow, endMs: number): LogSearchFilter {
+function logFilter(query: FilterQuery, window: TimeWindow, endMs: number): LogSearchFilter {
   return {
     ...nsRange(window, 'logs', endMs),
-    service: optionalText(query, 'service'),
-    minSeverity: minSeverity(query),
-    words: searchWords(query),
-    templateId: templateIdFilter(query),
-    traceId: traceIdFilter(query),
+    service: query.service,
+    minSeverity: query.severity,
+    words: query.q,
+    templateId: query.template_id,
+    traceId: query.trace_id,
   };
 }
 
 export function registerLogSearchRoutes(app: FastifyInstance, deps: DataRouteDeps, context: RequestContext): void {
-  app.get('/api/v1/logs/search', async (request) => {
-    const window = requestWindow(request, HOUR_SECS, deps.nowMs());
-    const query = request.query as Query;
+  const searchRoute = {
+    method: 'GET',
+    url: '/api/v1/logs/search',
+    query: inOrder(windowQuery(HOUR_SECS, deps.nowMs), filterQuery, pageQuery),
+    response: logSearchPage,
+  } as const;
+  declareRoute(app, searchRoute, async ({ query, request }) => {
+    const { window } = query;
     // A row list: without `until` it reaches 60 s past now, for clocks slightly ahead.
     const filter = logFilter(query, window, window.rowsEndMs);
-    const limit = boundedInt(query, 'limit', 1, MAX_LOG_LIMIT, DEFAULT_LOG_LIMIT);
-    const cursor = pageCursor(query);
+    const { cursor, limit } = query;
     // Later pages keep the first page's window start, so a window that moves with the clock
     // between pages drops no row of the listing; the lifetime bound still applies.
     if (cursor !== undefined) {
@@ -50,9 +61,9 @@ export function registerLogSearchRoutes(app: FastifyInstance, deps: DataRouteDep
     };
   });
 
-  app.get('/api/v1/logs/series', async (request) => {
-    const window = requestWindow(request, HOUR_SECS, deps.nowMs());
-    const query = request.query as Query;
+  const seriesRoute = { method: 'GET', url: '/api/v1/logs/series', query: inOrder(windowQuery(HOUR_SECS, deps.nowMs), filterQuery), response: logSeries } as const;
+  declareRoute(app, seriesRoute, async ({ query, request }) => {
+    const { window } = query;
     const filter = logFilter(query, window, window.endMs);
     const counts = await countLogs(deps.store, filter, window.bucketSecs, readOptions(context, request));
     const byLevel = new Map<SeverityLevel, Map<number, number>>(SEVERITY_LEVELS.map((level) => [level, new Map()]));
@@ -61,8 +72,7 @@ export function registerLogSearchRoutes(app: FastifyInstance, deps: DataRouteDep
       byLevel.get(c.level)?.set(c.bucket, c.n);
       total += c.n;
     }
-    const out: Record<string, unknown> = { bucket_secs: window.bucketSecs, total };
-    for (const level of SEVERITY_LEVELS) out[level] = countSeries(window, byLevel.get(level) ?? new Map());
-    return out;
+    const levels = Object.fromEntries(SEVERITY_LEVELS.map((level) => [level, countSeries(window, byLevel.get(level) ?? new Map())]));
+    return { bucket_secs: window.bucketSecs, total, ...(levels as Record<SeverityLevel, [number, number][]>) };
   });
 }

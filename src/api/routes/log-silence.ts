@@ -1,13 +1,15 @@
 /** PUT /api/v1/log-templates/{id}/silence: the only route that changes stored data. */
 
-import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { SilenceSetting } from '../../mining/alert-silence.js';
+import type { FastifyInstance } from 'fastify';
+import { z } from 'zod';
 import { insertSilence } from '../../store/silence.js';
 import { readTemplateRows } from '../../store/reads/log-templates.js';
 import { readOptions, type DataRouteDeps } from '../data-route.js';
-import { badRequest, notFound, unsupportedMediaType } from '../errors.js';
+import { declareRoute } from '../declared-route.js';
+import { notFound } from '../errors.js';
 import { decimalU64 } from '../query-params.js';
 import type { RequestContext } from '../request-context.js';
+import { silenceSetting } from '../schemas/logs.js';
 
 /** Contract limits of `minutes`. */
 export const MIN_SILENCE_MINUTES = 1;
@@ -15,28 +17,28 @@ export const MAX_SILENCE_MINUTES = 1440;
 const BAD_BODY = 'body must be {enabled: bool, minutes: 1..=1440}';
 const BAD_MINUTES = 'minutes must be 1..=1440';
 
-/** True when the request says its body is JSON (`application/json`, any parameters). */
-export function isJsonContentType(request: FastifyRequest): boolean {
-  const header = request.headers['content-type'];
-  if (typeof header !== 'string') return false;
-  return header.split(';', 1)[0].trim().toLowerCase() === 'application/json';
-}
-
-/** Exactly `{enabled: bool, minutes: 1..=1440}`, else 400. */
-export function parseSilenceBody(body: unknown): SilenceSetting {
-  if (typeof body !== 'object' || body === null || Array.isArray(body)) throw badRequest(BAD_BODY);
-  const keys = Object.keys(body);
-  const { enabled, minutes } = body as Record<string, unknown>;
-  if (keys.length !== 2 || typeof enabled !== 'boolean' || typeof minutes !== 'number') throw badRequest(BAD_BODY);
-  if (!Number.isInteger(minutes) || minutes < MIN_SILENCE_MINUTES || minutes > MAX_SILENCE_MINUTES) throw badRequest(BAD_MINUTES);
-  return { enabled, minutes };
-}
+/**
+ * Exactly `{enabled: bool, minutes: 1..=1440}`: any other shape (missing, extra or mistyped keys)
+ * is BAD_BODY; a number outside the range only once the shape is right.
+ */
+export const silenceBody = z
+  .strictObject({ enabled: z.boolean({ error: BAD_BODY }), minutes: z.number({ error: BAD_BODY }) }, { error: BAD_BODY })
+  .refine(
+    // Object checks run after the shape's own refusals, which therefore come first.
+    ({ minutes }) => typeof minutes !== 'number' || (Number.isInteger(minutes) && minutes >= MIN_SILENCE_MINUTES && minutes <= MAX_SILENCE_MINUTES),
+    BAD_MINUTES,
+  );
 
 export function registerLogSilenceRoute(app: FastifyInstance, deps: DataRouteDeps & { versionMs: () => number }, context: RequestContext): void {
-  app.put<{ Params: { id: string } }>('/api/v1/log-templates/:id/silence', async (request) => {
-    if (!isJsonContentType(request)) throw unsupportedMediaType();
-    const templateId = decimalU64('id', request.params.id);
-    const setting = parseSilenceBody(request.body);
+  const route = {
+    method: 'PUT',
+    url: '/api/v1/log-templates/:id/silence',
+    jsonBody: true,
+    params: z.object({ id: decimalU64('id') }),
+    body: silenceBody,
+    response: silenceSetting,
+  } as const;
+  declareRoute(app, route, async ({ params: { id: templateId }, body: setting, request }) => {
     const nowMs = deps.nowMs();
     const known = await readTemplateRows(deps.store, [templateId], nowMs, readOptions(context, request));
     if (!known.has(templateId)) throw notFound();

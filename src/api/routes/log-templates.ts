@@ -1,16 +1,19 @@
 /** GET /api/v1/log-templates and /api/v1/log-templates/{id}. */
 
 import type { FastifyInstance } from 'fastify';
+import { z } from 'zod';
 import { oldestAllowedNs } from '../../store/lifetimes.js';
 import { readSilences } from '../../store/silence.js';
 import { tracesWithStories } from '../../store/reads/log-alert-shape.js';
 import { readLogAlerts } from '../../store/reads/log-alerts.js';
 import { readTemplateHitCounts } from '../../store/reads/log-hit-counts.js';
 import { readAlertingTemplates, readRecentHits, readTemplateRows } from '../../store/reads/log-templates.js';
-import { DAY_SECS, HOUR_SECS, nsRange, readOptions, requestWindow, type DataRouteDeps } from '../data-route.js';
+import { DAY_SECS, HOUR_SECS, nsRange, readOptions, windowQuery, type DataRouteDeps } from '../data-route.js';
+import { declareRoute } from '../declared-route.js';
 import { notFound } from '../errors.js';
-import { decimalU64, optionalText, type Query } from '../query-params.js';
+import { decimalU64, inOrder, optionalText } from '../query-params.js';
 import type { RequestContext } from '../request-context.js';
+import { logTemplate, logTemplateDetail } from '../schemas/logs.js';
 import { msToNs } from '../window.js';
 
 /** Contract limits: templates returned, recent hits of a template, alerts of the 7 days before the window end. */
@@ -21,11 +24,13 @@ const ALERT_HISTORY_MS = 7 * DAY_SECS * 1000;
 const MAX_DETAIL_ALERTS = 200;
 
 export function registerLogTemplateRoutes(app: FastifyInstance, deps: DataRouteDeps, context: RequestContext): void {
-  app.get('/api/v1/log-templates', async (request) => {
-    const window = requestWindow(request, HOUR_SECS, deps.nowMs());
-    const query = request.query as Query;
-    const service = optionalText(query, 'service');
-    const q = optionalText(query, 'q');
+  const listRoute = {
+    method: 'GET',
+    url: '/api/v1/log-templates',
+    query: inOrder(windowQuery(HOUR_SECS, deps.nowMs), z.object({ service: optionalText('service'), q: optionalText('q') })),
+    response: z.array(logTemplate),
+  } as const;
+  declareRoute(app, listRoute, async ({ query: { service, q, window }, request }) => {
     const options = readOptions(context, request);
     const counts = await readTemplateHitCounts(
       deps.store,
@@ -61,9 +66,15 @@ export function registerLogTemplateRoutes(app: FastifyInstance, deps: DataRouteD
     return out;
   });
 
-  app.get<{ Params: { id: string } }>('/api/v1/log-templates/:id', async (request) => {
-    const templateId = decimalU64('id', request.params.id);
-    const window = requestWindow(request, DAY_SECS, deps.nowMs());
+  const detailRoute = {
+    method: 'GET',
+    url: '/api/v1/log-templates/:id',
+    params: z.object({ id: decimalU64('id') }),
+    query: windowQuery(DAY_SECS, deps.nowMs),
+    response: logTemplateDetail,
+  } as const;
+  declareRoute(app, detailRoute, async ({ params: { id: templateId }, query, request }) => {
+    const { window } = query;
     const options = readOptions(context, request);
     const row = (await readTemplateRows(deps.store, [templateId], window.nowMs, options)).get(templateId);
     if (row === undefined) throw notFound();

@@ -5,14 +5,18 @@ import { oldestAllowedMs, oldestAllowedNs } from '../../store/lifetimes.js';
 import { countActiveAlerts, readDataLagSecs } from '../../store/reads/overview.js';
 import { readSpanCounts } from '../../store/reads/service-spans.js';
 import { readStoryCounts } from '../../store/reads/stories.js';
-import { HOUR_SECS, nsRange, readOptions, requestWindow, type DataRouteDeps } from '../data-route.js';
+import { z } from 'zod';
+import { HOUR_SECS, nsRange, readOptions, windowQuery, type DataRouteDeps } from '../data-route.js';
+import { declareRoute } from '../declared-route.js';
 import type { RequestContext } from '../request-context.js';
+import { overview } from '../schemas/stories.js';
 import { countSeries, rateSeries } from '../series.js';
 
 export function registerOverviewRoute(app: FastifyInstance, deps: DataRouteDeps, context: RequestContext): void {
-  app.get('/api/v1/overview', async (request) => {
-    const nowMs = deps.nowMs();
-    const window = requestWindow(request, HOUR_SECS, nowMs);
+  const route = { method: 'GET', url: '/api/v1/overview', query: windowQuery(HOUR_SECS, deps.nowMs), response: overview } as const;
+  declareRoute(app, route, async ({ query, request }) => {
+    const { window } = query;
+    const { nowMs } = window;
     const options = readOptions(context, request);
     const [storyCounts, spanCounts, activeAlerts, dataLagSecs] = await Promise.all([
       readStoryCounts(deps.store, nsRange(window, 'stories'), window.bucketSecs, options),

@@ -25,7 +25,7 @@ async function openApi(bus: LagBus, clock: { nowMs: number }) {
   const registry = new Registry();
   const api = createApi(
     { listen: { host: '127.0.0.1', port: 0 }, queryTimeoutSecs: 15 },
-    { traces: noTraces, registry, metricRegistries: [], logger: createLogger('silent'), routes: [createPipelineRoutes({ store: noStore, bus, registry, logger: createLogger('silent'), nowMs: () => clock.nowMs })] },
+    { traces: noTraces, registry, metricRegistries: [], logger: createLogger('silent'), routes: [createPipelineRoutes({ store: noStore, bus, registry, logger: createLogger('silent'), nowMs: () => clock.nowMs })], checkResponses: true },
   );
   await api.app.ready();
   const get = async () => {

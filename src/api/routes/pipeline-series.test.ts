@@ -62,6 +62,7 @@ before(async () => {
       metricRegistries: [],
       logger,
       routes: [createPipelineRoutes({ store, bus: new MemoryBus({ durableGroups: {}, maxBufferedBytes: 1024 }), registry, logger, nowMs: () => NOW_MS })],
+      checkResponses: true,
     },
   );
   await api.app.ready();

@@ -6,13 +6,16 @@
  */
 
 import type { FastifyInstance } from 'fastify';
+import { z } from 'zod';
 import { oldestAllowedMs } from '../../store/lifetimes.js';
 import { readGauge, readIncreases, type GaugeAggregate, type SeriesFilter } from '../../store/reads/pipeline-series.js';
-import { HOUR_SECS, readOptions, requestWindow, type DataRouteDeps } from '../data-route.js';
-import type { Query } from '../query-params.js';
+import { HOUR_SECS, readOptions, windowQuery, type DataRouteDeps } from '../data-route.js';
+import { inOrder } from '../query-params.js';
+import { declareRoute } from '../declared-route.js';
 import type { RequestContext } from '../request-context.js';
+import { pipelineSeries } from '../schemas/pipeline.js';
 import { bucketCoveredSecs, bucketGrid, type TimeWindow } from '../window.js';
-import { parseSeriesQuery } from './pipeline-params.js';
+import { sampleNameOf, seriesParams } from './pipeline-params.js';
 import { histogramQuantile, parseLe } from './pipeline-quantile.js';
 
 type Point = [number, number | null];
@@ -23,13 +26,19 @@ export function gaugeAggregate(metric: string): GaugeAggregate {
 }
 
 export function registerPipelineSeriesRoute(app: FastifyInstance, deps: DataRouteDeps, context: RequestContext): void {
-  app.get('/api/v1/pipeline/series', async (request) => {
-    const series = parseSeriesQuery(request.query as Query);
-    const nowMs = deps.nowMs();
-    const window = requestWindow(request, HOUR_SECS, nowMs);
+  const route = {
+    method: 'GET',
+    url: '/api/v1/pipeline/series',
+    query: inOrder(z.object(seriesParams), windowQuery(HOUR_SECS, deps.nowMs)),
+    response: pipelineSeries,
+  } as const;
+  declareRoute(app, route, async ({ query: series, request }) => {
+    const { window } = series;
+    const { nowMs } = window;
     const options = readOptions(context, request);
+    const sampleName = sampleNameOf(series.metric, series.kind);
     const filter: SeriesFilter = {
-      metric: series.sampleName,
+      metric: sampleName,
       job: series.job,
       labels: series.labels,
       startMs: window.startMs,
@@ -45,7 +54,7 @@ export function registerPipelineSeriesRoute(app: FastifyInstance, deps: DataRout
         return secs > 0 ? (increases.get(bucket) ?? 0) / secs : 0;
       });
     } else if (series.kind === 'gauge') {
-      const values = new Map((await readGauge(deps.store, filter, gaugeAggregate(series.sampleName), options)).map((row) => [row.bucket, row.value]));
+      const values = new Map((await readGauge(deps.store, filter, gaugeAggregate(sampleName), options)).map((row) => [row.bucket, row.value]));
       // No sample in a bucket is no reading, not a reading of 0.
       points = onGrid(window, (bucket) => values.get(bucket) ?? null);
     } else {

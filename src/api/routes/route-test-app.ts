@@ -50,6 +50,7 @@ export async function openTestApi(name: string): Promise<TestApi> {
       metricRegistries: [],
       logger: createLogger('silent'),
       routes: [createStoryRoutes(store, { nowMs: () => NOW_MS })],
+      checkResponses: true,
     },
   );
   await api.app.ready();

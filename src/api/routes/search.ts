@@ -1,20 +1,24 @@
 /** GET /api/v1/search: services, templates and story groups matching `q`; a 32-hex q is a trace id. */
 
 import type { FastifyInstance } from 'fastify';
+import { z } from 'zod';
 import { oldestAllowedNs } from '../../store/lifetimes.js';
 import { searchGroups, searchServices, searchTemplates } from '../../store/reads/search.js';
 import { readOptions, type DataRouteDeps } from '../data-route.js';
-import { badRequest } from '../errors.js';
-import { MAX_TEXT_CHARS, single, type Query } from '../query-params.js';
+import { declareRoute } from '../declared-route.js';
+import { MAX_TEXT_CHARS } from '../query-params.js';
 import type { RequestContext } from '../request-context.js';
+import { searchResult } from '../schemas/stories.js';
 
 const TRACE_ID = /^[0-9a-fA-F]{32}$/;
 const SERVICES_WINDOW_MS = 86_400_000;
 
 export function registerSearchRoute(app: FastifyInstance, deps: DataRouteDeps, context: RequestContext): void {
-  app.get('/api/v1/search', async (request) => {
-    const q = single(request.query as Query, 'q');
-    if (q === undefined || q === '' || [...q].length > MAX_TEXT_CHARS) throw badRequest(`q must be within 1..${MAX_TEXT_CHARS} characters`);
+  // Required and never empty: one message for absent, empty and too long.
+  const qMessage = `q must be within 1..${MAX_TEXT_CHARS} characters`;
+  const q = z.string({ error: (issue) => (issue.input === undefined ? qMessage : 'q must be given once') }).refine((value) => value !== '' && [...value].length <= MAX_TEXT_CHARS, qMessage);
+  const route = { method: 'GET', url: '/api/v1/search', query: z.object({ q }), response: searchResult } as const;
+  declareRoute(app, route, async ({ query: { q }, request }) => {
     const nowMs = deps.nowMs();
     const range = {
       // The service list's rule: spans in the last 24 h, to the minute.

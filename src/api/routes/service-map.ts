@@ -5,8 +5,11 @@ import { readEdgeTotals } from '../../store/reads/service-edges.js';
 import { readServiceTotals } from '../../store/reads/service-spans.js';
 import { oldestAllowedMs } from '../../store/lifetimes.js';
 import { createBaselineP99Cache } from '../baseline-p99-cache.js';
-import { HOUR_SECS, nsRange, readOptions, requestWindow, type DataRouteDeps } from '../data-route.js';
+import { z } from 'zod';
+import { HOUR_SECS, nsRange, readOptions, windowQuery, type DataRouteDeps } from '../data-route.js';
+import { declareRoute } from '../declared-route.js';
 import type { RequestContext } from '../request-context.js';
+import { serviceMap } from '../schemas/traces.js';
 import { msToNs } from '../window.js';
 
 /** Node health `error` from this share of failed server/consumer spans. */
@@ -29,9 +32,10 @@ export function registerServiceMapRoute(app: FastifyInstance, deps: DataRouteDep
     return new Map(totals.map((row) => [row.service, row.p99Ns]));
   });
 
-  app.get('/api/v1/service-map', async (request) => {
-    const nowMs = deps.nowMs();
-    const window = requestWindow(request, HOUR_SECS, nowMs);
+  const route = { method: 'GET', url: '/api/v1/service-map', query: windowQuery(HOUR_SECS, deps.nowMs), response: serviceMap } as const;
+  declareRoute(app, route, async ({ query, request }) => {
+    const { window } = query;
+    const { nowMs } = window;
     const options = readOptions(context, request);
     // service_edges has one row per minute: a minute counts when it starts inside the window.
     const edgeRange = { fromSecs: Math.ceil(Math.max(window.startMs, oldestAllowedMs('service_edges', nowMs)) / 1000), toSecs: Math.ceil(window.endMs / 1000) };

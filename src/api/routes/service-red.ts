@@ -1,19 +1,29 @@
 /** GET /api/v1/services/{name}: RED series over the service's server and consumer spans. */
 
 import type { FastifyInstance } from 'fastify';
+import { z } from 'zod';
 import { readServiceRed, serviceHasSpans } from '../../store/reads/service-spans.js';
-import { HOUR_SECS, nsRange, readOptions, requestWindow, type DataRouteDeps } from '../data-route.js';
+import { HOUR_SECS, nsRange, readOptions, windowQuery, type DataRouteDeps } from '../data-route.js';
+import { declareRoute } from '../declared-route.js';
 import { notFound } from '../errors.js';
-import { checkText } from '../query-params.js';
+import { text } from '../query-params.js';
 import type { RequestContext } from '../request-context.js';
+import { serviceRed } from '../schemas/traces.js';
 import { bucketCoveredSecs, bucketGrid } from '../window.js';
 
 export function registerServiceRedRoute(app: FastifyInstance, deps: DataRouteDeps, context: RequestContext): void {
   // A wildcard, not `:name`: the router refuses parametric segments over 100 characters with its
   // own 414, and the contract allows service names up to 200 (more bytes once percent-encoded).
-  app.get<{ Params: { '*': string } }>('/api/v1/services/*', async (request) => {
-    const service = checkText('service name', request.params['*']);
-    const window = requestWindow(request, HOUR_SECS, deps.nowMs());
+  const route = {
+    method: 'GET',
+    url: '/api/v1/services/*',
+    params: z.object({ '*': text('service name') }),
+    query: windowQuery(HOUR_SECS, deps.nowMs),
+    response: serviceRed,
+  } as const;
+  declareRoute(app, route, async ({ params, query, request }) => {
+    const service = params['*'];
+    const { window } = query;
     const options = readOptions(context, request);
     const range = nsRange(window, 'spans');
     const rows = await readServiceRed(deps.store, service, { ...range, bucketSecs: window.bucketSecs }, options);

@@ -1,27 +1,34 @@
 /** GET /api/v1/stories/{story_id} and /api/v1/stories/series. */
 
 import type { FastifyInstance } from 'fastify';
+import { z } from 'zod';
 import { readStoryCounts, readStoryJson } from '../../store/reads/stories.js';
-import { HOUR_SECS, nsRange, readOptions, requestWindow, type DataRouteDeps } from '../data-route.js';
+import { HOUR_SECS, nsRange, readOptions, windowQuery, type DataRouteDeps } from '../data-route.js';
+import { declareRoute } from '../declared-route.js';
 import { notFound } from '../errors.js';
-import { optionalText, storyKind, type Query } from '../query-params.js';
+import { inOrder, optionalText, storyKind, traceIdPath } from '../query-params.js';
 import type { RequestContext } from '../request-context.js';
+import { storiesSeries, story } from '../schemas/stories.js';
 import { countSeries } from '../series.js';
-import { parseTraceId } from './traces.js';
 
 export function registerStoryRoutes(app: FastifyInstance, deps: DataRouteDeps, context: RequestContext): void {
-  app.get('/api/v1/stories/series', async (request) => {
-    const window = requestWindow(request, HOUR_SECS, deps.nowMs());
-    const query = request.query as Query;
-    const filter = { ...nsRange(window, 'stories'), kind: storyKind(query), rcService: optionalText(query, 'service') };
+  const seriesRoute = {
+    method: 'GET',
+    url: '/api/v1/stories/series',
+    query: inOrder(windowQuery(HOUR_SECS, deps.nowMs), z.object({ kind: storyKind, service: optionalText('service') })),
+    response: storiesSeries,
+  } as const;
+  declareRoute(app, seriesRoute, async ({ query, request }) => {
+    const { window } = query;
+    const filter = { ...nsRange(window, 'stories'), kind: query.kind, rcService: query.service };
     const counts = await readStoryCounts(deps.store, filter, window.bucketSecs, readOptions(context, request));
     const byKind = { error: new Map<number, number>(), slow: new Map<number, number>() };
     for (const row of counts) byKind[row.kind].set(row.bucket, row.stories);
     return { bucket_secs: window.bucketSecs, error: countSeries(window, byKind.error), slow: countSeries(window, byKind.slow) };
   });
 
-  app.get<{ Params: { storyId: string } }>('/api/v1/stories/:storyId', async (request, reply) => {
-    const storyId = parseTraceId(request.params.storyId);
+  const storyRoute = { method: 'GET', url: '/api/v1/stories/:storyId', params: z.object({ storyId: traceIdPath }), response: story } as const;
+  declareRoute(app, storyRoute, async ({ params: { storyId }, request, reply }) => {
     const json = await readStoryJson(deps.store, storyId, deps.nowMs(), readOptions(context, request));
     if (json === null) throw notFound();
     // The stored text is already the API shape with exact 64-bit integers: sent as bytes, so the

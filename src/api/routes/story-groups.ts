@@ -1,11 +1,14 @@
 /** GET /api/v1/story-groups and /api/v1/story-groups/{fingerprint}. */
 
 import type { FastifyInstance } from 'fastify';
+import { z } from 'zod';
 import { readGroupExamples, readStoryGroups } from '../../store/reads/story-groups.js';
-import { DAY_SECS, HOUR_SECS, nsRange, readOptions, requestWindow, type DataRouteDeps } from '../data-route.js';
+import { DAY_SECS, HOUR_SECS, nsRange, readOptions, windowQuery, type DataRouteDeps } from '../data-route.js';
+import { declareRoute } from '../declared-route.js';
 import { notFound } from '../errors.js';
-import { decimalU64, optionalText, storyKind, type Query } from '../query-params.js';
+import { decimalU64, inOrder, optionalText, storyKind } from '../query-params.js';
 import type { RequestContext } from '../request-context.js';
+import { storyGroup, storyGroupDetail } from '../schemas/stories.js';
 
 /** Contract limit: story groups returned. */
 export const MAX_GROUPS = 100;
@@ -13,16 +16,27 @@ export const MAX_GROUPS = 100;
 export const MAX_EXAMPLES = 20;
 
 export function registerStoryGroupRoutes(app: FastifyInstance, deps: DataRouteDeps, context: RequestContext): void {
-  app.get('/api/v1/story-groups', async (request) => {
-    const window = requestWindow(request, HOUR_SECS, deps.nowMs());
-    const query = request.query as Query;
-    const filter = { ...nsRange(window, 'stories'), kind: storyKind(query), rcService: optionalText(query, 'service') };
+  const listRoute = {
+    method: 'GET',
+    url: '/api/v1/story-groups',
+    query: inOrder(windowQuery(HOUR_SECS, deps.nowMs), z.object({ kind: storyKind, service: optionalText('service') })),
+    response: z.array(storyGroup),
+  } as const;
+  declareRoute(app, listRoute, async ({ query, request }) => {
+    const { window } = query;
+    const filter = { ...nsRange(window, 'stories'), kind: query.kind, rcService: query.service };
     return readStoryGroups(deps.store, filter, window.bucketSecs, MAX_GROUPS, readOptions(context, request));
   });
 
-  app.get<{ Params: { fingerprint: string } }>('/api/v1/story-groups/:fingerprint', async (request) => {
-    const fingerprint = decimalU64('fingerprint', request.params.fingerprint);
-    const window = requestWindow(request, DAY_SECS, deps.nowMs());
+  const detailRoute = {
+    method: 'GET',
+    url: '/api/v1/story-groups/:fingerprint',
+    params: z.object({ fingerprint: decimalU64('fingerprint') }),
+    query: windowQuery(DAY_SECS, deps.nowMs),
+    response: storyGroupDetail,
+  } as const;
+  declareRoute(app, detailRoute, async ({ params: { fingerprint }, query, request }) => {
+    const { window } = query;
     const filter = { ...nsRange(window, 'stories'), fingerprint };
     const options = readOptions(context, request);
     const [groups, examples] = await Promise.all([

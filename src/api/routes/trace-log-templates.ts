@@ -1,14 +1,22 @@
 /** GET /api/v1/traces/{trace_id}/log-templates. */
 
 import type { FastifyInstance } from 'fastify';
+import { z } from 'zod';
 import { readTraceLogTemplates } from '../../store/reads/trace-log-templates.js';
 import { readOptions, type DataRouteDeps } from '../data-route.js';
+import { declareRoute } from '../declared-route.js';
+import { traceIdPath } from '../query-params.js';
 import type { RequestContext } from '../request-context.js';
-import { parseTraceId } from './traces.js';
+import { traceLogTemplate } from '../schemas/traces.js';
 
 export function registerTraceLogTemplatesRoute(app: FastifyInstance, deps: DataRouteDeps, context: RequestContext): void {
-  app.get<{ Params: { traceId: string } }>('/api/v1/traces/:traceId/log-templates', async (request) => {
-    const traceId = parseTraceId(request.params.traceId);
+  const route = {
+    method: 'GET',
+    url: '/api/v1/traces/:traceId/log-templates',
+    params: z.object({ traceId: traceIdPath }),
+    response: z.array(traceLogTemplate),
+  } as const;
+  declareRoute(app, route, async ({ params: { traceId }, request }) => {
     return readTraceLogTemplates(deps.store, traceId, deps.nowMs(), readOptions(context, request));
   });
 }

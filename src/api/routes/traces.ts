@@ -1,17 +1,13 @@
 import type { FastifyInstance } from 'fastify';
 import { toApiSpan } from '../../analysis/api-span.js';
 import type { LogRow, SpanRow } from '../../model/signals.js';
-import { badRequest, notFound } from '../errors.js';
+import { z } from 'zod';
+import { declareRoute } from '../declared-route.js';
+import { notFound } from '../errors.js';
+import { traceIdPath } from '../query-params.js';
 import type { TraceRepo } from '../repo.js';
 import type { RequestContext } from '../request-context.js';
-
-const TRACE_ID = /^[0-9a-fA-F]{32}$/;
-
-/** Validates a 32-hex trace or story id and returns it lowercased. */
-export function parseTraceId(value: string): string {
-  if (!TRACE_ID.test(value)) throw badRequest('id must be 32 hexadecimal characters');
-  return value.toLowerCase();
-}
+import { services, trace } from '../schemas/traces.js';
 
 /** The contract's Span shape for every span of a trace. */
 export function toApiSpans(spans: SpanRow[]) {
@@ -36,8 +32,8 @@ export function toApiLogs(logs: LogRow[]) {
 }
 
 export function registerTraceRoutes(app: FastifyInstance, repo: TraceRepo, context: RequestContext): void {
-  app.get<{ Params: { traceId: string } }>('/api/v1/traces/:traceId', async (request) => {
-    const traceId = parseTraceId(request.params.traceId);
+  const traceRoute = { method: 'GET', url: '/api/v1/traces/:traceId', params: z.object({ traceId: traceIdPath }), response: trace } as const;
+  declareRoute(app, traceRoute, async ({ params: { traceId }, request }) => {
     const signal = context.signal(request);
     const [spans, logs, storyId] = await Promise.all([repo.traceSpans(traceId, signal), repo.traceLogs(traceId, signal), repo.traceStoryId(traceId, signal)]);
     if (spans.length === 0 && logs.length === 0) throw notFound();
@@ -46,5 +42,5 @@ export function registerTraceRoutes(app: FastifyInstance, repo: TraceRepo, conte
     return { trace_id: traceId, spans: toApiSpans(spans), logs: toApiLogs(logs), story_id: storyId };
   });
 
-  app.get('/api/v1/services', async (request) => repo.services(Date.now(), context.signal(request)));
+  declareRoute(app, { method: 'GET', url: '/api/v1/services', response: services }, async ({ request }) => repo.services(Date.now(), context.signal(request)));
 }

@@ -3,7 +3,7 @@ import { describe, it } from 'node:test';
 import type { Span } from '../../api/types.js';
 import { ancestorIds, buildTree, stepIndex, visibleRows } from './tree.js';
 
-function span(id: string, parent: string, start: number, duration = 10, status = 'unset'): Span {
+function span(id: string, parent: string, start: number, duration = 10, status: Span['status'] = 'unset'): Span {
   return { span_id: id, parent_span_id: parent, service_name: `svc-${id}`, span_name: `op-${id}`, kind: 'internal', start_ns: start, duration_ns: duration, status, status_message: '', attrs: [], resource: [], events: [], self_ns: 0 };
 }
 
