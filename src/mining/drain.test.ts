@@ -81,6 +81,42 @@ test('a line keeps fitting its template after the template generalized (no templ
   assert.equal(tree.clusters.length, 1);
 });
 
+test('lines with and without a trailing remark are one template, the remark a wildcard', () => {
+  const tree = new DrainTree('svc', opts);
+  const plain = tree.add(toks('Connection closed by 10.0.0.1 port 22'), '').cluster;
+  assert.equal(tree.add(toks('Connection closed by 10.0.0.2 port 23'), '').cluster, plain);
+  assert.equal(templateText(plain), 'Connection closed by <*> port <*>');
+  assert.equal(tree.add(toks('Connection closed by 10.0.0.3 port 24 [preauth]'), '').cluster, plain);
+  assert.equal(templateText(plain), 'Connection closed by <*> port <*> <*>');
+  assert.equal(tree.add(toks('Connection closed by 10.0.0.4 port 25 (reset) [preauth]'), '').cluster, plain);
+  assert.equal(tree.add(toks('Connection closed by 10.0.0.4 port 25'), '').cluster, plain);
+  assert.equal(tree.clusters.length, 1);
+  // A remark seen on every line stays literal; a missing one joins even where a name differs.
+  const unit = new DrainTree('svc', opts);
+  const started = unit.add(toks('Started unit backup.service (pid 12)'), '').cluster;
+  assert.equal(unit.add(toks('Started unit mailer.service (pid 13)'), '').cluster, started);
+  assert.equal(templateText(started), 'Started unit <*> (pid <*>)');
+  assert.equal(unit.add(toks('Started unit cron-daily.service'), '').cluster, started);
+  assert.equal(templateText(started), 'Started unit <*> <*>');
+});
+
+test('different remarks in the same place differ in a word, like any word', () => {
+  const tree = new DrainTree('svc', opts);
+  const usable = tree.add(toks('BIOS map 0x1 - 0x2 (usable)'), '').cluster;
+  const reserved = tree.add(toks('BIOS map 0x3 - 0x4 (reserved)'), '').cluster;
+  assert.notEqual(usable, reserved);
+  assert.equal(similarity(toks('a b (usable) (x)'), toks('a b (reserved)'), false), -1);
+});
+
+test('a restored template with a remark wildcard takes lines with and without the remark', () => {
+  const tree = new DrainTree('svc', opts);
+  const signature = toks('Task 1 failed (attempt 2)');
+  const restored = tree.restoreCluster(signature, ['Task', '<*>', 'failed', '<*>'], '42');
+  assert.equal(tree.add(toks('Task 7 failed'), '').cluster, restored);
+  assert.equal(tree.add(toks('Task 8 failed (will retry)'), '').cluster, restored);
+  assert.equal(tree.clusters.length, 1);
+});
+
 test('a kept status code never matches a wildcard', () => {
   const tree = new DrainTree('svc', opts);
   const ok = tree.add(toks('"GET /a/b HTTP/1.1" 200 5'), '').cluster;
