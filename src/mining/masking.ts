@@ -78,6 +78,8 @@ function scan(line: string, opts: MaskOptions, build: boolean, tokensOut: string
   let foldA = a;
   let foldB = b;
   let segA = a;
+  // Hash of the current segment's text from segA on, while it holds no digit.
+  let wordHash = a;
   let tokStart = -1;
   let segStart = -1;
   let segFlags = 0;
@@ -120,11 +122,23 @@ function scan(line: string, opts: MaskOptions, build: boolean, tokensOut: string
         segA = a;
         segFlags = 0;
       }
-      // The rest of the segment in a tight loop that only classifies: most characters are inside
-      // segments, the outer loop's state made this step three times slower, and a segment's
-      // characters are hashed only once it is known to stay (values, most segments, never are).
+      // The rest of the segment in tight loops: most characters are inside segments, and the outer
+      // loop's state made this step three times slower. Characters are hashed only up to the
+      // first digit: a segment with a digit is a value, whose text is never hashed.
       let flags = segFlags | f;
       let j = i + 1;
+      if ((flags & C_DIGIT) === 0) {
+        let h = step(a, c);
+        while (j < len) {
+          const d = line.charCodeAt(j);
+          const g = CLASS_UTF16[d];
+          if ((g & (C_SPACE | C_DELIM | C_DIGIT)) !== 0) break;
+          flags |= g;
+          h = step(h, d);
+          j++;
+        }
+        wordHash = h;
+      }
       while (j < len) {
         const g = CLASS_UTF16[line.charCodeAt(j)];
         if ((g & (C_SPACE | C_DELIM)) !== 0) break;
@@ -150,7 +164,8 @@ function scan(line: string, opts: MaskOptions, build: boolean, tokensOut: string
         } else tokBare = false;
         if (build) tokenText += keep === 0 ? WILDCARD : line.slice(segStart, segStart + keep) + WILDCARD;
       } else {
-        for (let k = segStart; k < i; k++) a = step(a, line.charCodeAt(k));
+        // Kept segments hold no digit: their whole text was hashed.
+        a = wordHash;
         lastSegMasked = false;
         tokBare = false;
         if (build) tokenText += line.slice(segStart, i);
