@@ -81,6 +81,17 @@ test('a line keeps fitting its template after the template generalized (no templ
   assert.equal(tree.clusters.length, 1);
 });
 
+test('a plain word against a compound name or a list of names differs in a value', () => {
+  const tree = new DrainTree('svc', opts);
+  const batch = tree.add(toks('sending batch to gamma now'), '').cluster;
+  assert.equal(tree.add(toks('sending batch to alpha,beta now'), '').cluster, batch);
+  assert.equal(tree.add(toks('sending batch to sync_ledger now'), '').cluster, batch);
+  assert.equal(templateText(batch), 'sending batch to <*> now');
+  // Two plain words are still two events until the leaf is crowded.
+  const door = new DrainTree('svc', opts);
+  assert.notEqual(door.add(toks('door opened by guard'), '').cluster, door.add(toks('door closed by guard'), '').cluster);
+});
+
 test('lines with and without a trailing remark are one template, the remark a wildcard', () => {
   const tree = new DrainTree('svc', opts);
   const plain = tree.add(toks('Connection closed by 10.0.0.1 port 22'), '').cluster;

@@ -116,8 +116,10 @@ export function similarity(template: readonly string[], line: readonly string[],
       if (isPinnedToken(t) || isPinnedToken(l)) return -1;
       // `blk_<*>` stands for `blk_<*>` and `blk_x`, like a wildcard does for any token.
       if (fitsPattern(t, l)) continue;
-      // Tokens carrying a masked part (`user=<*>` against `user=`) differ in a value, not a word.
-      if (!allowWordChange && !t.includes(WILDCARD) && !l.includes(WILDCARD) && !(isNameLike(t) && isNameLike(l))) return -1;
+      // Tokens carrying a masked part (`user=<*>` against `user=`) differ in a value, not a word;
+      // where either token is a compound name, the position holds names (`gamma` against
+      // `alpha,beta`, `report` against `sync_ledger`), which vary.
+      if (!allowWordChange && !t.includes(WILDCARD) && !l.includes(WILDCARD) && !(isNameLike(t) || isNameLike(l))) return -1;
       fits = false;
     }
   }
@@ -283,15 +285,16 @@ function treeKey(token: string): string {
 }
 
 /**
- * A compound name (`cache-east`, `api.internal`, `com.acme.sync`, `sync_ledger`, `db:primary`):
- * letters joined by `.`, `-`, `_` or `:` inside the token. Such words are names of things (hosts,
- * jobs, bundles), which vary, rather than words of the message.
+ * A compound name (`cache-east`, `api.internal`, `com.acme.sync`, `sync_ledger`, `db:primary`) or
+ * a list of names (`alice,bob`): letters joined by `.`, `-`, `_`, `:` or `,` inside the token. Such
+ * words are names of things (hosts, jobs, bundles, recipients), which vary, rather than words of
+ * the message.
  */
 export function isNameLike(token: string): boolean {
   const n = token.length;
   for (let i = 1; i < n - 1; i++) {
     const c = token.charCodeAt(i);
-    if ((c === 46 || c === 45 || c === 95 || c === 58) && isAlnum(token.charCodeAt(i - 1)) && isAlnum(token.charCodeAt(i + 1))) return true;
+    if ((c === 46 || c === 45 || c === 95 || c === 58 || c === 44) && isAlnum(token.charCodeAt(i - 1)) && isAlnum(token.charCodeAt(i + 1))) return true;
   }
   return false;
 }
