@@ -71,6 +71,12 @@ test('a token with wildcards fits the tokens its literal parts frame, in order',
   assert.equal(commonShape('<*>,', 'LOCAL(<*>),'), '<*>,');
   assert.equal(commonShape('rdd_<*>', 'broadcast_<*>'), '<*>');
   assert.equal(commonShape('[alpha]', '[beta]'), '[<*>]');
+  // Tokens of one punctuation skeleton generalize piece by piece.
+  assert.equal(commonShape('com.acme.sync[<*>]:', 'org.example.indexer[<*>]:'), '<*>[<*>]:');
+  assert.equal(commonShape('user=<*>', 'uid=x'), '<*>=<*>');
+  assert.equal(commonShape('key=alpha', 'key=beta'), 'key=<*>');
+  assert.equal(fitsPattern('<*>[<*>]:', 'net.tools.agent[<*>]:'), true);
+  assert.equal(fitsPattern('<*>[<*>]:', 'net.tools.agent:'), false);
 });
 
 test('a line keeps fitting its template after the template generalized (no template on replay)', () => {
@@ -165,6 +171,6 @@ test('template ids are stable: fixed at creation, same in every tree', () => {
   const g = t3.add(toks('load now user=1 done'), '').cluster;
   const before = g.id;
   t3.add(toks('load now uid=x done'), '');
-  assert.equal(templateText(g), 'load now <*> done');
+  assert.equal(templateText(g), 'load now <*>=<*> done');
   assert.equal(g.id, before);
 });

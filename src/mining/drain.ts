@@ -5,6 +5,7 @@
 import { WILDCARD, isPinnedToken } from './masking.js';
 import { coreLength, remarksNest } from './optional-tail.js';
 import { overflowTemplateId, templateId } from './template-id.js';
+import { skeletonShape } from './token-shape.js';
 
 /** Contract limits: tree depth 4 (root, length, two token levels), 100 children per node. */
 export const TREE_DEPTH = 4;
@@ -349,8 +350,13 @@ function isAffixChar(c: number): boolean {
   return c === 40 || c === 41 || c === 91 || c === 93 || c === 123 || c === 125 || c === 34 || c === 39 || c === 61 || c === 58 || c === 44 || c === 59 || c === 47 || c === 46 || c === 64 || c === 124;
 }
 
-/** `prefix<*>suffix` with the common leading and trailing punctuation of two tokens. */
+/**
+ * The two tokens piece by piece when they share their punctuation skeleton (`<*>[<*>]:`), else
+ * `prefix<*>suffix` with their common leading and trailing punctuation.
+ */
 export function commonShape(a: string, b: string): string {
+  const skeleton = skeletonShape(a, b);
+  if (skeleton !== null) return skeleton;
   const max = Math.min(a.length, b.length);
   let p = 0;
   while (p < max && a.charCodeAt(p) === b.charCodeAt(p) && isAffixChar(a.charCodeAt(p))) p++;
