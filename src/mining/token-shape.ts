@@ -3,11 +3,13 @@
  * and `org.example.indexer[<*>]:` give `<*>[<*>]:`, so a template keeps the brackets and colons
  * its lines share rather than only their common ends (`<*>]:`), and reads like the lines.
  */
-import { SEGMENT_DELIMITERS } from './masking-rules.js';
+import { CLASS_UTF16, C_DELIM } from './masking-rules.js';
 import { WILDCARD } from './masking.js';
 
-const IS_DELIMITER = new Uint8Array(128);
-for (const ch of SEGMENT_DELIMITERS) IS_DELIMITER[ch.charCodeAt(0)] = 1;
+/** A segment delimiter of masking (`=`, `:`, `[`, …). */
+function isDelimiter(c: number): boolean {
+  return (CLASS_UTF16[c] & C_DELIM) !== 0;
+}
 
 /** A token cut into delimiters (one character each), wildcards and the text between them. */
 function pieces(token: string): string[] {
@@ -21,8 +23,7 @@ function pieces(token: string): string[] {
       i += WILDCARD.length - 1;
       continue;
     }
-    const c = token.charCodeAt(i);
-    if (c < 128 && IS_DELIMITER[c] === 1) {
+    if (isDelimiter(token.charCodeAt(i))) {
       if (text !== '') out.push(text);
       text = '';
       out.push(token[i]);
@@ -33,7 +34,7 @@ function pieces(token: string): string[] {
 }
 
 function isDelimiterPiece(piece: string): boolean {
-  return piece.length === 1 && piece.charCodeAt(0) < 128 && IS_DELIMITER[piece.charCodeAt(0)] === 1;
+  return piece.length === 1 && isDelimiter(piece.charCodeAt(0));
 }
 
 /**
