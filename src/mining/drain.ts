@@ -74,8 +74,8 @@ export const CROWDED_LEAF_TEMPLATES = 4;
 
 /**
  * Similarity of a line to a template, or -1 when they can never match (another core length, a
- * pinned token differs, a literal word differs while word changes are not allowed, or the core
- * and the trailing remark both differ). `core` is the line's token count before its trailing
+ * pinned token differs, or, while word changes are not allowed, a literal word differs or two
+ * different remarks stand in the same place). `core` is the line's token count before its trailing
  * remarks (optional-tail.ts); the template, from the same leaf, has the same core, followed by its
  * remarks, or by one wildcard once lines with different remarks (or none) joined it. A line that
  * fits the template completely (every core position equal, a wildcard, or fitting a token with
