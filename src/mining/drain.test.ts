@@ -71,6 +71,12 @@ test('a token with wildcards fits the tokens its literal parts frame, in order',
   assert.equal(commonShape('<*>,', 'LOCAL(<*>),'), '<*>,');
   assert.equal(commonShape('rdd_<*>', 'broadcast_<*>'), '<*>');
   assert.equal(commonShape('[alpha]', '[beta]'), '[<*>]');
+  // Tokens of one punctuation skeleton generalize piece by piece.
+  assert.equal(commonShape('com.acme.sync[<*>]:', 'org.example.indexer[<*>]:'), '<*>[<*>]:');
+  assert.equal(commonShape('user=<*>', 'uid=x'), '<*>=<*>');
+  assert.equal(commonShape('key=alpha', 'key=beta'), 'key=<*>');
+  assert.equal(fitsPattern('<*>[<*>]:', 'net.tools.agent[<*>]:'), true);
+  assert.equal(fitsPattern('<*>[<*>]:', 'net.tools.agent:'), false);
 });
 
 test('a line keeps fitting its template after the template generalized (no template on replay)', () => {
@@ -78,6 +84,53 @@ test('a line keeps fitting its template after the template generalized (no templ
   const lines = ['synced to 7, level 2', 'synced to LOCAL(3), level 2', 'synced to x=1, level 2'];
   const first = lines.map((l) => tree.add(toks(l), l).cluster);
   for (const l of lines) assert.equal(tree.add(toks(l), l).cluster, first[0]);
+  assert.equal(tree.clusters.length, 1);
+});
+
+test('a plain word against a compound name or a list of names differs in a value', () => {
+  const tree = new DrainTree('svc', opts);
+  const batch = tree.add(toks('sending batch to gamma now'), '').cluster;
+  assert.equal(tree.add(toks('sending batch to alpha,beta now'), '').cluster, batch);
+  assert.equal(tree.add(toks('sending batch to sync_ledger now'), '').cluster, batch);
+  assert.equal(templateText(batch), 'sending batch to <*> now');
+  // Two plain words are still two events until the leaf is crowded.
+  const door = new DrainTree('svc', opts);
+  assert.notEqual(door.add(toks('door opened by guard'), '').cluster, door.add(toks('door closed by guard'), '').cluster);
+});
+
+test('lines with and without a trailing remark are one template, the remark a wildcard', () => {
+  const tree = new DrainTree('svc', opts);
+  const plain = tree.add(toks('Connection closed by 10.0.0.1 port 22'), '').cluster;
+  assert.equal(tree.add(toks('Connection closed by 10.0.0.2 port 23'), '').cluster, plain);
+  assert.equal(templateText(plain), 'Connection closed by <*> port <*>');
+  assert.equal(tree.add(toks('Connection closed by 10.0.0.3 port 24 [preauth]'), '').cluster, plain);
+  assert.equal(templateText(plain), 'Connection closed by <*> port <*> <*>');
+  assert.equal(tree.add(toks('Connection closed by 10.0.0.4 port 25 (reset) [preauth]'), '').cluster, plain);
+  assert.equal(tree.add(toks('Connection closed by 10.0.0.4 port 25'), '').cluster, plain);
+  assert.equal(tree.clusters.length, 1);
+  // A remark seen on every line stays literal; a missing one joins even where a name differs.
+  const unit = new DrainTree('svc', opts);
+  const started = unit.add(toks('Started unit backup.service (pid 12)'), '').cluster;
+  assert.equal(unit.add(toks('Started unit mailer.service (pid 13)'), '').cluster, started);
+  assert.equal(templateText(started), 'Started unit <*> (pid <*>)');
+  assert.equal(unit.add(toks('Started unit cron-daily.service'), '').cluster, started);
+  assert.equal(templateText(started), 'Started unit <*> <*>');
+});
+
+test('different remarks in the same place differ in a word, like any word', () => {
+  const tree = new DrainTree('svc', opts);
+  const usable = tree.add(toks('BIOS map 0x1 - 0x2 (usable)'), '').cluster;
+  const reserved = tree.add(toks('BIOS map 0x3 - 0x4 (reserved)'), '').cluster;
+  assert.notEqual(usable, reserved);
+  assert.equal(similarity(toks('a b (usable) (x)'), toks('a b (reserved)'), false), -1);
+});
+
+test('a restored template with a remark wildcard takes lines with and without the remark', () => {
+  const tree = new DrainTree('svc', opts);
+  const signature = toks('Task 1 failed (attempt 2)');
+  const restored = tree.restoreCluster(signature, ['Task', '<*>', 'failed', '<*>'], '42');
+  assert.equal(tree.add(toks('Task 7 failed'), '').cluster, restored);
+  assert.equal(tree.add(toks('Task 8 failed (will retry)'), '').cluster, restored);
   assert.equal(tree.clusters.length, 1);
 });
 
@@ -118,6 +171,6 @@ test('template ids are stable: fixed at creation, same in every tree', () => {
   const g = t3.add(toks('load now user=1 done'), '').cluster;
   const before = g.id;
   t3.add(toks('load now uid=x done'), '');
-  assert.equal(templateText(g), 'load now <*> done');
+  assert.equal(templateText(g), 'load now <*>=<*> done');
   assert.equal(g.id, before);
 });

@@ -3,7 +3,9 @@
  * (at most PREFIX_LEVELS) tokens, then a leaf holding clusters compared by positional similarity.
  */
 import { WILDCARD, isPinnedToken } from './masking.js';
+import { coreLength, remarksNest } from './optional-tail.js';
 import { overflowTemplateId, templateId } from './template-id.js';
+import { skeletonShape } from './token-shape.js';
 
 /** Contract limits: tree depth 4 (root, length, two token levels), 100 children per node. */
 export const TREE_DEPTH = 4;
@@ -71,22 +73,40 @@ export const OVERFLOW_TEMPLATE = WILDCARD;
 export const CROWDED_LEAF_TEMPLATES = 4;
 
 /**
- * Similarity of a line to a template, or -1 when they can never match (length differs, a pinned
- * token differs, or a literal word differs while word changes are not allowed). A line that fits
- * the template completely (every position equal, a wildcard, or fitting a token with wildcards
- * such as `blk_<*>`) scores at least 1: a line once absorbed keeps fitting as the template only
- * generalizes, which keeps replays from creating templates. Among fitting templates the more
- * specific one (more positions equal) scores higher, so a line keeps its own template rather than
- * moving to an older one that generalized later (ids stay put under replay and after a restore).
- * Otherwise the score is the share of positions holding the same token (below 1).
+ * Similarity of a line to a template, or -1 when they can never match (another core length, a
+ * pinned token differs, or, while word changes are not allowed, a literal word differs or two
+ * different remarks stand in the same place). `core` is the line's token count before its trailing
+ * remarks (optional-tail.ts); the template, from the same leaf, has the same core, followed by its
+ * remarks, or by one wildcard once lines with different remarks (or none) joined it. A line that
+ * fits the template completely (every core position equal, a wildcard, or fitting a token with
+ * wildcards such as `blk_<*>`; the same remarks, or the remark wildcard) scores at least 1: a line
+ * once absorbed keeps fitting as the template only generalizes, which keeps replays from creating
+ * templates. Among fitting templates the more specific one (more positions equal, the remarks
+ * counting as one position) scores higher, so a line keeps its own template rather than moving to
+ * an older one that generalized later (ids stay put under replay and after a restore). Otherwise
+ * the score is the share of positions holding the same token (below 1).
  */
-export function similarity(template: readonly string[], line: readonly string[], allowWordChange: boolean): number {
-  const n = template.length;
-  if (n !== line.length) return -1;
-  if (n === 0) return 2;
+export function similarity(template: readonly string[], line: readonly string[], allowWordChange: boolean, core: number = coreLength(line)): number {
+  const tn = template.length;
+  const ln = line.length;
+  if (tn < core) return -1;
+  if (tn === 0 && ln === 0) return 2;
+  // With as many remark tokens as the template, remarks compare like the rest, token by token.
+  const compared = tn === ln ? ln : core;
+  let tailSlot = 0;
+  let tailFits = true;
+  if (tn !== ln) {
+    const anyRemark = tn === core + 1 && template[core] === WILDCARD;
+    // A template from another leaf (a test, or a caller comparing freely) has another core.
+    if (!anyRemark && coreLength(template) !== core) return -1;
+    tailSlot = 1;
+    tailFits = anyRemark;
+    // Different remarks in the same place differ in a word: allowed only where words may change.
+    if (!anyRemark && !allowWordChange && !remarksNest(template, line, core)) return -1;
+  }
   let equal = 0;
   let fits = true;
-  for (let i = 0; i < n; i++) {
+  for (let i = 0; i < compared; i++) {
     const t = template[i];
     const l = line[i];
     if (t === l) {
@@ -97,12 +117,15 @@ export function similarity(template: readonly string[], line: readonly string[],
       if (isPinnedToken(t) || isPinnedToken(l)) return -1;
       // `blk_<*>` stands for `blk_<*>` and `blk_x`, like a wildcard does for any token.
       if (fitsPattern(t, l)) continue;
-      // Tokens carrying a masked part (`user=<*>` against `user=`) differ in a value, not a word.
-      if (!allowWordChange && !t.includes(WILDCARD) && !l.includes(WILDCARD) && !(isNameLike(t) && isNameLike(l))) return -1;
+      // Tokens carrying a masked part (`user=<*>` against `user=`) differ in a value, not a word;
+      // where either token is a compound name, the position holds names (`gamma` against
+      // `alpha,beta`, `report` against `sync_ledger`), which vary.
+      if (!allowWordChange && !t.includes(WILDCARD) && !l.includes(WILDCARD) && !(isNameLike(t) || isNameLike(l))) return -1;
       fits = false;
     }
   }
-  return fits ? 1 + equal / (n + 1) : equal / n;
+  const positions = compared + tailSlot;
+  return fits && tailFits ? 1 + equal / (positions + 1) : equal / positions;
 }
 
 /** The per-service miner state: prefix tree, clusters in creation order, overflow template. */
@@ -124,12 +147,14 @@ export class DrainTree {
 
   /** Leaf for a masked token sequence, creating the path when the node limits allow. */
   leafFor(tokens: readonly string[]): Leaf {
-    let node = this.root.get(tokens.length);
+    // Keyed by the core's length: a trailing remark, present or not, leaves the line in its leaf.
+    const core = coreLength(tokens);
+    let node = this.root.get(core);
     if (node === undefined) {
       node = { children: new Map(), leaf: null };
-      this.root.set(tokens.length, node);
+      this.root.set(core, node);
     }
-    const levels = Math.min(this.prefixLevels, tokens.length);
+    const levels = Math.min(this.prefixLevels, core);
     for (let d = 0; d < levels; d++) node = childFor(node, treeKey(tokens[d]));
     if (node.leaf === null) node.leaf = { clusters: [], version: 0 };
     return node.leaf;
@@ -140,9 +165,11 @@ export class DrainTree {
     let best: Cluster | null = null;
     let bestScore = -1;
     const crowded = leaf.clusters.length >= this.crowdedLeafTemplates;
-    const n = tokens.length;
+    const core = coreLength(tokens);
+    // Positions compared: the core, and the remarks as one when the line has any.
+    const n = tokens.length === core ? core : core + 1;
     for (const cluster of leaf.clusters) {
-      const score = similarity(cluster.tokens, tokens, crowded);
+      const score = similarity(cluster.tokens, tokens, crowded, core);
       if (score > bestScore) {
         bestScore = score;
         best = cluster;
@@ -158,7 +185,7 @@ export class DrainTree {
     const leaf = this.leafFor(tokens);
     const match = this.bestMatch(leaf, tokens);
     if (match !== null && match.score >= this.options.simThreshold) {
-      if (generalize(match.cluster.tokens, tokens)) leaf.version++;
+      if (generalize(match.cluster.tokens, tokens, coreLength(tokens))) leaf.version++;
       return { cluster: match.cluster, leaf };
     }
     if (this.clusters.length >= this.options.maxClusters) return { cluster: this.overflowCluster(sample), leaf };
@@ -259,15 +286,16 @@ function treeKey(token: string): string {
 }
 
 /**
- * A compound name (`cache-east`, `api.internal`, `com.acme.sync`, `sync_ledger`, `db:primary`):
- * letters joined by `.`, `-`, `_` or `:` inside the token. Such words are names of things (hosts,
- * jobs, bundles), which vary, rather than words of the message.
+ * A compound name (`cache-east`, `api.internal`, `com.acme.sync`, `sync_ledger`, `db:primary`) or
+ * a list of names (`alice,bob`): letters joined by `.`, `-`, `_`, `:` or `,` inside the token. Such
+ * words are names of things (hosts, jobs, bundles, recipients), which vary, rather than words of
+ * the message.
  */
 export function isNameLike(token: string): boolean {
   const n = token.length;
   for (let i = 1; i < n - 1; i++) {
     const c = token.charCodeAt(i);
-    if ((c === 46 || c === 45 || c === 95 || c === 58) && isAlnum(token.charCodeAt(i - 1)) && isAlnum(token.charCodeAt(i + 1))) return true;
+    if ((c === 46 || c === 45 || c === 95 || c === 58 || c === 44) && isAlnum(token.charCodeAt(i - 1)) && isAlnum(token.charCodeAt(i + 1))) return true;
   }
   return false;
 }
@@ -294,17 +322,24 @@ function childFor(node: TreeNode, token: string): TreeNode {
 }
 
 /**
- * Turns differing positions of the template into wildcards, keeping the punctuation both tokens
- * begin and end with (`<*>,` from `a1,` and `LOCAL(x),`); true when it changed.
+ * Turns differing core positions of the template into wildcards, keeping the punctuation both
+ * tokens begin and end with (`<*>,` from `a1,` and `LOCAL(x),`), and differing trailing remarks
+ * into one wildcard; true when it changed.
  */
-function generalize(template: string[], line: readonly string[]): boolean {
+function generalize(template: string[], line: readonly string[], core: number): boolean {
   let changed = false;
-  for (let i = 0; i < template.length; i++) {
+  const compared = template.length === line.length ? line.length : core;
+  for (let i = 0; i < compared; i++) {
     const t = template[i];
     if (t !== line[i] && t !== WILDCARD && !fitsPattern(t, line[i])) {
       template[i] = commonShape(t, line[i]);
       changed = true;
     }
+  }
+  if (compared === core && template.length !== line.length && !(template.length === core + 1 && template[core] === WILDCARD)) {
+    template.length = core;
+    template.push(WILDCARD);
+    changed = true;
   }
   return changed;
 }
@@ -315,8 +350,13 @@ function isAffixChar(c: number): boolean {
   return c === 40 || c === 41 || c === 91 || c === 93 || c === 123 || c === 125 || c === 34 || c === 39 || c === 61 || c === 58 || c === 44 || c === 59 || c === 47 || c === 46 || c === 64 || c === 124;
 }
 
-/** `prefix<*>suffix` with the common leading and trailing punctuation of two tokens. */
+/**
+ * The two tokens piece by piece when they share their punctuation skeleton (`<*>[<*>]:`), else
+ * `prefix<*>suffix` with their common leading and trailing punctuation.
+ */
 export function commonShape(a: string, b: string): string {
+  const skeleton = skeletonShape(a, b);
+  if (skeleton !== null) return skeleton;
   const max = Math.min(a.length, b.length);
   let p = 0;
   while (p < max && a.charCodeAt(p) === b.charCodeAt(p) && isAffixChar(a.charCodeAt(p))) p++;

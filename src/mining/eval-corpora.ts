@@ -11,12 +11,10 @@ import { prng } from './test-corpus.js';
 
 type Rand = () => number;
 
-/** One event shape: its template and a generator of its lines (or of lines with templates). */
+/** One event shape: its template and a generator of its lines. */
 interface Shape {
   template: string;
-  line?: (r: Rand) => string;
-  /** For events with optional parts: each line with its own template text. */
-  pair?: (r: Rand) => [string, string];
+  line: (r: Rand) => string;
 }
 
 const USERS = ['alice', 'bob', 'carol', 'dave', 'erin', 'frank', 'grace', 'heidi', 'ivan', 'judy', 'mallory', 'oscar', 'peggy', 'trent', 'victor', 'walter', 'root', 'admin', 'deploy', 'backup'];
@@ -48,45 +46,19 @@ const EARLY_WORD: Shape[] = [
   { template: '<*>[<*>]: cache purged', line: (r) => `${pick(r, BUNDLES)}[${int(r, 900)}]: cache purged` },
 ];
 
-/** Events with optional parenthesized or bracketed parts. */
+/**
+ * Events with optional parenthesized or bracketed parts. A line with or without them is the same
+ * event, and one event has one template: the optional part is a variable part, `<*>`.
+ */
 const OPTIONAL_PART: Shape[] = [
+  { template: 'Connection closed by <*> port <*> <*>', line: (r) => `Connection closed by ${ip(r)} port ${int(r, 65000)}${maybe(r, ' [preauth]')}` },
   {
-    template: 'Connection closed by <*> port <*>',
-    pair: (r) => {
-      const tail = maybe(r, ' [preauth]');
-      return [`Connection closed by ${ip(r)} port ${int(r, 65000)}${tail}`, `Connection closed by <*> port <*>${tail}`];
-    },
+    template: 'Task <*> failed <*>',
+    line: (r) => `Task ${int(r, 9999)} failed${maybe(r, ` (attempt ${1 + int(r, 5)})`)}${maybe(r, ' (will retry)')}`,
   },
-  {
-    template: 'Task <*> failed',
-    pair: (r) => {
-      const attempt = r() < 0.5;
-      const retry = r() < 0.5;
-      const line = `Task ${int(r, 9999)} failed${attempt ? ` (attempt ${1 + int(r, 5)})` : ''}${retry ? ' (will retry)' : ''}`;
-      return [line, `Task <*> failed${attempt ? ' (attempt <*>)' : ''}${retry ? ' (will retry)' : ''}`];
-    },
-  },
-  {
-    template: 'Started unit <*>',
-    pair: (r) => {
-      const pid = r() < 0.5;
-      return [`Started unit ${pick(r, JOBS)}.service${pid ? ` (pid ${int(r, 30000)})` : ''}`, `Started unit <*>${pid ? ' (pid <*>)' : ''}`];
-    },
-  },
-  {
-    template: 'Stopped unit <*>',
-    pair: (r) => {
-      const pid = r() < 0.5;
-      return [`Stopped unit ${pick(r, JOBS)}.service${pid ? ` (pid ${int(r, 30000)})` : ''}`, `Stopped unit <*>${pid ? ' (pid <*>)' : ''}`];
-    },
-  },
-  {
-    template: 'upload of <*> files done',
-    pair: (r) => {
-      const skipped = r() < 0.5;
-      return [`upload of ${int(r, 999)} files done${skipped ? ` [${int(r, 80)} skipped]` : ''}`, `upload of <*> files done${skipped ? ' [<*> skipped]' : ''}`];
-    },
-  },
+  { template: 'Started unit <*> <*>', line: (r) => `Started unit ${pick(r, JOBS)}.service${maybe(r, ` (pid ${int(r, 30000)})`)}` },
+  { template: 'Stopped unit <*> <*>', line: (r) => `Stopped unit ${pick(r, JOBS)}.service${maybe(r, ` (pid ${int(r, 30000)})`)}` },
+  { template: 'upload of <*> files done <*>', line: (r) => `upload of ${int(r, 999)} files done${maybe(r, ` [${int(r, 80)} skipped]`)}` },
 ];
 
 /** Punctuation glued to a variable, changing the token's shape or the token count. */
@@ -107,10 +79,9 @@ function generate(name: string, shapes: readonly Shape[], lines: number, seed: n
   for (let i = 0; i < lines; i++) {
     const k = int(r, shapes.length);
     const shape = shapes[k];
-    const [line, template] = shape.pair !== undefined ? shape.pair(r) : [(shape.line as (r: Rand) => string)(r), shape.template];
-    content.push(line);
+    content.push(shape.line(r));
     eventIds.push(`E${k}`);
-    templates.push(template);
+    templates.push(shape.template);
   }
   return { name, content, eventIds, templates };
 }

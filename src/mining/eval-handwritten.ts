@@ -2,7 +2,8 @@
  * A hand-written labelled log (an imaginary shop's services), written for this project: each
  * entry is [true template, line]. Lines of one template form one event. It mixes the failure
  * classes (names in early positions, optional parts, glued punctuation) with events that differ
- * only in a word, in the order a real log would interleave them.
+ * only in a word, in the order a real log would interleave them. An event with an optional part
+ * (`(2 retries)`, `[40 expired]`) is one event whose template has `<*>` for that part.
  */
 export const HANDWRITTEN: readonly (readonly [string, string])[] = [
   ['<*> logged in from <*>', 'alice logged in from 192.168.4.20'],
@@ -16,10 +17,10 @@ export const HANDWRITTEN: readonly (readonly [string, string])[] = [
   ['<*> logged out', 'bob logged out'],
   ['worker <*> picked up job <*>', 'worker thumbs-1 picked up job resize_images'],
   ['worker <*> picked up job <*>', 'worker mailer-2 picked up job send_receipts'],
-  ['job <*> done in <*> s', 'job resize_images done in 4.2 s'],
-  ['job <*> done in <*> s (<*> retries)', 'job send_receipts done in 0.8 s (2 retries)'],
+  ['job <*> done in <*> s <*>', 'job resize_images done in 4.2 s'],
+  ['job <*> done in <*> s <*>', 'job send_receipts done in 0.8 s (2 retries)'],
   ['worker <*> picked up job <*>', 'worker thumbs-2 picked up job resize_images'],
-  ['job <*> done in <*> s', 'job resize_images done in 3.9 s'],
+  ['job <*> done in <*> s <*>', 'job resize_images done in 3.9 s'],
   ['<*> logged in from <*>', 'dave logged in from 172.16.0.4'],
   ['stock for <*> low: <*> left', 'stock for sku-1182 low: 3 left'],
   ['stock for <*> low: <*> left', 'stock for sku-0042 low: 1 left'],
@@ -34,9 +35,9 @@ export const HANDWRITTEN: readonly (readonly [string, string])[] = [
   ['notify <*> via <*>', 'notify alice,bob via email'],
   ['notify <*> via <*>', 'notify carol via sms'],
   ['notify <*> via <*>', 'notify dave,erin,frank via email'],
-  ['cache <*> evicted <*> keys', 'cache sessions evicted 120 keys'],
-  ['cache <*> evicted <*> keys [<*> expired]', 'cache carts evicted 44 keys [40 expired]'],
-  ['cache <*> evicted <*> keys', 'cache prices evicted 9 keys'],
+  ['cache <*> evicted <*> keys <*>', 'cache sessions evicted 120 keys'],
+  ['cache <*> evicted <*> keys <*>', 'cache carts evicted 44 keys [40 expired]'],
+  ['cache <*> evicted <*> keys <*>', 'cache prices evicted 9 keys'],
   ['<*> logged in from <*>', 'frank logged in from 192.168.4.77'],
   ['order <*> shipped to <*>', 'order 10023 shipped to Berlin'],
   ['order <*> shipped to <*>', 'order 10024 shipped to Lisbon'],
@@ -45,8 +46,8 @@ export const HANDWRITTEN: readonly (readonly [string, string])[] = [
   ['order <*> cancelled by <*>', 'order 10027 cancelled by bob'],
   ['payment gateway <*> answered <*> in <*> ms', 'payment gateway paypal answered 502 in 2033 ms'],
   ['<*> logged out', 'erin logged out'],
-  ['job <*> done in <*> s', 'job rebuild-index done in 61.0 s'],
-  ['job <*> done in <*> s (<*> retries)', 'job sync_prices done in 2.5 s (1 retries)'],
+  ['job <*> done in <*> s <*>', 'job rebuild-index done in 61.0 s'],
+  ['job <*> done in <*> s <*>', 'job sync_prices done in 2.5 s (1 retries)'],
   ['worker <*> picked up job <*>', 'worker indexer picked up job rebuild-index'],
   ['stock for <*> low: <*> left', 'stock for sku-7781 low: 2 left'],
   ['cart <*> checked out by <*> (<*> items)', 'cart 31d0e checked out by frank (7 items)'],

@@ -8,23 +8,26 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { evalCorpora } from './eval-corpora.js';
 import { leaveOneOut, normalizeTemplate, parsingAccuracy, scoreAll } from './evaluation.js';
+import { DEFAULT_MINER_OPTIONS, LogMiner } from './miner.js';
 import { LOGHUB_DATASETS, defaultLoghubDir, loadLoghubSets } from '../testing/loghub.js';
 
 /** Floors: the figures reached, rounded down. */
 const FLOOR = {
   loghubMeanGa: 0.968,
   loghubMeanPa: 0.812,
-  leaveOneOutMeanGa: 0.97,
-  corporaMeanGa: 0.264,
-  corporaMeanPa: 0.674,
+  leaveOneOutMeanGa: 0.971,
+  corporaMeanGa: 0.571,
+  corporaMeanPa: 0.741,
 };
 
 /** Per own corpus: GA floor (each class must keep what it gained). */
 const CORPUS_GA_FLOOR: Record<string, number> = {
   'early-word': 0.346,
-  'optional-part': 0,
-  'glued-punctuation': 0.332,
-  handwritten: 0.38,
+  'optional-part': 1,
+  'glued-punctuation': 0.52,
+  // Since lines with and without an optional part are labelled one event (as in optional-part),
+  // the miner before optional remarks scores 0.26 here (0.38 under the earlier labels).
+  handwritten: 0.42,
 };
 
 const sets = loadLoghubSets();
@@ -64,6 +67,23 @@ test('the own corpora for the failure classes keep their GA and parsing accuracy
   }
   assert.ok(all.meanGa >= FLOOR.corporaMeanGa, `corpora mean GA ${all.meanGa.toFixed(4)} < ${FLOOR.corporaMeanGa} (${detail})`);
   assert.ok(all.meanPa >= FLOOR.corporaMeanPa, `corpora mean PA ${all.meanPa.toFixed(4)} < ${FLOOR.corporaMeanPa} (${detail})`);
+});
+
+test('20 replays of each set, with fresh numbers in every line each time, create no template', () => {
+  let next = 0;
+  // Every digit run becomes a number never seen before: lines repeat their shape, never their text.
+  const fresh = (line: string): string => line.replace(/\d+/g, () => String(++next));
+  for (const set of [...sets, ...evalCorpora()]) {
+    const plain = new LogMiner(DEFAULT_MINER_OPTIONS);
+    for (const line of set.content) plain.mine(set.name, line);
+    const miner = new LogMiner(DEFAULT_MINER_OPTIONS);
+    const counts: number[] = [];
+    for (let pass = 0; pass < 20; pass++) {
+      for (const line of set.content) miner.mine(set.name, fresh(line));
+      counts.push(miner.templateCount());
+    }
+    assert.deepEqual(counts, counts.map(() => plain.templateCount()), `${set.name}: templates per pass ${counts.join(',')}`);
+  }
 });
 
 test('parsing accuracy compares templates after the usual normalisation', () => {

@@ -113,6 +113,10 @@ for (let c = 0; c < 128; c++) {
   CLASS[c] = f;
 }
 
+/** CLASS for every UTF-16 code unit (beyond ASCII: an ordinary non-hex letter), one lookup without a range check. */
+export const CLASS_UTF16 = new Uint8Array(65536).fill(C_NONHEX);
+CLASS_UTF16.set(CLASS);
+
 function countChar(line: string, start: number, end: number, code: number): number {
   let n = 0;
   for (let k = start; k < end; k++) if (line.charCodeAt(k) === code) n++;
