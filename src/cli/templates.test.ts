@@ -3,10 +3,11 @@ import assert from 'node:assert/strict';
 import { Readable, Writable } from 'node:stream';
 import { DEFAULT_MINER_OPTIONS } from '../mining/miner.js';
 import { TemplateLines, templatesForLines } from '../mining/templates-tool.js';
-import { MAX_LINE_BYTES, streamTemplates } from './templates.js';
+import { FingerprintThread } from './fingerprint-pipeline.js';
+import { MAX_LINE_BYTES, streamTemplates, type FingerprintPipeline, type LineSource } from './templates.js';
 
 /** Runs the streaming loop over `bytes` cut into chunks of `chunkBytes`; returns output lines. */
-async function stream(bytes: Buffer, chunkBytes: number, slowOutput = false): Promise<{ lines: number; out: string[]; writes: number }> {
+async function stream(bytes: Buffer, chunkBytes: number, slowOutput = false, pipeline?: FingerprintPipeline): Promise<{ lines: number; out: string[]; writes: number }> {
   const chunks: Buffer[] = [];
   for (let i = 0; i < bytes.length; i += chunkBytes) chunks.push(bytes.subarray(i, i + chunkBytes));
   const received: Buffer[] = [];
@@ -20,7 +21,7 @@ async function stream(bytes: Buffer, chunkBytes: number, slowOutput = false): Pr
       else done();
     },
   });
-  const lines = await streamTemplates(Readable.from(chunks), output, new TemplateLines(DEFAULT_MINER_OPTIONS, 'f'), () => {});
+  const lines = await streamTemplates(Readable.from(chunks), output, new TemplateLines(DEFAULT_MINER_OPTIONS, 'f'), () => {}, pipeline);
   const text = Buffer.concat(received).toString('utf8');
   return { lines, out: text === '' ? [] : text.slice(0, -1).split('\n'), writes };
 }
@@ -58,4 +59,53 @@ test('an overlong line is mined by its head and the lines after it go on', async
   assert.equal(parsed[0].template_id, parsed[2].template_id);
   assert.equal(parsed[2].template, 'first <*> line');
   assert.equal(parsed[1].template.length, MAX_LINE_BYTES);
+});
+
+/** Lines of many shapes and values, so templates are created, widened and hit from the cache. */
+function variedInput(count: number): string {
+  const lines: string[] = [];
+  for (let i = 0; i < count; i++) {
+    if (i % 7 === 0) lines.push(`user u${i % 13} logged in from 10.0.${i % 256}.${i % 100}`);
+    else if (i % 7 === 1) lines.push(`GET /api/items/${i} HTTP/1.1" 200 ${i * 3}\r`);
+    else if (i % 7 === 2) lines.push(`job ${['alpha', 'beta', 'gamma'][i % 3]} done in ${i % 50} ms (attempt ${i % 4})`);
+    else if (i % 7 === 3) lines.push(`käse größe ${i} ünïcödé ✓`);
+    else if (i % 7 === 4) lines.push('');
+    else lines.push(`disk /dev/sd${String.fromCharCode(97 + (i % 4))} is ${i % 100}% full`);
+  }
+  return `${lines.join('\n')}\n`;
+}
+
+test('with the fingerprint thread the output is the same line for line, whatever the chunking, an overlong line included', async () => {
+  // Longer than MAX_LINE_BYTES whatever the chunking, so every run mines the same head.
+  const long = 'y'.repeat(3 * MAX_LINE_BYTES);
+  const bytes = Buffer.from(`${variedInput(3000)}${long}\n${variedInput(3000)}`, 'utf8');
+  const inline = await stream(bytes, 64 * 1024);
+  assert.equal(inline.lines, 6001);
+  for (const chunkBytes of [1000, 4096, 64 * 1024]) {
+    const threads: FingerprintThread[] = [];
+    const pipeline: FingerprintPipeline = {
+      start: () => {
+        const thread = new FingerprintThread({ keepHttpStatus: DEFAULT_MINER_OPTIONS.keepHttpStatus });
+        threads.push(thread);
+        return thread;
+      },
+      afterBytes: 0,
+    };
+    const piped = await stream(bytes, chunkBytes, false, pipeline);
+    assert.equal(threads.length, 1, 'one thread started');
+    assert.equal(piped.lines, inline.lines, `chunk ${chunkBytes}`);
+    assert.deepEqual(piped.out, inline.out, `chunk ${chunkBytes}`);
+  }
+});
+
+test('a failure of the fingerprint thread fails the run, and the thread is closed', async () => {
+  let closed = false;
+  const failing: LineSource = {
+    lines: () => Promise.reject(new Error('thread gone')),
+    close: async () => {
+      closed = true;
+    },
+  };
+  await assert.rejects(stream(Buffer.from(variedInput(500), 'utf8'), 1024, false, { start: () => failing, afterBytes: 0 }), /thread gone/);
+  assert.equal(closed, true);
 });

@@ -108,9 +108,26 @@ export class LogMiner {
    */
   mineRange(service: string, text: string, start: number, end: number, timeMs = 0, severity = 0): Cluster {
     const state = this.serviceState(service);
+    const fingerprint = state.cache === null ? 0 : fingerprintRange(text, start, end, this.mask);
+    return this.mineInState(state, text, start, end, fingerprint, timeMs, severity);
+  }
+
+  /**
+   * As `mineRange`, with the line's fingerprint computed elsewhere (another thread): it must be
+   * `fingerprintRange(text, start, end, mask)` under this miner's `keepHttpStatus`.
+   */
+  mineRangeFingerprinted(service: string, text: string, start: number, end: number, fingerprint: number, timeMs = 0, severity = 0): Cluster {
+    return this.mineInState(this.serviceState(service), text, start, end, fingerprint, timeMs, severity);
+  }
+
+  /** The mask options fingerprints for `mineRangeFingerprinted` are computed under. */
+  maskOptions(): MaskOptions {
+    return { ...this.mask };
+  }
+
+  private mineInState(state: ServiceState, text: string, start: number, end: number, fingerprint: number, timeMs: number, severity: number): Cluster {
     let cluster: Cluster;
     if (state.cache !== null) {
-      const fingerprint = fingerprintRange(text, start, end, this.mask);
       const entry = state.cache.get(fingerprint);
       if (entry !== undefined && entry.leaf.version === entry.version) {
         cluster = entry.cluster;

@@ -26,7 +26,20 @@ export class TemplateLines {
 
   /** `{"template_id":"…","template":"…"}\n` for the line text[start, end). */
   nextRange(text: string, start: number, end: number): Buffer {
-    const cluster = this.miner.mineRange(this.service, text, start, end);
+    return this.outputOf(this.miner.mineRange(this.service, text, start, end));
+  }
+
+  /** As `nextRange`, with the line's fingerprint computed elsewhere (see LogMiner.mineRangeFingerprinted). */
+  nextRangeFingerprinted(text: string, start: number, end: number, fingerprint: number): Buffer {
+    return this.outputOf(this.miner.mineRangeFingerprinted(this.service, text, start, end, fingerprint));
+  }
+
+  /** Whether lines are looked up by fingerprint (logminer.fingerprinter is not `off`). */
+  usesFingerprints(): boolean {
+    return this.miner.options.useCache;
+  }
+
+  private outputOf(cluster: Cluster): Buffer {
     const version = cluster.leaf === null ? 0 : cluster.leaf.version;
     const cached = this.json.get(cluster);
     if (cached !== undefined && cached.version === version) return cached.bytes;
