@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import type { LogRow, SpanRow } from '../model/signals.js';
+import type { LogRow } from '../model/signals.js';
 import { analyzeTrace, type TraceAnalysis } from './analyze.js';
 import type { EndpointBaseline } from './baseline.js';
 import { atMs, DEFAULT_THRESHOLDS, exceptionEvent, log, ms, span, spanId, type SpanSpec } from './fixtures.js';
