@@ -72,9 +72,9 @@ const BUILTINS = new Set(builtinModules);
 
 function packageOf(specifier: string): string {
   if (specifier.startsWith('node:')) return specifier;
-  if (BUILTINS.has(specifier) || BUILTINS.has(specifier.split('/')[0])) return `node:${specifier}`;
-  const parts = specifier.split('/');
-  return specifier.startsWith('@') ? parts.slice(0, 2).join('/') : parts[0];
+  const [first = specifier] = specifier.split('/');
+  if (BUILTINS.has(specifier) || BUILTINS.has(first)) return `node:${specifier}`;
+  return specifier.startsWith('@') ? specifier.split('/').slice(0, 2).join('/') : first;
 }
 
 /** The edges of a set of sources keyed by their path under src/ (posix separators). */
@@ -91,7 +91,7 @@ export function edgesOf(sources: Map<string, string>): Edge[] {
 
 /** The folder under src/ a file belongs to; src/cli.ts is the CLI's entry point. */
 function roomOf(file: string): string {
-  return file === 'cli.ts' ? 'cli' : file.split('/')[0];
+  return file === 'cli.ts' ? 'cli' : (file.split('/')[0] ?? file);
 }
 
 function isTestCode(file: string): boolean {
