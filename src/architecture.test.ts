@@ -1,7 +1,8 @@
 /**
  * The rooms of the code and what may depend on what, as docs/architecture.md draws them: every
  * .ts file under src/ is read and its imports checked against the rules below. Tests and test
- * support (`*.test.ts`, src/testing/, src/e2e/) may import anything and are not checked.
+ * support (`*.test.ts`, `*.test-support.ts`, src/testing/, src/e2e/) may import anything and are
+ * not checked; the product may not import them (they are not in the build that ships).
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -10,6 +11,7 @@ import { builtinModules } from 'node:module';
 import { join, posix, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { importSpecifiers } from './testing/imports.js';
+import { isTestCode } from './testing/test-code.js';
 
 /** The sources, not the build: this file runs from dist/src/. */
 const SRC = fileURLToPath(new URL('../../src/', import.meta.url));
@@ -50,16 +52,6 @@ const EXCEPTIONS: { from: string; to: string; reason: string }[] = [
     to: 'writer/retention.ts',
     reason: 'isStorable, as for the assembler: the logminer mines only what the writer stores.',
   },
-  {
-    from: 'notifier/test-support.ts',
-    to: 'bus/memory/memory-bus.ts',
-    reason: 'test support kept beside the notifier (not a test file by name); it is to move out of the product.',
-  },
-  {
-    from: 'api/routes/route-test-app.ts',
-    to: 'cli/store-adapters.ts',
-    reason: 'test support that builds the API the way the CLI does (not a test file by name); it is to move out of the product.',
-  },
 ];
 
 /** An import: `to` is a path under src/ for the project's own modules, else the package (`node:fs`, `fastify`). */
@@ -92,10 +84,6 @@ export function edgesOf(sources: Map<string, string>): Edge[] {
 /** The folder under src/ a file belongs to; src/cli.ts is the CLI's entry point. */
 function roomOf(file: string): string {
   return file === 'cli.ts' ? 'cli' : (file.split('/')[0] ?? file);
-}
-
-function isTestCode(file: string): boolean {
-  return file.endsWith('.test.ts') || file.startsWith('testing/') || file.startsWith('e2e/');
 }
 
 const isOwnModule = (to: string) => to.endsWith('.ts');
@@ -152,11 +140,12 @@ test('a forbidden import is reported, and an exception only excuses its own file
   const sources = new Map([
     ['mining/drain.ts', "import { readFileSync } from 'node:fs';\nimport type { Store } from '../model/store.js';\nimport xxhash from '@node-rs/xxhash';"],
     ['analysis/tree.ts', "import type { SpanRow } from '../model/signals.js';\nimport { x } from './types.js';"],
-    ['writer/writer.ts', "import { decide } from '../assembler/outputs.js';\nimport { MemoryBus } from '../bus/memory/memory-bus.js';\nimport type { Bus } from '../model/bus.js';"],
+    ['writer/writer.ts', "import { decide } from '../assembler/outputs.js';\nimport { DiskBus } from '../bus/disk/disk-bus.js';\nimport type { Bus } from '../model/bus.js';"],
     ['api/routes/traces.ts', "import { open } from '../../logminer/live-state.js';\nimport { readSpans } from '../../store/spans.js';"],
     ['store/spans.ts', "import { createWriter } from '../writer/writer.js';"],
     ['logminer/logminer.ts', "import { isStorable } from '../writer/retention.js';\nimport { helper } from '../writer/batcher.js';"],
-    ['otlp/decode.ts', "import { span } from '../testing/otel.js';"],
+    ['otlp/decode.ts', "import { span } from '../testing/otel.js';\nimport { spanProto } from './otlp-fixtures.test-support.js';"],
+    ['store/store-suite.test-support.ts', "import { createApi } from '../api/server.js';\nimport { main } from '../cli.js';"],
     ['writer/writer.test.ts', "import { MemoryBus } from '../bus/memory/memory-bus.js';\nimport { handle } from '../assembler/assembler.js';"],
   ]);
   const reported = violations(edgesOf(sources)).map((line) => line.split('; ')[0]);
@@ -164,11 +153,12 @@ test('a forbidden import is reported, and an exception only excuses its own file
     'mining/drain.ts imports node:fs',
     'mining/drain.ts imports model/store.ts',
     'writer/writer.ts imports assembler/outputs.ts',
-    'writer/writer.ts imports bus/memory/memory-bus.ts',
+    'writer/writer.ts imports bus/disk/disk-bus.ts',
     'api/routes/traces.ts imports logminer/live-state.ts',
     'store/spans.ts imports writer/writer.ts',
     'logminer/logminer.ts imports writer/batcher.ts',
     'otlp/decode.ts imports testing/otel.ts',
+    'otlp/decode.ts imports otlp/otlp-fixtures.test-support.ts',
   ]);
 });
 

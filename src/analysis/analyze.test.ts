@@ -3,7 +3,7 @@ import { test } from 'node:test';
 import type { LogRow } from '../model/signals.js';
 import { analyzeTrace, type TraceAnalysis } from './analyze.js';
 import type { EndpointBaseline } from './baseline.js';
-import { atMs, DEFAULT_THRESHOLDS, exceptionEvent, log, ms, span, spanId, type SpanSpec } from './fixtures.js';
+import { atMs, DEFAULT_THRESHOLDS, exceptionEvent, log, ms, span, spanId, type SpanSpec } from './fixtures.test-support.js';
 
 function analyze(specs: SpanSpec[], options: { logs?: LogRow[]; truncated?: boolean; baseline?: EndpointBaseline | null } = {}): TraceAnalysis {
   const result = analyzeTrace({

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { criticalPath } from './critical-path.js';
-import { atMs, ms, span, type SpanSpec } from './fixtures.js';
+import { atMs, ms, span, type SpanSpec } from './fixtures.test-support.js';
 import { buildSpanTree } from './tree.js';
 
 /** Segments as [name, startMs, endMs] relative to T0. */

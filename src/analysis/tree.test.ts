@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { span, spanId } from './fixtures.js';
+import { span, spanId } from './fixtures.test-support.js';
 import { buildSpanTree } from './tree.js';
 
 const ids = (tree: ReturnType<typeof buildSpanTree>, list: number[]) => list.map((i) => tree.spans[i].name);

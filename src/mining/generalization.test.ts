@@ -6,8 +6,8 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { evalCorpora } from './eval-corpora.js';
-import { leaveOneOut, normalizeTemplate, parsingAccuracy, scoreAll } from './evaluation.js';
+import { evalCorpora } from './eval-corpora.test-support.js';
+import { leaveOneOut, normalizeTemplate, parsingAccuracy, scoreAll } from './evaluation.test-support.js';
 import { LOGHUB_DATASETS, defaultLoghubDir, loadLoghubSets } from '../testing/loghub.js';
 
 /** Floors: the figures reached, rounded down. */

@@ -13,7 +13,7 @@ import { fileURLToPath } from 'node:url';
 import { StorageError } from '../model/store.js';
 import { ChdbStore } from './chdb-store.js';
 import { createStore } from './create-store.js';
-import { storeSuite } from './store-suite.js';
+import { storeSuite } from './store-suite.test-support.js';
 
 const dataDir = join(mkdtempSync(join(tmpdir(), 'svc-store-test-')), 'data (new)');
 after(() => rmSync(join(dataDir, '..'), { recursive: true, force: true }));

@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { Registry } from 'prom-client';
-import { MemoryBus } from '../../bus/memory/memory-bus.js';
+import { MemoryBus } from '../../testing/memory-bus/memory-bus.js';
 import type { Bus, PartitionOffsets } from '../../model/bus.js';
 import type { Store } from '../../model/store.js';
 import { createLogger } from '../../util/log.js';
