@@ -7,9 +7,9 @@
  */
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { groupingAccuracy } from '../src/mining/accuracy.js';
-import { evalCorpora } from '../src/mining/eval-corpora.js';
-import { leaveOneOut, scoreAll } from '../src/mining/evaluation.js';
+import { groupingAccuracy } from '../src/mining/accuracy.test-support.js';
+import { evalCorpora } from '../src/mining/eval-corpora.test-support.js';
+import { leaveOneOut, scoreAll } from '../src/mining/evaluation.test-support.js';
 import { defaultLoghubDir, loadLoghubSets, type LabelledSet } from '../src/testing/loghub.js';
 import { DEFAULT_MINER_OPTIONS, LogMiner, type MinerOptions } from '../src/mining/miner.js';
 import { ParallelMiner } from '../src/mining/parallel.js';

@@ -2,8 +2,9 @@
 // Run before `npm start`, `npm test` and `npm run bench`: installs the packages and builds, but only
 // what changed since the last time, so a restart of an installed and built checkout costs well
 // under a second here while a fresh clone still installs and builds everything first.
-//   node scripts/prepare.mjs            server and web app
-//   node scripts/prepare.mjs --tests    also the web app's unit tests
+//   node scripts/prepare.mjs            server and web app (the server as it ships: tsconfig.build.json)
+//   node scripts/prepare.mjs --bench    the server with its tests, test support and benchmarks (tsconfig.json)
+//   node scripts/prepare.mjs --tests    as --bench, and the web app's unit tests
 // An install is redone when package.json or package-lock.json changed (by content) since the last
 // one; a build when a file it reads was added, removed or modified since the last build.
 import { spawnSync } from 'node:child_process';
@@ -14,6 +15,7 @@ import { join, relative } from 'node:path';
 const root = new URL('..', import.meta.url).pathname;
 const web = join(root, 'web');
 const withTests = process.argv.includes('--tests');
+const withBench = withTests || process.argv.includes('--bench');
 const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
 
 /** Stamps live under node_modules: absent on a fresh clone, never committed, never served. */
@@ -111,8 +113,10 @@ function build(name, inputs, output, npmArgs, cwd = root) {
 install('install-root', root);
 install('install-web', web);
 
-const serverInputs = ['src', 'bench', 'scripts', 'tsconfig.json'].map((path) => join(root, path));
-build('build-server', serverInputs, join(root, 'dist', 'src', 'cli.js'), ['run', 'build:server', '--silent']);
+const serverInputs = ['src', 'bench', 'scripts', 'tsconfig.json', 'tsconfig.build.json'].map((path) => join(root, path));
+// The full build compiles the product too (same options, same dist/), so it stands in for build:server.
+if (withBench) build('build-tests', serverInputs, join(root, 'dist', 'src', 'cli.js'), ['run', 'build:tests', '--silent']);
+else build('build-server', serverInputs, join(root, 'dist', 'src', 'cli.js'), ['run', 'build:server', '--silent']);
 
 if (existsSync(join(web, 'package.json'))) {
   const webInputs = ['src', 'index.html', 'vite.config.ts', 'tsconfig.json'].map((path) => join(web, path));

@@ -45,8 +45,8 @@ test('prepare installs and builds on a fresh checkout, then only what changed', 
     };
     const first = run();
     assert.equal(first.length, 2, first.join('\n'));
-    assert.match(first[0], /^prepare: npm install /);
-    assert.match(first[1], /^prepare: npm run build:server/);
+    assert.match(first[0] ?? '', /^prepare: npm install /);
+    assert.match(first[1] ?? '', /^prepare: npm run build:server/);
     assert.ok(existsSync(join(dir, 'dist/src/cli.js')));
 
     assert.deepEqual(run(), [], 'nothing changed: no install, no build');
@@ -66,8 +66,8 @@ test('prepare installs and builds on a fresh checkout, then only what changed', 
     writeFileSync(join(dir, 'package.json'), JSON.stringify({ ...manifest, description: 'changed' }, null, 2));
     const afterManifest = run();
     assert.equal(afterManifest.length, 2, afterManifest.join('\n'));
-    assert.match(afterManifest[0], /^prepare: npm install /);
-    assert.match(afterManifest[1], /^prepare: npm run build:server/);
+    assert.match(afterManifest[0] ?? '', /^prepare: npm install /);
+    assert.match(afterManifest[1] ?? '', /^prepare: npm run build:server/);
     assert.deepEqual(run(), [], 'the install rewrote the lock with the same content: nothing more to do');
 
     // The build output removed: rebuilt even though no source changed.

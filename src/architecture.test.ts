@@ -1,7 +1,8 @@
 /**
  * The rooms of the code and what may depend on what, as docs/architecture.md draws them: every
  * .ts file under src/ is read and its imports checked against the rules below. Tests and test
- * support (`*.test.ts`, src/testing/, src/e2e/) may import anything and are not checked.
+ * support (`*.test.ts`, `*.test-support.ts`, src/testing/, src/e2e/) may import anything and are
+ * not checked; the product may not import them (they are not in the build that ships).
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -10,6 +11,7 @@ import { builtinModules } from 'node:module';
 import { join, posix, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { importSpecifiers } from './testing/imports.js';
+import { isTestCode } from './testing/test-code.js';
 
 /** The sources, not the build: this file runs from dist/src/. */
 const SRC = fileURLToPath(new URL('../../src/', import.meta.url));
@@ -19,7 +21,7 @@ const COMPONENTS = ['ingest', 'writer', 'assembler', 'logminer', 'notifier', 're
 /** Pure cores: computation only, fed and drained by the components. */
 const PURE_CORES = ['analysis', 'mining'];
 /** Beyond the cores' own folders, the only modules they may load (types shared with everyone). */
-const PURE_SHARED_FILES = ['model/signals.ts', 'config/settings.ts'];
+const PURE_SHARED_FILES = ['model/signals.ts', 'config/settings.ts', 'util/at.ts'];
 /** Packages the cores may use: a hash function, nothing that touches the outside world. */
 const PURE_PACKAGES = ['@node-rs/xxhash'];
 /** What the API may read from: storage, shared types and helpers, and the pure cores. */
@@ -40,16 +42,6 @@ const EXCEPTIONS: { from: string; to: string; reason: string }[] = [
     to: 'node:worker_threads',
     reason: 'the worker side of the parallel miner, as above.',
   },
-  {
-    from: 'notifier/test-support.ts',
-    to: 'bus/memory/memory-bus.ts',
-    reason: 'test support kept beside the notifier (not a test file by name); it is to move out of the product.',
-  },
-  {
-    from: 'api/routes/route-test-app.ts',
-    to: 'cli/store-adapters.ts',
-    reason: 'test support that builds the API the way the CLI does (not a test file by name); it is to move out of the product.',
-  },
 ];
 
 /** An import: `to` is a path under src/ for the project's own modules, else the package (`node:fs`, `fastify`). */
@@ -62,9 +54,9 @@ const BUILTINS = new Set(builtinModules);
 
 function packageOf(specifier: string): string {
   if (specifier.startsWith('node:')) return specifier;
-  if (BUILTINS.has(specifier) || BUILTINS.has(specifier.split('/')[0])) return `node:${specifier}`;
-  const parts = specifier.split('/');
-  return specifier.startsWith('@') ? parts.slice(0, 2).join('/') : parts[0];
+  const [first = specifier] = specifier.split('/');
+  if (BUILTINS.has(specifier) || BUILTINS.has(first)) return `node:${specifier}`;
+  return specifier.startsWith('@') ? specifier.split('/').slice(0, 2).join('/') : first;
 }
 
 /** The edges of a set of sources keyed by their path under src/ (posix separators). */
@@ -81,11 +73,7 @@ export function edgesOf(sources: Map<string, string>): Edge[] {
 
 /** The folder under src/ a file belongs to; src/cli.ts is the CLI's entry point. */
 function roomOf(file: string): string {
-  return file === 'cli.ts' ? 'cli' : file.split('/')[0];
-}
-
-function isTestCode(file: string): boolean {
-  return file.endsWith('.test.ts') || file.startsWith('testing/') || file.startsWith('e2e/');
+  return file === 'cli.ts' ? 'cli' : (file.split('/')[0] ?? file);
 }
 
 const isOwnModule = (to: string) => to.endsWith('.ts');
@@ -104,7 +92,7 @@ export function violations(edges: Edge[]): string[] {
     if (own && isTestCode(edge.to)) broken(edge, 'product code does not import tests or test support');
     if (PURE_CORES.includes(from) || PURE_SHARED_FILES.includes(edge.from)) {
       const pure = own ? PURE_CORES.includes(to) || PURE_SHARED_FILES.includes(edge.to) : PURE_PACKAGES.includes(edge.to);
-      if (!pure) broken(edge, 'analysis and mining do no I/O: they import only each other, model/signals.ts, config/settings.ts and @node-rs/xxhash');
+      if (!pure) broken(edge, 'analysis and mining do no I/O: they import only each other, model/signals.ts, config/settings.ts, util/at.ts and @node-rs/xxhash');
     }
     if (COMPONENTS.includes(from) && own && to !== from && (COMPONENTS.includes(to) || ['api', 'cli', 'bus'].includes(to))) {
       broken(edge, 'components meet only on the bus: no component imports another component, the API, the CLI or a bus implementation (they are handed a Bus from model/bus.ts)');
@@ -142,11 +130,9 @@ test('a forbidden import is reported, and an exception only excuses its own file
   const sources = new Map([
     ['mining/drain.ts', "import { readFileSync } from 'node:fs';\nimport type { Store } from '../model/store.js';\nimport xxhash from '@node-rs/xxhash';"],
     ['analysis/tree.ts', "import type { SpanRow } from '../model/signals.js';\nimport { x } from './types.js';"],
-    ['writer/writer.ts', "import { decide } from '../assembler/outputs.js';\nimport { MemoryBus } from '../bus/memory/memory-bus.js';\nimport type { Bus } from '../model/bus.js';"],
+    ['writer/writer.ts', "import { decide } from '../assembler/outputs.js';\nimport { DiskBus } from '../bus/disk/disk-bus.js';\nimport type { Bus } from '../model/bus.js';"],
     ['api/routes/traces.ts', "import { open } from '../../logminer/live-state.js';\nimport { readSpans } from '../../store/spans.js';"],
     ['store/spans.ts', "import { createWriter } from '../writer/writer.js';"],
-    ['mining/parallel.ts', "import { Worker } from 'node:worker_threads';\nimport { readFileSync } from 'node:fs';"],
-    ['otlp/decode.ts', "import { span } from '../testing/otel.js';"],
     ['writer/writer.test.ts', "import { MemoryBus } from '../bus/memory/memory-bus.js';\nimport { handle } from '../assembler/assembler.js';"],
   ]);
   const reported = violations(edgesOf(sources)).map((line) => line.split('; ')[0]);
@@ -154,11 +140,12 @@ test('a forbidden import is reported, and an exception only excuses its own file
     'mining/drain.ts imports node:fs',
     'mining/drain.ts imports model/store.ts',
     'writer/writer.ts imports assembler/outputs.ts',
-    'writer/writer.ts imports bus/memory/memory-bus.ts',
+    'writer/writer.ts imports bus/disk/disk-bus.ts',
     'api/routes/traces.ts imports logminer/live-state.ts',
     'store/spans.ts imports writer/writer.ts',
     'mining/parallel.ts imports node:fs',
     'otlp/decode.ts imports testing/otel.ts',
+    'otlp/decode.ts imports otlp/otlp-fixtures.test-support.ts',
   ]);
 });
 

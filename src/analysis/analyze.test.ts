@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import type { LogRow, SpanRow } from '../model/signals.js';
+import type { LogRow } from '../model/signals.js';
 import { analyzeTrace, type TraceAnalysis } from './analyze.js';
 import type { EndpointBaseline } from './baseline.js';
-import { atMs, DEFAULT_THRESHOLDS, exceptionEvent, log, ms, span, spanId, type SpanSpec } from './fixtures.js';
+import { atMs, DEFAULT_THRESHOLDS, exceptionEvent, log, ms, span, spanId, type SpanSpec } from './fixtures.test-support.js';
 
 function analyze(specs: SpanSpec[], options: { logs?: LogRow[]; truncated?: boolean; baseline?: EndpointBaseline | null } = {}): TraceAnalysis {
   const result = analyzeTrace({
@@ -199,7 +199,9 @@ test('analyze: a slow story blames the span holding most critical-path time and 
 
 test('analyze: an error span wins over slowness', () => {
   const specs = slowTrace(2400);
-  specs[1] = { ...specs[1], status: 'error' };
+  const second = specs[1];
+  assert.ok(second !== undefined);
+  specs[1] = { ...second, status: 'error' };
   assert.equal(analyze(specs, { baseline: trusted(310) }).story?.kind, 'error');
 });
 
@@ -285,7 +287,7 @@ test('analyze: the stories-topic record carries the full root-cause span and top
 test('analyze: story timestamps stay exact above 2^53', () => {
   const story = analyze(failingTrace).story;
   assert.equal(story?.ts_ns, 1_763_800_000_000_000_000n);
-  assert.equal(typeof story?.critical_path.segments[0].start_ns, 'bigint');
+  assert.equal(typeof story?.critical_path.segments[0]?.start_ns, 'bigint');
 });
 
 test('the baseline may be given as a lookup by endpoint key, asked once with the derived endpoint', () => {

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { EndpointBaseline } from './baseline.js';
 import { BaselineCarry } from './baseline-carry.js';
-import { DEFAULT_THRESHOLDS, ms } from './fixtures.js';
+import { DEFAULT_THRESHOLDS, ms } from './fixtures.test-support.js';
 
 const KEY = 'shop\u0000GET /orders';
 const MINUTE_MS = 60_000;

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { EndpointBaseline, OpBaseline } from './baseline.js';
 import { baselineDiff } from './baseline-diff.js';
-import { DEFAULT_THRESHOLDS, ms } from './fixtures.js';
+import { DEFAULT_THRESHOLDS, ms } from './fixtures.test-support.js';
 import type { OpDuration } from './types.js';
 
 function baseline(ops: Record<string, OpBaseline>, trusted = true): EndpointBaseline {

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { buildBaseline, buildBaselines, endpointKey } from './baseline.js';
-import { DEFAULT_THRESHOLDS, ms } from './fixtures.js';
+import { DEFAULT_THRESHOLDS, ms } from './fixtures.test-support.js';
 import type { BaselineSample } from './types.js';
 
 function samples(count: number, durationMs: (i: number) => number, extra: Partial<BaselineSample> = {}): BaselineSample[] {

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { AttrPair } from '../model/signals.js';
 import { deriveEndpoint } from './endpoint.js';
-import { span } from './fixtures.js';
+import { span } from './fixtures.test-support.js';
 
 const cases: { name: string; spanName: string; attrs: AttrPair[]; expected: string }[] = [
   { name: 'a name with a slash is kept', spanName: 'GET /users/42', attrs: [['http.route', '/users/:id']], expected: 'GET /users/42' },

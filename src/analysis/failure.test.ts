@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { failureOf, isFailing, logsBySpan } from './failure.js';
-import { exceptionEvent, log, span, type LogSpec, type SpanSpec } from './fixtures.js';
+import { exceptionEvent, log, span, type LogSpec, type SpanSpec } from './fixtures.test-support.js';
 
 const base: SpanSpec = { id: 's', start: 0, end: 10 };
 

@@ -67,14 +67,8 @@ function firstException(span: SpanRow): { message?: string; type?: string } | un
   const events = span.events
     .filter((e) => e.name === EXCEPTION_EVENT)
     .sort((a, b) => (a.tsNs < b.tsNs ? -1 : a.tsNs > b.tsNs ? 1 : 0));
-  if (events.length === 0) return undefined;
-  let chosen = events[0];
-  for (const event of events) {
-    if (attrText(event.attrs, 'exception.message') !== undefined) {
-      chosen = event;
-      break;
-    }
-  }
+  const chosen = events.find((event) => attrText(event.attrs, 'exception.message') !== undefined) ?? events[0];
+  if (chosen === undefined) return undefined;
   return {
     message: attrText(chosen.attrs, 'exception.message'),
     type: attrText(chosen.attrs, 'exception.type') ?? firstType(events),

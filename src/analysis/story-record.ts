@@ -1,4 +1,5 @@
 /** The `svc.stories` record of a story (DESIGN.md §5). */
+import { at } from '../util/at.js';
 import { toApiSpan } from './api-span.js';
 import type { SpanTree } from './tree.js';
 import type { ApiSpan, Story, StoryRecord } from './types.js';
@@ -17,8 +18,11 @@ export function storyRecord(story: Story, tree: SpanTree, rootCauseIndex: number
 /** A span of the tree in the trace API's shape; self time subtracts the real (not adopted) children. */
 export function apiSpan(tree: SpanTree, index: number): ApiSpan {
   let childrenNs = 0n;
-  for (const c of tree.children[index]) {
-    if (tree.parent[c] === index) childrenNs += tree.spans[c].endNs - tree.spans[c].startNs;
+  for (const c of at(tree.children, index)) {
+    if (tree.parent[c] === index) {
+      const child = at(tree.spans, c);
+      childrenNs += child.endNs - child.startNs;
+    }
   }
-  return toApiSpan(tree.spans[index], childrenNs);
+  return toApiSpan(at(tree.spans, index), childrenNs);
 }

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { span } from './fixtures.js';
+import { span } from './fixtures.test-support.js';
 import { errorSummary, slowSummary, unreachableSummary } from './summary.js';
 
 test('summary: the error form names the service, the span and the message', () => {

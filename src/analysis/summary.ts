@@ -53,7 +53,7 @@ function peerOf(span: SpanRow): string {
 
 /** The message's first line, shortened, so that a stack trace does not become the summary. */
 function quote(message: string): string {
-  const firstLine = message.split('\n', 1)[0].trim();
+  const firstLine = (message.split('\n', 1)[0] ?? '').trim();
   const line = firstLine === '' ? message.trim() : firstLine;
   return line.length > MAX_QUOTED_CHARS ? `${line.slice(0, MAX_QUOTED_CHARS - 1)}…` : line;
 }

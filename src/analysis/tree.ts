@@ -5,6 +5,7 @@
  * (the analysis tree, in which every extra root hangs under the endpoint root).
  */
 import type { SpanRow } from '../model/signals.js';
+import { at } from '../util/at.js';
 
 export interface SpanTree {
   /** Deduplicated spans; indexes below refer to this array. */
@@ -27,12 +28,12 @@ export function buildSpanTree(input: readonly SpanRow[]): SpanTree {
   const spans = dedupe(input);
   const count = spans.length;
   const indexById = new Map<string, number>();
-  for (let i = 0; i < count; i++) indexById.set(spans[i].spanId, i);
+  for (let i = 0; i < count; i++) indexById.set(at(spans, i).spanId, i);
 
   let incomplete = false;
   const parent = new Int32Array(count);
   for (let i = 0; i < count; i++) {
-    const parentId = spans[i].parentSpanId;
+    const parentId = at(spans, i).parentSpanId;
     if (parentId === '') {
       parent[i] = -1;
       continue;
@@ -55,13 +56,14 @@ export function buildSpanTree(input: readonly SpanRow[]): SpanTree {
 
   const children: number[][] = Array.from({ length: count }, () => []);
   for (let i = 0; i < count; i++) {
-    if (parent[i] !== -1) children[parent[i]].push(i);
+    const p = at(parent, i);
+    if (p !== -1) at(children, p).push(i);
     // Every span of a trace descends from its one real root, so a root whose parent is missing (or
     // a second root) most likely hangs somewhere below the endpoint root: adopting it there keeps
     // its failures and its time in the root cause, path and critical path instead of dropping them.
-    else if (i !== rootIndex) children[rootIndex].push(i);
+    else if (i !== rootIndex) at(children, rootIndex).push(i);
   }
-  for (const list of children) if (list.length > 1) list.sort((a, b) => compareStart(spans[a], spans[b]));
+  for (const list of children) if (list.length > 1) list.sort((a, b) => compareStart(at(spans, a), at(spans, b)));
   return { spans, parent, children, rootIndex, incomplete };
 }
 
@@ -94,17 +96,17 @@ function cutCycles(spans: readonly SpanRow[], parent: Int32Array): boolean {
   for (let start = 0; start < spans.length; start++) {
     if (state[start] !== UNSEEN) continue;
     walk.length = 0;
-    let at = start;
-    while (at !== -1 && state[at] === UNSEEN) {
-      state[at] = ON_WALK;
-      walk.push(at);
-      at = parent[at];
+    let node = start;
+    while (node !== -1 && state[node] === UNSEEN) {
+      state[node] = ON_WALK;
+      walk.push(node);
+      node = at(parent, node);
     }
-    if (at !== -1 && state[at] === ON_WALK) {
-      // `at` is on the current walk: the walk from `at` to its end is a cycle.
-      const cycle = walk.slice(walk.indexOf(at));
-      let earliest = cycle[0];
-      for (const i of cycle) if (compareStart(spans[i], spans[earliest]) < 0) earliest = i;
+    if (node !== -1 && state[node] === ON_WALK) {
+      // `node` is on the current walk: the walk from `node` to its end is a cycle.
+      const cycle = walk.slice(walk.indexOf(node));
+      let earliest = node;
+      for (const i of cycle) if (compareStart(at(spans, i), at(spans, earliest)) < 0) earliest = i;
       parent[earliest] = -1;
       cut = true;
     }
@@ -125,13 +127,13 @@ function pickEndpointRoot(spans: readonly SpanRow[], roots: readonly number[]): 
       best = i;
       continue;
     }
-    const declared = spans[i].parentSpanId === '';
-    const bestDeclared = spans[best].parentSpanId === '';
+    const declared = at(spans, i).parentSpanId === '';
+    const bestDeclared = at(spans, best).parentSpanId === '';
     if (declared !== bestDeclared) {
       if (declared) best = i;
       continue;
     }
-    if (compareStart(spans[i], spans[best]) < 0) best = i;
+    if (compareStart(at(spans, i), at(spans, best)) < 0) best = i;
   }
   return best;
 }

@@ -71,5 +71,5 @@ export function declareRoute<P extends z.ZodType = None, Q extends z.ZodType = N
 export function isJsonContentType(request: FastifyRequest): boolean {
   const header = request.headers['content-type'];
   if (typeof header !== 'string') return false;
-  return header.split(';', 1)[0].trim().toLowerCase() === 'application/json';
+  return header.split(';', 1)[0]!.trim().toLowerCase() === 'application/json';
 }

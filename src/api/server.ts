@@ -106,7 +106,7 @@ export function createApi(settings: ApiSettings, deps: ApiDeps): Api {
     void reply.code(apiError.status).send({ error: apiError.message });
   });
 
-  app.setNotFoundHandler((request, reply) => {
+  app.setNotFoundHandler((_request, reply) => {
     const error = notFound();
     void reply.code(error.status).send({ error: error.message });
   });

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { endpointKey } from '../analysis/baseline.js';
-import { DEFAULT_THRESHOLDS } from '../analysis/fixtures.js';
+import { DEFAULT_THRESHOLDS } from '../analysis/fixtures.test-support.js';
 import type { BaselineSample } from '../analysis/types.js';
 import { createLogger } from '../util/log.js';
 import { Baselines, BASELINE_MAX_ROWS, BASELINE_TRACES_PER_ENDPOINT, type SampleReader } from './baselines.js';

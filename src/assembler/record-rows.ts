@@ -6,7 +6,7 @@
  */
 import { ITEMS_HEADER, KEY_HEADER, SIGNAL_HEADER, type BusRecord } from '../model/bus.js';
 import type { LogRow, SpanRow } from '../model/signals.js';
-import { DropTally } from '../otlp/item-validity.js';
+import type { DropTally } from '../otlp/item-validity.js';
 import type { RecordDecoder, RecordPlace } from '../otlp/record-decoder.js';
 import { logDropReason, spanDropReason, type DropReason } from '../store/drop-reason.js';
 import type { AssemblerMetrics } from './metrics.js';
@@ -52,7 +52,7 @@ export function readStorableRows(decoder: RecordDecoder, signal: Signal, value: 
 function keepStorableSpans(spans: SpanRow[], nowNs: bigint, dropped: DropTally<DropReason>): SpanRow[] {
   let kept = 0;
   for (let i = 0; i < spans.length; i++) {
-    const span = spans[i];
+    const span = spans[i]!;
     const reason = spanDropReason(span, nowNs);
     if (reason === undefined) spans[kept++] = span;
     else dropped.add(reason);
@@ -64,7 +64,7 @@ function keepStorableSpans(spans: SpanRow[], nowNs: bigint, dropped: DropTally<D
 function keepStorableLogs(logs: LogRow[], nowNs: bigint, dropped: DropTally<DropReason>): LogRow[] {
   let kept = 0;
   for (let i = 0; i < logs.length; i++) {
-    const log = logs[i];
+    const log = logs[i]!;
     if (log.traceId === '') continue;
     const reason = logDropReason(log, nowNs);
     if (reason === undefined) logs[kept++] = log;

@@ -18,9 +18,13 @@ export class McpUsageError extends Error {}
 export function mcpUrl(args: string[], env: NodeJS.ProcessEnv): string {
   let url = env.SVC_MCP_URL !== undefined && env.SVC_MCP_URL !== '' ? env.SVC_MCP_URL : DEFAULT_MCP_URL;
   for (let i = 0; i < args.length; i++) {
-    if (args[i] === '--url' && i + 1 < args.length) url = args[++i];
-    else if (args[i].startsWith('--url=')) url = args[i].slice('--url='.length);
-    else throw new McpUsageError(`unknown argument ${JSON.stringify(args[i])} (usage: svc mcp [--url URL])`);
+    const arg = args[i]!;
+    const next = args[i + 1];
+    if (arg === '--url' && next !== undefined) {
+      url = next;
+      i++;
+    } else if (arg.startsWith('--url=')) url = arg.slice('--url='.length);
+    else throw new McpUsageError(`unknown argument ${JSON.stringify(arg)} (usage: svc mcp [--url URL])`);
   }
   let parsed: URL;
   try {

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, test } from 'node:test';
 import { loadSettings } from './load.js';
 import type { ComponentName } from './settings.js';
-import { SPLIT_REQUIRED, TempConfigFiles } from './config-fixtures.js';
+import { SPLIT_REQUIRED, TempConfigFiles } from './config-fixtures.test-support.js';
 
 const files = new TempConfigFiles();
 after(() => files.remove());

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { loadSettings } from './load.js';
 import type { ComponentName, Settings } from './settings.js';
-import { SPLIT_REQUIRED } from './config-fixtures.js';
+import { SPLIT_REQUIRED } from './config-fixtures.test-support.js';
 
 /** Every default, written out from the contract's tables and DESIGN.md §2 (all-in-one). */
 const ALL_IN_ONE_DEFAULTS: Settings = {

@@ -14,8 +14,9 @@ const MAX_PORT = 65_535;
 export function parseListenAddr(text: string): ListenAddr {
   const match = /^(?:\[([0-9A-Fa-f:.]+(?:%[\w.-]+)?)\]|([^\s:[\]/]+)):(\d{1,5})$/.exec(text);
   const port = match === null ? NaN : Number(match[3]);
-  if (match === null || port > MAX_PORT) {
+  const host = match?.[1] ?? match?.[2];
+  if (match === null || host === undefined || port > MAX_PORT) {
     throw new ConfigError(`invalid listen address ${JSON.stringify(text)}: expected host:port with a port within 0..=${MAX_PORT}`);
   }
-  return { host: match[1] ?? match[2], port };
+  return { host, port };
 }

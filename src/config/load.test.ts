@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, test } from 'node:test';
 import { ConfigError } from './config-error.js';
 import { loadSettings } from './load.js';
-import { TempConfigFiles } from './config-fixtures.js';
+import { TempConfigFiles } from './config-fixtures.test-support.js';
 
 const files = new TempConfigFiles();
 after(() => files.remove());

@@ -10,7 +10,7 @@ export function reasonChain(error: unknown): string {
   let current: unknown = error;
   while (current !== undefined && current !== null && !seen.has(current) && lines.length < 4) {
     seen.add(current);
-    const line = (current instanceof Error ? current.message : String(current)).split('\n')[0].trim().replace(/\.$/, '');
+    const line = (current instanceof Error ? current.message : String(current)).split('\n', 1)[0]!.trim().replace(/\.$/, '');
     if (line !== '' && !lines.includes(line)) lines.push(line);
     current = typeof current === 'object' ? ((current as { errors?: unknown[] }).errors?.[0] ?? (current as { cause?: unknown }).cause) : undefined;
   }

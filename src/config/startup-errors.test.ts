@@ -3,7 +3,7 @@ import { after, test } from 'node:test';
 import { hashSync } from '@node-rs/argon2';
 import { loadSettings } from './load.js';
 import type { ComponentName } from './settings.js';
-import { SPLIT_REQUIRED, TempConfigFiles } from './config-fixtures.js';
+import { SPLIT_REQUIRED, TempConfigFiles } from './config-fixtures.test-support.js';
 
 const files = new TempConfigFiles();
 after(() => files.remove());

@@ -116,5 +116,6 @@ export type Acceptor = ReturnType<typeof createAcceptor>;
 function itemEncoder<Row>(decoded: DecodedExport<Row>, encodeRows: (rows: Row[]) => Buffer): ItemEncoder {
   const { rows, slices } = decoded;
   if (slices !== undefined && slices.usable && slices.items === rows.length) return (indices) => slices.frame(indices);
-  return (indices) => encodeRows(indices.map((index) => rows[index]));
+  // The indices are the records' item numbers within this export: all below rows.length.
+  return (indices) => encodeRows(indices.map((index) => rows[index]!));
 }

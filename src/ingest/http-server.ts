@@ -191,7 +191,7 @@ export function createOtlpHttpServer(deps: OtlpHttpDeps) {
 }
 
 function encodingOf(contentType: string | undefined): Encoding | undefined {
-  const type = (contentType ?? '').split(';')[0].trim().toLowerCase();
+  const type = (contentType ?? '').split(';', 1)[0]!.trim().toLowerCase();
   if (type === 'application/x-protobuf' || type === 'application/protobuf') return 'protobuf';
   if (type === 'application/json') return 'json';
   return undefined;

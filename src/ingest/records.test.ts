@@ -5,8 +5,8 @@ import type { LogRow, SpanRow } from '../model/signals.js';
 import { buildLogRecords, buildSpanRecords, recordBytes } from './records.js';
 
 // A stand-in encoding whose size grows with the items: the items' names (or bodies) joined by '|'.
-const spanNames = (spans: SpanRow[]) => (indices: readonly number[]) => Buffer.from(indices.map((i) => spans[i].name).join('|'));
-const logBodies = (logs: LogRow[]) => (indices: readonly number[]) => Buffer.from(indices.map((i) => logs[i].body).join('|'));
+const spanNames = (spans: SpanRow[]) => (indices: readonly number[]) => Buffer.from(indices.map((i) => spans[i]!.name).join('|'));
+const logBodies = (logs: LogRow[]) => (indices: readonly number[]) => Buffer.from(indices.map((i) => logs[i]!.body).join('|'));
 const buildSpans = (spans: SpanRow[], maxRecordBytes: number) => buildSpanRecords(spans, maxRecordBytes, spanNames(spans));
 const buildLogs = (logs: LogRow[], maxRecordBytes: number) => buildLogRecords(logs, maxRecordBytes, logBodies(logs));
 
@@ -23,7 +23,7 @@ const T2 = 'b'.repeat(32);
 
 test('one record per trace id per request, keyed by trace id, with the signal header', () => {
   const built = buildSpans([span(T1, 'x'), span(T2, 'y'), span(T1, 'z')], 1000);
-  assert.deepEqual(built.signals[0].headers, { 'svc-signal': 'traces', 'svc-items': '2', 'svc-key': 'trace' });
+  assert.deepEqual(built.signals[0]?.headers, { 'svc-signal': 'traces', 'svc-items': '2', 'svc-key': 'trace' });
   assert.deepEqual(built.signals.map((record) => [record.key, record.value.toString(), record.headers?.[SIGNAL_HEADER]]), [
     [T1, 'x|z', 'traces'],
     [T2, 'y', 'traces'],

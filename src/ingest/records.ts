@@ -22,7 +22,8 @@ export function buildSpanRecords(spans: SpanRow[], maxRecordBytes: number, encod
   const signals: BusMessage[] = [];
   let droppedItems = 0;
   for (const [key, items] of groupBy(spans, (span) => span.traceId || span.serviceName)) {
-    droppedItems += splitIntoRecords(key, spans[items[0]].traceId === '' ? 'service' : 'trace', items, 'traces', maxRecordBytes, encode, signals);
+    // groupBy makes no empty group, and its indices are below spans.length.
+    droppedItems += splitIntoRecords(key, spans[items[0]!]!.traceId === '' ? 'service' : 'trace', items, 'traces', maxRecordBytes, encode, signals);
   }
   return { signals, logs: [], droppedItems };
 }
@@ -32,7 +33,7 @@ export function buildLogRecords(logs: LogRow[], maxRecordBytes: number, encode: 
   const byService: BusMessage[] = [];
   let droppedItems = 0;
   for (const [key, items] of groupBy(logs, (log) => log.traceId || log.serviceName)) {
-    droppedItems += splitIntoRecords(key, logs[items[0]].traceId === '' ? 'service' : 'trace', items, 'logs', maxRecordBytes, encode, signals);
+    droppedItems += splitIntoRecords(key, logs[items[0]!]!.traceId === '' ? 'service' : 'trace', items, 'logs', maxRecordBytes, encode, signals);
   }
   // An item dropped for size on the signals topic is dropped here too: the same bytes exceed the
   // same budget, and it is counted once above.
@@ -73,11 +74,11 @@ export function recordBytes(key: string, value: Buffer, headers: Record<string, 
   return bytes;
 }
 
-/** Indices of `items` by key, in order of first appearance. */
+/** Indices of `items` by key, in order of first appearance (each group holds at least one). */
 function groupBy<T>(items: T[], keyOf: (item: T) => string): Map<string, number[]> {
   const groups = new Map<string, number[]>();
   for (let i = 0; i < items.length; i++) {
-    const key = keyOf(items[i]);
+    const key = keyOf(items[i]!);
     const group = groups.get(key);
     if (group === undefined) groups.set(key, [i]);
     else group.push(i);

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { Registry } from 'prom-client';
-import { MemoryBus } from '../bus/memory/memory-bus.js';
+import { MemoryBus } from '../testing/memory-bus/memory-bus.js';
 import type { LogminerSettings } from '../config/settings.js';
 import { alertId } from '../mining/alert-id.js';
 import type { LogAlert as MinedAlert } from '../mining/alert-types.js';

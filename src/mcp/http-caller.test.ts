@@ -23,7 +23,7 @@ const seen: { path: string; cookie: boolean; basic: boolean }[] = [];
 /** A route that reports how it was authorised; the caller's sign-in is what is under test. */
 const probe: RouteModule = (app) => {
   app.addHook('onRequest', async (request) => {
-    seen.push({ path: request.url.split('?')[0], cookie: request.headers.cookie !== undefined, basic: request.headers.authorization !== undefined });
+    seen.push({ path: request.url.split('?', 1)[0] ?? '', cookie: request.headers.cookie !== undefined, basic: request.headers.authorization !== undefined });
   });
   app.get('/api/v1/probe', async (request) => ({ q: (request.query as { q?: string }).q ?? null }));
 };

@@ -15,7 +15,7 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { createTraceRepo } from '../cli/store-adapters.js';
 import { createApi, type Api, type RouteModule } from '../api/server.js';
 import { createStoryRoutes } from '../api/routes/story-routes.js';
-import { hexId, insertStories, nsAt, NOW_MS } from '../api/routes/route-test-app.js';
+import { hexId, insertStories, nsAt, NOW_MS } from '../api/routes/route-test-app.test-support.js';
 import type { Store } from '../model/store.js';
 import { createStore } from '../store/create-store.js';
 import { migrate } from '../store/migrate.js';

@@ -6,6 +6,7 @@
  * per-operation totals.
  */
 
+import { at } from '../util/at.js';
 import { clip } from './bound.js';
 
 export interface TraceSpanInput {
@@ -77,9 +78,13 @@ function depthFirst(spans: TraceSpanInput[]): Node[] {
     return parent === undefined || parent === index ? -1 : parent;
   });
   parents.forEach((parent, index) => {
-    if (parent >= 0) children[parent].push(index);
+    if (parent >= 0) at(children, parent).push(index);
   });
-  const byStart = (a: number, b: number) => (starts[a] < starts[b] ? -1 : starts[a] > starts[b] ? 1 : a - b);
+  const byStart = (a: number, b: number) => {
+    const startA = at(starts, a);
+    const startB = at(starts, b);
+    return startA < startB ? -1 : startA > startB ? 1 : a - b;
+  };
   for (const list of children) list.sort(byStart);
   const nodes: Node[] = [];
   const positionOf = new Array<number>(spans.length).fill(-1);
@@ -87,23 +92,24 @@ function depthFirst(spans: TraceSpanInput[]): Node[] {
     const stack: { index: number; path: string; depth: number; parent: number }[] = [{ index: root, path: rootPath, depth: 0, parent: -1 }];
     while (stack.length > 0) {
       const { index, path, depth, parent } = stack.pop()!;
-      if (positionOf[index] >= 0) continue;
-      positionOf[index] = nodes.length;
-      const span = spans[index];
-      nodes.push({ span, startNs: starts[index], durationNs: big(span.duration_ns), selfNs: big(span.self_ns), parent, children: [], path, depth, size: 1 });
-      if (parent >= 0) nodes[parent].children.push(positionOf[index]);
-      const own = children[index];
-      for (let i = own.length - 1; i >= 0; i--) stack.push({ index: own[i], path: `${path}.${i}`, depth: depth + 1, parent: positionOf[index] });
+      if (at(positionOf, index) >= 0) continue;
+      const position = nodes.length;
+      positionOf[index] = position;
+      const span = at(spans, index);
+      nodes.push({ span, startNs: at(starts, index), durationNs: big(span.duration_ns), selfNs: big(span.self_ns), parent, children: [], path, depth, size: 1 });
+      if (parent >= 0) at(nodes, parent).children.push(position);
+      const own = at(children, index);
+      for (let i = own.length - 1; i >= 0; i--) stack.push({ index: at(own, i), path: `${path}.${i}`, depth: depth + 1, parent: position });
     }
   };
   let roots = 0;
   const all = spans.map((_, index) => index).sort(byStart);
-  for (const index of all) if (parents[index] < 0) visit(index, String(roots++));
+  for (const index of all) if (at(parents, index) < 0) visit(index, String(roots++));
   // A parent cycle leaves spans unvisited: cut it at its earliest span.
-  for (const index of all) if (positionOf[index] < 0) visit(index, String(roots++));
+  for (const index of all) if (at(positionOf, index) < 0) visit(index, String(roots++));
   for (let position = nodes.length - 1; position >= 0; position--) {
-    const node = nodes[position];
-    node.size = 1 + node.children.reduce((sum, child) => sum + nodes[child].size, 0);
+    const node = at(nodes, position);
+    node.size = 1 + node.children.reduce((sum, child) => sum + at(nodes, child).size, 0);
   }
   return nodes;
 }
@@ -116,7 +122,7 @@ export function buildTopology(spans: TraceSpanInput[], options: { maxSpans: numb
   if (options.focusSpanId !== undefined) {
     first = nodes.findIndex((node) => node.span.span_id === options.focusSpanId);
     if (first < 0) return { missingFocus: true };
-    end = first + nodes[first].size;
+    end = first + at(nodes, first).size;
   }
   const inScope = Array.from({ length: end - first }, (_, i) => first + i);
   const summarised = inScope.length > options.maxSpans;
@@ -125,25 +131,26 @@ export function buildTopology(spans: TraceSpanInput[], options: { maxSpans: numb
   else {
     const addWithAncestors = (position: number): void => {
       const missing: number[] = [];
-      for (let at = position; at >= first && !chosen.has(at); at = nodes[at].parent) missing.push(at);
+      for (let ancestor = position; ancestor >= first && !chosen.has(ancestor); ancestor = at(nodes, ancestor).parent) missing.push(ancestor);
       if (chosen.size + missing.length > options.maxSpans) return;
       for (const item of missing) chosen.add(item);
     };
     addWithAncestors(first);
-    for (const position of inScope) if (isError(nodes[position].span)) addWithAncestors(position);
-    const bySelf = [...inScope].sort((a, b) => (nodes[b].selfNs > nodes[a].selfNs ? 1 : nodes[b].selfNs < nodes[a].selfNs ? -1 : a - b));
+    for (const position of inScope) if (isError(at(nodes, position).span)) addWithAncestors(position);
+    const selfOf = (position: number) => at(nodes, position).selfNs;
+    const bySelf = [...inScope].sort((a, b) => (selfOf(b) > selfOf(a) ? 1 : selfOf(b) < selfOf(a) ? -1 : a - b));
     for (const position of bySelf.slice(0, Math.ceil(options.maxSpans / 4))) addWithAncestors(position);
-    const byDepth = [...inScope].sort((a, b) => nodes[a].depth - nodes[b].depth || a - b);
+    const byDepth = [...inScope].sort((a, b) => at(nodes, a).depth - at(nodes, b).depth || a - b);
     for (const position of byDepth) {
       if (chosen.size >= options.maxSpans) break;
       addWithAncestors(position);
     }
   }
-  const scope = inScope.map((position) => nodes[position]);
+  const scope = inScope.map((position) => at(nodes, position));
   const traceStartNs = nodes.reduce((min, node) => (node.startNs < min ? node.startNs : min), nodes[0]?.startNs ?? 0n);
   const traceEndNs = nodes.reduce((max, node) => (node.startNs + node.durationNs > max ? node.startNs + node.durationNs : max), traceStartNs);
   const entries = inScope.filter((position) => chosen.has(position)).map((position) => {
-    const node = nodes[position];
+    const node = at(nodes, position);
     const entry: TopologyEntry = {
       span_id: node.span.span_id,
       path: node.path,

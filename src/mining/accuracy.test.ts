@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { groupingAccuracy } from './accuracy.js';
+import { groupingAccuracy } from './accuracy.test-support.js';
 
 test('grouping accuracy counts a line only when its predicted group equals its true group', () => {
   // Truth groups: A = {0,1,2}, B = {3,4}, C = {5}.

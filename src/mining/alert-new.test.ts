@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { alertId } from './alert-id.js';
 import { detectNewAlerts } from './alert-new.js';
-import { SETTINGS, T0_MIN, nsAtMinute, template } from './alert-test-helpers.js';
+import { SETTINGS, T0_MIN, nsAtMinute, template } from './alert-helpers.test-support.js';
 
 const base = template('old', T0_MIN);
 /** prevMin may be fractional (seconds precision). */

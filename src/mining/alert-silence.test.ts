@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { alertId } from './alert-id.js';
 import { detectSilenceAlerts } from './alert-silence.js';
-import { T0_MIN, nsAtMinute, template } from './alert-test-helpers.js';
+import { T0_MIN, nsAtMinute, template } from './alert-helpers.test-support.js';
 
 const run = (lastHitMin: number, clockNs: bigint, enabled = true) =>
   detectSilenceAlerts({

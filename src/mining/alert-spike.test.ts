@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { alertId } from './alert-id.js';
 import { detectSpikeAlerts } from './alert-spike.js';
 import type { AlertSettings, LogAlert, TemplateState } from './alert-types.js';
-import { SETTINGS, T0_MIN, coveredRange, nsAtMinute, template } from './alert-test-helpers.js';
+import { SETTINGS, T0_MIN, coveredRange, nsAtMinute, template } from './alert-helpers.test-support.js';
 
 // Wall clock 30 s into minute T0: the window is [T0-5, T0), the baseline [T0-65, T0-5).
 const NOW_NS = nsAtMinute(T0_MIN) + 30_000_000_000n;

@@ -4,7 +4,7 @@ import xxhash from '@node-rs/xxhash';
 import { alertId } from './alert-id.js';
 import { isAlertActive, isTemplateAlerting } from './alert-status.js';
 import { detectAlerts } from './alert-detect.js';
-import { SETTINGS, T0_MIN, coveredRange, nsAtMinute, template } from './alert-test-helpers.js';
+import { SETTINGS, T0_MIN, coveredRange, nsAtMinute, template } from './alert-helpers.test-support.js';
 
 test('alert ids: 16 hex chars of xxh3 over kind, template id and start, zero-byte separated', () => {
   const id = alertId('spike', '123', 456);

@@ -6,8 +6,8 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { evalCorpora } from './eval-corpora.js';
-import { leaveOneOut, normalizeTemplate, parsingAccuracy, scoreAll } from './evaluation.js';
+import { evalCorpora } from './eval-corpora.test-support.js';
+import { leaveOneOut, normalizeTemplate, parsingAccuracy, scoreAll } from './evaluation.test-support.js';
 import { DEFAULT_MINER_OPTIONS, LogMiner } from './miner.js';
 import { LOGHUB_DATASETS, defaultLoghubDir, loadLoghubSets } from '../testing/loghub.js';
 

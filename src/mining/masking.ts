@@ -102,7 +102,8 @@ function scan(line: string, opts: MaskOptions, build: boolean, tokensOut: string
 
   for (let i = from; i <= len; i++) {
     const c = i < len ? line.charCodeAt(i) : 32;
-    const f = CLASS_UTF16[c];
+    // Every UTF-16 code unit has a class.
+    const f = CLASS_UTF16[c]!;
     if ((f & (C_SPACE | C_DELIM)) === 0) {
       if (segStart < 0) {
         if (tokStart < 0) {
@@ -131,7 +132,7 @@ function scan(line: string, opts: MaskOptions, build: boolean, tokensOut: string
         let h = step(a, c);
         while (j < len) {
           const d = line.charCodeAt(j);
-          const g = CLASS_UTF16[d];
+          const g = CLASS_UTF16[d]!;
           if ((g & (C_SPACE | C_DELIM | C_DIGIT)) !== 0) break;
           flags |= g;
           h = step(h, d);
@@ -140,7 +141,7 @@ function scan(line: string, opts: MaskOptions, build: boolean, tokensOut: string
         wordHash = h;
       }
       while (j < len) {
-        const g = CLASS_UTF16[line.charCodeAt(j)];
+        const g = CLASS_UTF16[line.charCodeAt(j)]!;
         if ((g & (C_SPACE | C_DELIM)) !== 0) break;
         flags |= g;
         j++;

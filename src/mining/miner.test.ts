@@ -5,7 +5,7 @@ import { MASKING_VERSION } from './masking.js';
 import { needsRemine, restoreMiner, snapshotMiner } from './snapshot.js';
 import { remine } from './remine.js';
 import { templatesForLines } from './templates-tool.js';
-import { corpus } from './test-corpus.js';
+import { corpus } from './corpus.test-support.js';
 
 const lines = corpus(20_000, 4);
 

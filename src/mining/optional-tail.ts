@@ -34,14 +34,15 @@ export function coreLength(tokens: readonly string[]): number {
 
 /** First token of a bracketed group ending at tokens[end - 1], or -1 when there is none. */
 function remarkStart(tokens: readonly string[], end: number): number {
-  const last = tokens[end - 1];
+  // Callers pass end >= 1 inside tokens.
+  const last = tokens[end - 1]!;
   const close = last.charCodeAt(last.length - 1);
   if (close !== CLOSE_PAREN && close !== CLOSE_BRACKET) return -1;
   const open = close === CLOSE_PAREN ? OPEN_PAREN : OPEN_BRACKET;
   const lowest = Math.max(MIN_CORE_TOKENS, end - MAX_REMARK_TOKENS);
   let depth = 0;
   for (let i = end - 1; i >= lowest; i--) {
-    const t = tokens[i];
+    const t = tokens[i]!;
     for (let j = t.length - 1; j >= 0; j--) {
       const c = t.charCodeAt(j);
       if (c === close) depth++;

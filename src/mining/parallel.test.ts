@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { templateText } from './drain.js';
 import { DEFAULT_MINER_OPTIONS, LogMiner } from './miner.js';
 import { ParallelMiner, workerForService } from './parallel.js';
-import { corpus } from './test-corpus.js';
+import { corpus } from './corpus.test-support.js';
 
 test('parallel mining gives the same templates and ids as scalar mining', async () => {
   const records = corpus(6000, 6).map((l, i) => ({ ...l, timeMs: i, severity: 9 }));

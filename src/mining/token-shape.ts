@@ -8,7 +8,7 @@ import { WILDCARD } from './masking.js';
 
 /** A segment delimiter of masking (`=`, `:`, `[`, …). */
 function isDelimiter(c: number): boolean {
-  return (CLASS_UTF16[c] & C_DELIM) !== 0;
+  return (CLASS_UTF16[c]! & C_DELIM) !== 0;
 }
 
 /** A token cut into delimiters (one character each), wildcards and the text between them. */
@@ -26,8 +26,8 @@ function pieces(token: string): string[] {
     if (isDelimiter(token.charCodeAt(i))) {
       if (text !== '') out.push(text);
       text = '';
-      out.push(token[i]);
-    } else text += token[i];
+      out.push(token[i]!);
+    } else text += token[i]!;
   }
   if (text !== '') out.push(text);
   return out;
@@ -50,8 +50,9 @@ export function skeletonShape(a: string, b: string): string | null {
   let lastWildcard = false;
   let keptText = false;
   for (let i = 0; i < pa.length; i++) {
-    const x = pa[i];
-    const y = pb[i];
+    // pa and pb have the same length.
+    const x = pa[i]!;
+    const y = pb[i]!;
     const xDelim = isDelimiterPiece(x);
     if (xDelim !== isDelimiterPiece(y)) return null;
     if (xDelim) {

@@ -13,7 +13,7 @@ import { createStore } from '../store/create-store.js';
 import { deliveryKey, readDeliveries } from '../store/deliveries.js';
 import { migrate } from '../store/migrate.js';
 import { FAILURES_TO_OPEN } from './breaker.js';
-import { ALERTS_TOPIC, FakeClock, alertValue, metricValue, notifierSettings, startNotifier, startReceiver, waitFor } from './test-support.js';
+import { ALERTS_TOPIC, FakeClock, alertValue, metricValue, notifierSettings, startNotifier, startReceiver, waitFor } from './notifier.test-support.js';
 
 const dataDir = mkdtempSync(join(tmpdir(), 'svc-notifier-breaker-test-'));
 let store: Store;

@@ -14,7 +14,7 @@ import { createStore } from '../store/create-store.js';
 import { deliveryKey, readDeliveries } from '../store/deliveries.js';
 import { migrate } from '../store/migrate.js';
 import { NOTIFIER_GROUP } from './notifier.js';
-import { ALERTS_TOPIC, FakeClock, alertValue, metricValue, nextAlertId, notifierSettings, ok, startNotifier, startReceiver, waitFor } from './test-support.js';
+import { ALERTS_TOPIC, FakeClock, alertValue, metricValue, nextAlertId, notifierSettings, ok, startNotifier, startReceiver, waitFor } from './notifier.test-support.js';
 
 const dataDir = mkdtempSync(join(tmpdir(), 'svc-notifier-test-'));
 let store: Store;

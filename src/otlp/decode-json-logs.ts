@@ -3,7 +3,7 @@ import { SEVERITY_NUMBER_NAMES } from './enum-names.js';
 import { OtlpDecodeError } from './errors.js';
 import { jsonAttributes, jsonBody } from './json-any-value.js';
 import { decodeJsonEnvelopes, jsonEnvelopeNames } from './json-envelope.js';
-import { jsonArray, jsonEnum, jsonId, jsonObject, jsonString, jsonUint64 } from './json-fields.js';
+import { jsonEnum, jsonId, jsonObject, jsonString, jsonUint64 } from './json-fields.js';
 import { WITH_IDS, type LogDecodeOptions } from './decode-logs.js';
 import { logIdOf } from './log-id.js';
 import type { ScopeFields } from './read-envelope.js';

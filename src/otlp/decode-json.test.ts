@@ -5,7 +5,7 @@ import { decodeTracesJson } from './decode-json-traces.js';
 import { decodeLogs } from './decode-logs.js';
 import { decodeTraces } from './decode-traces.js';
 import { OtlpDecodeError } from './errors.js';
-import { logsToJson, logsToProtobuf, makeLogs, makeSpans, spansToJson, spansToProtobuf } from './otlp-fixtures.js';
+import { logsToJson, logsToProtobuf, makeLogs, makeSpans, spansToJson, spansToProtobuf } from './otlp-fixtures.test-support.js';
 
 const TRACE_ID = '0af7651916cd43dd8448eb211c80319c';
 const SPAN_ID = 'b7ad6b7169203331';

@@ -4,8 +4,8 @@ import { xxh3 } from '@node-rs/xxhash';
 import { decodeLogsJson } from './decode-json-logs.js';
 import { decodeLogs } from './decode-logs.js';
 import { canonicalLogContent, logIdOf } from './log-id.js';
-import { expectedLogRows, logsToJson, logsToProtobuf, makeLogs } from './otlp-fixtures.js';
-import { doubleField, fixed64Field, hexBytes, lenField, logsData, message, stringAttr, varint, tag, varintField } from './proto-build.js';
+import { expectedLogRows, logsToJson, logsToProtobuf, makeLogs } from './otlp-fixtures.test-support.js';
+import { doubleField, fixed64Field, hexBytes, lenField, logsData, message, stringAttr, varint, tag, varintField } from './proto-build.test-support.js';
 
 describe('decodeLogs', () => {
   it('decodes the reference serializer output of real SDK log records to the expected rows', () => {

@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { decodeTraces } from './decode-traces.js';
-import { expectedSpanRows, makeSpans, spansToProtobuf } from './otlp-fixtures.js';
+import { expectedSpanRows, makeSpans, spansToProtobuf } from './otlp-fixtures.test-support.js';
 import {
   doubleField, fixed32Field, fixed64Field, lenField, message, spanMessage, stringAttr, tag, tracesData, varint, varintField,
-} from './proto-build.js';
+} from './proto-build.test-support.js';
 
 describe('decodeTraces', () => {
   it('decodes the reference serializer output of real SDK spans to the expected rows', () => {

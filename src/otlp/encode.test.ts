@@ -8,7 +8,7 @@ import { encodeLogsData } from './encode-logs.js';
 import { encodeTracesData } from './encode-traces.js';
 import { OtlpEncodeError } from './errors.js';
 import { logIdOf } from './log-id.js';
-import { logsToProtobuf, makeLogs, makeSpans, spansToProtobuf } from './otlp-fixtures.js';
+import { logsToProtobuf, makeLogs, makeSpans, spansToProtobuf } from './otlp-fixtures.test-support.js';
 
 /** The generated root's nested namespaces are not in its .d.ts, hence the structural cast. */
 interface Decodable { decode(bytes: Uint8Array): unknown; toObject(message: unknown, options: object): unknown }

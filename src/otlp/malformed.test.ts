@@ -3,8 +3,8 @@ import { describe, it } from 'node:test';
 import { decodeLogs } from './decode-logs.js';
 import { decodeTraces } from './decode-traces.js';
 import { OtlpDecodeError } from './errors.js';
-import { logsToProtobuf, makeLogs, makeSpans, spansToProtobuf } from './otlp-fixtures.js';
-import { fixed64Field, hexBytes, lenField, logsData, message, spanMessage, tag, tracesData, varint, varintField } from './proto-build.js';
+import { logsToProtobuf, makeLogs, makeSpans, spansToProtobuf } from './otlp-fixtures.test-support.js';
+import { fixed64Field, hexBytes, lenField, logsData, message, spanMessage, tag, tracesData, varint, varintField } from './proto-build.test-support.js';
 
 /** Deterministic pseudo-random numbers (mulberry32). */
 function seededRandom(seed: number): () => number {

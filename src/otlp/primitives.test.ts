@@ -4,7 +4,7 @@ import { OtlpDecodeError } from './errors.js';
 import { bytesToHex, hex8, isHex, traceIdHex, writeHex } from './hex.js';
 import { ProtoReader } from './proto-reader.js';
 import { ProtoWriter, int64Size } from './proto-writer.js';
-import { varint } from './proto-build.js';
+import { varint } from './proto-build.test-support.js';
 import { readUtf8, utf8Length, writeUtf8 } from './utf8.js';
 
 const SAMPLES = ['', 'a', 'hello world', 'é', '€', '日本語', '🚀', 'a🚀b', '\ud800', '\udc00x', 'x\ud83d', 'mixed ascii é € 🚀 '.repeat(9), 'y'.repeat(100)];

@@ -4,8 +4,8 @@ import { decodeLogs } from './decode-logs.js';
 import { decodeTraces } from './decode-traces.js';
 import { encodeLogsData } from './encode-logs.js';
 import { encodeTracesData } from './encode-traces.js';
-import { logsToProtobuf, makeLogs, makeSpans, spansToProtobuf } from './otlp-fixtures.js';
-import { lenField, message, spanMessage, stringAttr } from './proto-build.js';
+import { logsToProtobuf, makeLogs, makeSpans, spansToProtobuf } from './otlp-fixtures.test-support.js';
+import { lenField, message, spanMessage, stringAttr } from './proto-build.test-support.js';
 import { WireSlices } from './wire-slices.js';
 
 function slicedTraces(bytes: Uint8Array) {

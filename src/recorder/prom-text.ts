@@ -54,8 +54,9 @@ export function parseSampleLine(line: string): MetricSample | undefined {
   const exemplar = rest.indexOf(' # ');
   if (exemplar >= 0) rest = rest.slice(0, exemplar);
   const fields = rest.trim().split(/\s+/);
-  if (fields.length < 1 || fields.length > 2 || fields[0] === '') return undefined;
-  const value = parseValue(fields[0]);
+  const [first] = fields;
+  if (first === undefined || fields.length > 2 || first === '') return undefined;
+  const value = parseValue(first);
   if (value === undefined) return undefined;
   return { metric: name[0], labels, value };
 }

@@ -100,7 +100,7 @@ describe('recorder', () => {
   });
 
   it('scrapes each target: up 1 with its samples for a live one, up 0 for a dead one', async () => {
-    const server = createServer((request, response) => {
+    const server = createServer((_request, response) => {
       response.setHeader('content-type', 'text/plain; version=0.0.4');
       response.end(`# TYPE svc_logminer_logs_mined_total counter\nsvc_logminer_logs_mined_total 7\nsvc_logminer_data_lag_seconds{partition="1"} 2.5\n`);
     });

@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { analyzeTrace } from '../analysis/analyze.js';
 import { endpointKey } from '../analysis/baseline.js';
-import { DEFAULT_THRESHOLDS, span as fixtureSpan, T0_NS, type SpanSpec } from '../analysis/fixtures.js';
+import { DEFAULT_THRESHOLDS, span as fixtureSpan, T0_NS, type SpanSpec } from '../analysis/fixtures.test-support.js';
 import type { Story, TraceSummary } from '../analysis/types.js';
 import type { SpanRow } from '../model/signals.js';
 import type { Store } from '../model/store.js';

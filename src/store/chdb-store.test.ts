@@ -5,6 +5,7 @@
 
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -13,7 +14,7 @@ import { fileURLToPath } from 'node:url';
 import { StorageError } from '../model/store.js';
 import { ChdbStore } from './chdb-store.js';
 import { createStore } from './create-store.js';
-import { storeSuite } from './store-suite.js';
+import { storeSuite } from './store-suite.test-support.js';
 
 const dataDir = join(mkdtempSync(join(tmpdir(), 'svc-store-test-')), 'data (new)');
 after(() => rmSync(join(dataDir, '..'), { recursive: true, force: true }));
@@ -28,9 +29,7 @@ describe('chdb data directory', () => {
       const script = `import { ChdbStore } from ${JSON.stringify(module)};
         try { await ChdbStore.open(${JSON.stringify(dataDir)}, 'svc_test'); console.log('opened'); }
         catch (e) { console.log(e.name + ': ' + e.message); }`;
-      const stdout = await new Promise<string>((done, fail) => {
-        execFile(process.execPath, ['--input-type=module', '-e', script], { timeout: 60_000 }, (err, out) => (err ? fail(err) : done(out)));
-      });
+      const { stdout } = await promisify(execFile)(process.execPath, ['--input-type=module', '-e', script], { timeout: 60_000 });
       // Found from the engine's lock before the engine is asked (which would print its own exception).
       assert.ok(stdout.startsWith(`ConfigError: embedded.data_dir ${dataDir} is in use by another process (pid ${process.pid}); `), stdout);
     } finally {

@@ -17,7 +17,7 @@ import { StorageError } from '../model/store.js';
 import { createStore } from './create-store.js';
 import { ConfigError } from '../config/config-error.js';
 import { HttpStore } from './http-store.js';
-import { storeSuite } from './store-suite.js';
+import { storeSuite } from './store-suite.test-support.js';
 
 const serverUrl = process.env.SVC_TEST_CLICKHOUSE_URL ?? '';
 

@@ -75,7 +75,7 @@ export function parseJsonExact(text: string): unknown {
   let copiedUpTo = 0;
   let inString = false;
   for (let i = 0; i < text.length; i++) {
-    const char = text[i];
+    const char = text.charAt(i);
     if (inString) {
       if (char === '\\') i++;
       else if (char === '"') inString = false;
@@ -87,7 +87,7 @@ export function parseJsonExact(text: string): unknown {
     }
     if (char !== '-' && (char < '0' || char > '9')) continue;
     let end = i + 1;
-    while (end < text.length && /[0-9eE.+-]/.test(text[end])) end++;
+    while (end < text.length && /[0-9eE.+-]/.test(text.charAt(end))) end++;
     const token = text.slice(i, end);
     if (/^-?\d+$/.test(token) && !Number.isSafeInteger(Number(token))) {
       out += `${text.slice(copiedUpTo, i)}"${BIG_MARKER}${token}"`;

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { SIGNAL_HEADER, type BusRecord } from '../model/bus.js';
 import { decodeLogs } from '../otlp/decode-logs.js';
 import { decodeTraces } from '../otlp/decode-traces.js';
-import { logsToProtobuf, makeLogs, makeSpans, spansToProtobuf } from '../otlp/otlp-fixtures.js';
+import { logsToProtobuf, makeLogs, makeSpans, spansToProtobuf } from '../otlp/otlp-fixtures.test-support.js';
 import { encodeLogLines } from '../store/logs.js';
 import { encodeSpanLines } from '../store/spans.js';
 import { createPayloadEncoder } from './payload-encoder.js';

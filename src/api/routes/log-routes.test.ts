@@ -23,7 +23,7 @@ import { parseJsonExact } from '../../util/json.js';
 import { createLogger } from '../../util/log.js';
 import { createApi, type Api } from '../server.js';
 import { createLogRoutes } from './log-routes.js';
-import { hexId, insertStories, MINUTE_MS, NOW_MS, NOW_SECS, nsAt } from './route-test-app.js';
+import { hexId, insertStories, MINUTE_MS, NOW_MS, NOW_SECS, nsAt } from './route-test-app.test-support.js';
 
 const TPL_A = '1001';
 const TPL_B = '18446744073709551615';

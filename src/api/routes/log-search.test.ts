@@ -24,7 +24,7 @@ import { parseJsonExact } from '../../util/json.js';
 import { createLogger } from '../../util/log.js';
 import { createApi, type Api } from '../server.js';
 import { createLogRoutes } from './log-routes.js';
-import { hexId, MINUTE_MS, NOW_MS, NOW_SECS, nsAt } from './route-test-app.js';
+import { hexId, MINUTE_MS, NOW_MS, NOW_SECS, nsAt } from './route-test-app.test-support.js';
 
 const TRACE_A = hexId(0xa1);
 const TPL = '4242';

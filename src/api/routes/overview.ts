@@ -5,7 +5,6 @@ import { oldestAllowedMs, oldestAllowedNs } from '../../store/lifetimes.js';
 import { countActiveAlerts, readDataLagSecs } from '../../store/reads/overview.js';
 import { readSpanCounts } from '../../store/reads/service-spans.js';
 import { readStoryCounts } from '../../store/reads/stories.js';
-import { z } from 'zod';
 import { HOUR_SECS, nsRange, readOptions, windowQuery, type DataRouteDeps } from '../data-route.js';
 import { declareRoute } from '../declared-route.js';
 import type { RequestContext } from '../request-context.js';

@@ -3,12 +3,12 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { Registry } from 'prom-client';
-import { MemoryBus } from '../../bus/memory/memory-bus.js';
+import { MemoryBus } from '../../testing/memory-bus/memory-bus.js';
 import type { Bus, PartitionOffsets } from '../../model/bus.js';
 import type { Store } from '../../model/store.js';
 import { createLogger } from '../../util/log.js';
 import type { TraceRepo } from '../repo.js';
-import { createApi, type Api } from '../server.js';
+import { createApi } from '../server.js';
 import { LAG_REFRESH_MS } from './pipeline-lag.js';
 import { createPipelineRoutes } from './pipeline-routes.js';
 
@@ -47,7 +47,7 @@ class ScriptedBus implements LagBus {
     if (this.fail) throw new Error('broker unreachable');
     return [{ group: 'svc-writer', topics: ['svc.signals'] }];
   }
-  async offsets(group: string, topic: string): Promise<PartitionOffsets[]> {
+  async offsets(_group: string, topic: string): Promise<PartitionOffsets[]> {
     return [
       { topic, partition: 0, committed: 10n + BigInt(this.reads), end: 15n + BigInt(this.reads) },
       { topic, partition: 1, committed: 0n, end: 3n },

@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { Registry } from 'prom-client';
-import { MemoryBus } from '../../bus/memory/memory-bus.js';
+import { MemoryBus } from '../../testing/memory-bus/memory-bus.js';
 import { createTraceRepo } from '../../cli/store-adapters.js';
 import type { Store } from '../../model/store.js';
 import { createStore } from '../../store/create-store.js';

@@ -5,7 +5,6 @@ import { readEdgeTotals } from '../../store/reads/service-edges.js';
 import { readServiceTotals } from '../../store/reads/service-spans.js';
 import { oldestAllowedMs } from '../../store/lifetimes.js';
 import { createBaselineP99Cache } from '../baseline-p99-cache.js';
-import { z } from 'zod';
 import { HOUR_SECS, nsRange, readOptions, windowQuery, type DataRouteDeps } from '../data-route.js';
 import { declareRoute } from '../declared-route.js';
 import type { RequestContext } from '../request-context.js';

@@ -43,7 +43,8 @@ export function registerStoryGroupRoutes(app: FastifyInstance, deps: DataRouteDe
       readStoryGroups(deps.store, filter, window.bucketSecs, 1, options),
       readGroupExamples(deps.store, filter, MAX_EXAMPLES, options),
     ]);
-    if (groups.length === 0) throw notFound();
-    return { group: groups[0], examples };
+    const group = groups[0];
+    if (group === undefined) throw notFound();
+    return { group, examples };
   });
 }

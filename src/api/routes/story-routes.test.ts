@@ -5,7 +5,7 @@
 
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { hexId, insertSpans, insertStories, MINUTE_MS, NOW_MS, NOW_SECS, nsAt, openTestApi, spanRow, storyJson, type StoryFixture, type TestApi } from './route-test-app.js';
+import { hexId, insertSpans, insertStories, MINUTE_MS, NOW_MS, NOW_SECS, nsAt, openTestApi, spanRow, storyJson, type StoryFixture, type TestApi } from './route-test-app.test-support.js';
 
 const FP_A = '1111';
 const FP_B = '18446744073709551615';

@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { SpanRow } from '../../model/signals.js';
-import { hexId, insertSpans, insertStories, MINUTE_MS, NOW_MS, NOW_SECS, nsAt, openTestApi, spanRow, type TestApi } from './route-test-app.js';
+import { hexId, insertSpans, insertStories, MINUTE_MS, NOW_MS, NOW_SECS, nsAt, openTestApi, spanRow, type TestApi } from './route-test-app.test-support.js';
 
 let t: TestApi;
 before(async () => {

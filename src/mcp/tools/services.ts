@@ -1,5 +1,6 @@
 /** list_services and get_service_health: which services exist, and how one is doing with its neighbours. */
 
+import { at } from '../../util/at.js';
 import { getJson } from '../api-caller.js';
 import { requiredString, windowArgs } from '../args.js';
 import { fitList, toolAnswer } from '../bound.js';
@@ -41,7 +42,7 @@ export function summariseRed(buckets: RedBucket[], bucketSecs: number): { bucket
     if (rate === 0) continue;
     const errors = group.reduce((sum, b) => sum + b.rate * b.error_ratio, 0);
     points.push({
-      bucket: group[0].bucket,
+      bucket: at(group, 0).bucket,
       rate: round(rate / group.length),
       error_ratio: rate > 0 ? round(errors / rate) : 0,
       p99_ms: Math.max(...group.map((b) => nsToMs(b.p99_ns))),

@@ -3,7 +3,7 @@
 import { createServer, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Registry } from 'prom-client';
-import { MemoryBus } from '../bus/memory/memory-bus.js';
+import { MemoryBus } from '../testing/memory-bus/memory-bus.js';
 import type { NotifierSettings, NotifierTarget } from '../config/settings.js';
 import type { Store } from '../model/store.js';
 import { stringifyJson } from '../util/json.js';

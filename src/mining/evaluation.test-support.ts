@@ -3,7 +3,7 @@
  * leave-one-dataset-out (LOO) selection of the miner's tunable options, so that a change is
  * judged on sets it was not tuned on. Pure: sets come in, figures go out.
  */
-import { groupingAccuracy } from './accuracy.js';
+import { groupingAccuracy } from './accuracy.test-support.js';
 import { templateText, type Cluster } from './drain.js';
 import { DEFAULT_MINER_OPTIONS, LogMiner, type MinerOptions } from './miner.js';
 

@@ -1,17 +1,16 @@
 /**
  * Measures span and log insert throughput through the embedded driver, in batches the writer
- * would send (writer.max_rows = 10000). Run: node dist/src/store/insert-throughput.bench.js
- * Prints one figure per line. Not a test: it asserts nothing and is not matched by node --test.
+ * would send (writer.max_rows = 10000). Prints one figure per line: `npm run bench -- store-insert`.
  */
 
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { LogRow, SpanRow } from '../model/signals.js';
-import { ChdbStore } from './chdb-store.js';
-import { insertLogs } from './logs.js';
-import { migrate } from './migrate.js';
-import { insertSpans } from './spans.js';
+import type { LogRow, SpanRow } from '../src/model/signals.js';
+import { ChdbStore } from '../src/store/chdb-store.js';
+import { insertLogs } from '../src/store/logs.js';
+import { migrate } from '../src/store/migrate.js';
+import { insertSpans } from '../src/store/spans.js';
 
 const TOTAL_ROWS = 100_000;
 const BATCH_ROWS = 10_000;
@@ -63,18 +62,20 @@ async function timeBatches<T>(rows: T[], insert: (batch: T[]) => Promise<void>):
   return Number(process.hrtime.bigint() - started) / 1e9;
 }
 
-const dir = mkdtempSync(join(tmpdir(), 'svc-insert-bench-'));
-const store = await ChdbStore.open(dir, 'svc_bench');
-try {
-  await migrate(store);
-  const baseNs = BigInt(Date.now() - 60_000) * 1_000_000n;
-  const spans = makeSpans(TOTAL_ROWS, baseNs);
-  const spanSecs = await timeBatches(spans, (b) => insertSpans(store, b));
-  console.log(`chdb insertSpans: ${Math.round(TOTAL_ROWS / spanSecs)} spans/s (${TOTAL_ROWS} spans, 10 attrs, batches of ${BATCH_ROWS}, ${spanSecs.toFixed(2)} s)`);
-  const logs = makeLogs(TOTAL_ROWS, baseNs);
-  const logSecs = await timeBatches(logs, (b) => insertLogs(store, b));
-  console.log(`chdb insertLogs: ${Math.round(TOTAL_ROWS / logSecs)} logs/s (${TOTAL_ROWS} logs, batches of ${BATCH_ROWS}, ${logSecs.toFixed(2)} s)`);
-} finally {
-  await store.close();
-  rmSync(dir, { recursive: true, force: true });
+export async function main(): Promise<void> {
+  const dir = mkdtempSync(join(tmpdir(), 'svc-insert-bench-'));
+  const store = await ChdbStore.open(dir, 'svc_bench');
+  try {
+    await migrate(store);
+    const baseNs = BigInt(Date.now() - 60_000) * 1_000_000n;
+    const spans = makeSpans(TOTAL_ROWS, baseNs);
+    const spanSecs = await timeBatches(spans, (b) => insertSpans(store, b));
+    console.log(`chdb insertSpans: ${Math.round(TOTAL_ROWS / spanSecs)} spans/s (${TOTAL_ROWS} spans, 10 attrs, batches of ${BATCH_ROWS}, ${spanSecs.toFixed(2)} s)`);
+    const logs = makeLogs(TOTAL_ROWS, baseNs);
+    const logSecs = await timeBatches(logs, (b) => insertLogs(store, b));
+    console.log(`chdb insertLogs: ${Math.round(TOTAL_ROWS / logSecs)} logs/s (${TOTAL_ROWS} logs, batches of ${BATCH_ROWS}, ${logSecs.toFixed(2)} s)`);
+  } finally {
+    await store.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
 }

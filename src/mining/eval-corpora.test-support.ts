@@ -5,9 +5,9 @@
  * variable. Each line carries its true event and template (`<*>` for variables). Pairs of events
  * that differ only in a word ("opened"/"closed") are included so that over-merging costs too.
  */
-import type { Labelled } from './evaluation.js';
-import { HANDWRITTEN } from './eval-handwritten.js';
-import { prng } from './test-corpus.js';
+import type { Labelled } from './evaluation.test-support.js';
+import { HANDWRITTEN } from './eval-handwritten.test-support.js';
+import { prng } from './corpus.test-support.js';
 
 type Rand = () => number;
 
