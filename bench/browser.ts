@@ -91,7 +91,7 @@ function firstViewProbe(readySource: string): string {
 }
 
 /** Median first-view ms of `path` over RUNS cold contexts (after one warm-up). */
-async function firstView(browser: Browser, baseURL: string, path: string, readySource: string): Promise<number[]> {
+export async function firstView(browser: Browser, baseURL: string, path: string, readySource: string): Promise<number[]> {
   const samples: number[] = [];
   for (let run = 0; run <= RUNS; run++) {
     const context = await browser.newContext({ baseURL, viewport: { width: 1280, height: 900 } });
@@ -139,7 +139,7 @@ async function scrollFrames(browser: Browser, baseURL: string, path: string): Pr
   return result as { intervals: number[]; longTasks: number; rowsFollowed: boolean };
 }
 
-const median = (sorted: number[]) => sorted[Math.floor(sorted.length / 2)];
+export const median = (sorted: number[]) => sorted[Math.floor(sorted.length / 2)];
 const quantile = (values: number[], q: number) => [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.ceil(values.length * q) - 1)];
 
 async function load(svc: RunningAllInOne, tag: string): Promise<{ traceId: string; rootName: string }> {
