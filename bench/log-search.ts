@@ -84,9 +84,11 @@ async function measureExplore(api: Api): Promise<void> {
   try {
     // The list is virtual (only rows in view are drawn): aria-rowcount is how many rows it holds.
     const rows = `document.querySelector('.log-list[aria-rowcount="500"] .log-item') !== null`;
-    const views: [string, string][] = [['500 rows', `() => ${rows}`], ['500 rows and the histogram', `() => ${rows} && document.querySelector('.log-histogram') !== null`]];
+    const histogram = `document.querySelector('.log-histogram') !== null`;
+    const views: [string, string][] = [['500 rows', `() => ${rows}`], ['500 rows and the histogram', `() => ${rows} && ${histogram}`]];
     for (const [what, ready] of views) {
-      const samples = await firstView(browser, address, '/logs/explore?since=24h', ready);
+      // Each load waits for its histogram before the next starts: the engine would still be counting.
+      const samples = await firstView(browser, address, '/logs/explore?since=24h', ready, `() => ${histogram}`);
       console.log(`explore first view over 24 h, ${what} drawn: median ${median(samples).toFixed(0)} ms (${samples.length} cold loads, ${samples[0].toFixed(0)}..${samples[samples.length - 1].toFixed(0)} ms; target <= 1000)`);
     }
   } finally {
