@@ -4,8 +4,8 @@
  * service filter could not narrow what was read. The projection keeps a copy of every log sorted by
  * (service_name, ts_ns, log_id): a window, a service within it, and newest-first pages read only
  * their own key ranges. The engine picks the projection per query when it reads fewer granules.
- * - Cost: logs are stored twice (measured 2.4x the bytes of the table alone, since ids sorted by
- *   service compress worse), and each log insert and merge writes both orders.
+ * - Cost: logs are stored twice (2.46x the bytes of the table alone on 10M generated logs, as ids
+ *   sorted by service compress worse), and each log insert and merge writes both orders.
  * - deduplicate_merge_projection_mode: the table is a ReplacingMergeTree; 'rebuild' makes a merge
  *   that collapses replays rebuild the projection from the merged rows, so both orders stay equal.
  * - MATERIALIZE builds it for parts written before this migration (a background mutation; parts
