@@ -1,3 +1,4 @@
+import { filtersOf, searchPath } from '../pages/logs/explore/exploreQuery';
 import { apiFetch, apiPath } from './client';
 
 // On a cold load the page's code arrives in its own chunk and only then would it ask for data: two
@@ -37,6 +38,9 @@ export function prefetchForLocation(pathname: string, query: URLSearchParams): v
   if (trace !== null) return prefetch(tracePath(trace[1]));
   const story = /^\/stories\/([0-9a-fA-F]{32})\/?$/.exec(pathname);
   if (story !== null) return prefetch(storyPath(story[1]));
+  // Only the explorer's rows: its counts are asked for when the page mounts, after the rows' queries,
+  // which the embedded engine would otherwise run behind the counts (one bound query at a time).
+  if (/^\/logs\/explore\/?$/.test(pathname)) return prefetch(searchPath(filtersOf(query)));
   if (pathname === '/') {
     prefetch(overviewPath(query));
     prefetch(storyGroupsPath(query));

@@ -42,8 +42,13 @@ export default function ExplorePage() {
     return () => window.clearInterval(timer);
   }, [live]);
 
-  const series = useApi<LogSeries>(seriesPath(filters), tick);
   const pages = useLogPages(filters, tick);
+  // On a first load the counts are asked for once the first rows are in: the embedded engine answers
+  // bound queries one at a time, and the counts of a wide window can take much longer than a page of
+  // rows, which should not wait behind them. Later searches keep their rows on screen meanwhile, so
+  // they ask for both at once.
+  const rowsFirst = pages.loading && pages.rows.length === 0 && pages.error === undefined;
+  const series = useApi<LogSeries>(rowsFirst ? null : seriesPath(filters), tick);
   // Bounds as the server resolved them when the series arrived (now moves on in between).
   const { startMs, endMs } = useMemo(() => windowBounds(filters.since ?? '', filters.until ?? '', DEFAULT_SINCE), [filters, series.data]);
   const filtered = Object.keys(filters).some((key) => key !== 'since' && key !== 'until');

@@ -1,5 +1,6 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { apiFetch } from '../../../api/client';
+import { takePrefetched } from '../../../api/prefetch';
 import type { LogSearchPage, LogSearchRow } from '../../../api/types';
 import { MAX_LIST_ROWS, searchPath } from './exploreQuery';
 
@@ -31,7 +32,10 @@ export function useLogPages(filters: Record<string, string>, reloadKey: number):
       if (own === null) return;
       inFlight.current = true;
       setState((previous) => ({ ...previous, loading: true, error: undefined }));
-      apiFetch<LogSearchPage>(searchPath(JSON.parse(key) as Record<string, string>, cursor), { signal: own.signal }).then(
+      const path = searchPath(JSON.parse(key) as Record<string, string>, cursor);
+      // The first page of a cold load may have been asked for beside the page's code (api/prefetch).
+      const prefetched = cursor === undefined ? takePrefetched<LogSearchPage>(path) : undefined;
+      (prefetched ?? apiFetch<LogSearchPage>(path, { signal: own.signal })).then(
         (page) => {
           if (own.signal.aborted) return;
           inFlight.current = false;
