@@ -74,7 +74,7 @@ async function load(store: Store, logs: number, nowMs: number): Promise<void> {
 async function settle(store: Store): Promise<boolean> {
   const deadline = Date.now() + SETTLE_TIMEOUT_MS;
   for (;;) {
-    const [row] = await store.query<{ busy: string }>(
+    const [row = { busy: '1' }] = await store.query<{ busy: string }>(
       `SELECT (SELECT count() FROM system.merges WHERE database = currentDatabase() AND table = 'logs')
             + (SELECT count() FROM system.mutations WHERE database = currentDatabase() AND table = 'logs' AND NOT is_done) AS busy`,
     );

@@ -19,6 +19,7 @@ import { createApi, type Api } from '../src/api/server.js';
 import { staticRoutes } from '../src/api/static.js';
 import { createTraceRepo } from '../src/cli/store-adapters.js';
 import { launchChromium } from '../src/testing/browser.js';
+import { at } from '../src/util/at.js';
 import { createLogger } from '../src/util/log.js';
 import { firstView, median } from './browser.js';
 import { openLogBenchData, TEMPLATE_ID, TEMPLATE_SERVICE, type LogBenchData } from './log-search-data.js';
@@ -29,7 +30,7 @@ const PHRASE = 'gateway%20unreachable';
 const FILTERS = ['', 'limit=500', 'q=timeout', `q=${PHRASE}`, `service=${TEMPLATE_SERVICE}`, `service=${TEMPLATE_SERVICE}&q=${PHRASE}`, 'severity=error', `template_id=${TEMPLATE_ID}`];
 
 function quantile(sorted: number[], q: number): number {
-  return sorted[Math.min(sorted.length - 1, Math.ceil(sorted.length * q) - 1)];
+  return at(sorted, Math.min(sorted.length - 1, Math.ceil(sorted.length * q) - 1));
 }
 
 function openApi(data: LogBenchData): Api {
@@ -89,7 +90,7 @@ async function measureExplore(api: Api): Promise<void> {
     for (const [what, ready] of views) {
       // Each load waits for its histogram before the next starts: the engine would still be counting.
       const samples = await firstView(browser, address, '/logs/explore?since=24h', ready, `() => ${histogram}`);
-      console.log(`explore first view over 24 h, ${what} drawn: median ${median(samples).toFixed(0)} ms (${samples.length} cold loads, ${samples[0].toFixed(0)}..${samples[samples.length - 1].toFixed(0)} ms; target <= 1000)`);
+      console.log(`explore first view over 24 h, ${what} drawn: median ${median(samples).toFixed(0)} ms (${samples.length} cold loads, ${at(samples, 0).toFixed(0)}..${at(samples, samples.length - 1).toFixed(0)} ms; target <= 1000)`);
     }
   } finally {
     await browser.close();

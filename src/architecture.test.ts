@@ -133,6 +133,9 @@ test('a forbidden import is reported, and an exception only excuses its own file
     ['writer/writer.ts', "import { decide } from '../assembler/outputs.js';\nimport { DiskBus } from '../bus/disk/disk-bus.js';\nimport type { Bus } from '../model/bus.js';"],
     ['api/routes/traces.ts', "import { open } from '../../logminer/live-state.js';\nimport { readSpans } from '../../store/spans.js';"],
     ['store/spans.ts', "import { createWriter } from '../writer/writer.js';"],
+    ['mining/parallel.ts', "import { Worker } from 'node:worker_threads';\nimport { readFileSync } from 'node:fs';"],
+    ['otlp/decode.ts', "import { span } from '../testing/otel.js';\nimport { spanProto } from './otlp-fixtures.test-support.js';"],
+    ['store/store-suite.test-support.ts', "import { createApi } from '../api/server.js';\nimport { main } from '../cli.js';"],
     ['writer/writer.test.ts', "import { MemoryBus } from '../bus/memory/memory-bus.js';\nimport { handle } from '../assembler/assembler.js';"],
   ]);
   const reported = violations(edgesOf(sources)).map((line) => line.split('; ')[0]);

@@ -13,6 +13,7 @@ import { after, before, describe, it } from 'node:test';
 import type { LogRow } from '../model/signals.js';
 import type { Store } from '../model/store.js';
 import { until } from '../testing/sdk-trace.js';
+import { at } from '../util/at.js';
 import { createStore } from './create-store.js';
 import { insertLogs } from './logs.js';
 import { migrate } from './migrate.js';
@@ -26,7 +27,7 @@ let seq = 0;
 /** A log `secondsAgo` before now; services, severities and trace context vary with the sequence. */
 function log(secondsAgo: number): LogRow {
   seq += 1;
-  const service = SERVICES[seq % SERVICES.length];
+  const service = at(SERVICES, seq % SERVICES.length);
   return {
     logId: String(9_000_000 + seq * 7919),
     tsNs: NOW_NS - BigInt(secondsAgo) * SECOND_NS,
@@ -34,7 +35,7 @@ function log(secondsAgo: number): LogRow {
     traceId: seq % 3 === 0 ? (seq * 104_729).toString(16).padStart(32, '0') : '',
     spanId: seq % 3 === 0 ? (seq * 31).toString(16).padStart(16, '0') : '',
     serviceName: service,
-    severityNumber: [9, 13, 17][seq % 4 === 0 ? 2 : seq % 2],
+    severityNumber: at([9, 13, 17], seq % 4 === 0 ? 2 : seq % 2),
     severityText: '',
     body: `line ${seq} of ${service}`,
     attrs: [['n', seq]],
@@ -73,7 +74,7 @@ after(async () => {
 
 /** Active parts of the logs table, and how many of them carry the projection. */
 async function projectionCoverage(): Promise<{ parts: number; projected: number }> {
-  const [row] = await store.query<{ parts: string; projected: string }>(
+  const [row = { parts: '0', projected: '0' }] = await store.query<{ parts: string; projected: string }>(
     `SELECT
        (SELECT count() FROM system.parts WHERE database = currentDatabase() AND table = 'logs' AND active) AS parts,
        (SELECT count() FROM system.projection_parts WHERE database = currentDatabase() AND table = 'logs' AND name = 'p_service_time' AND active) AS projected`,
@@ -120,7 +121,7 @@ describe('migration 5 on an existing data dir', () => {
       assert.deepEqual(projection, table, select);
     }
     const stored = (rows: { stored: string }[]) => rows.reduce((sum, r) => sum + Number(r.stored), 0);
-    assert.equal(stored((await bothWays<{ stored: string }>(READS[0])).projection), BEFORE_UPGRADE.length + AFTER_UPGRADE.length + 80, 'replays are stored until a merge');
+    assert.equal(stored((await bothWays<{ stored: string }>(at(READS, 0))).projection), BEFORE_UPGRADE.length + AFTER_UPGRADE.length + 80, 'replays are stored until a merge');
 
     // A merge collapses the replays; with deduplicate_merge_projection_mode = 'rebuild' the
     // projection is rebuilt from the merged rows, so it drops them too.
@@ -129,7 +130,7 @@ describe('migration 5 on an existing data dir', () => {
       const { table, projection } = await bothWays<Record<string, unknown>>(select);
       assert.deepEqual(projection, table, select);
     }
-    assert.equal(stored((await bothWays<{ stored: string }>(READS[0])).projection), BEFORE_UPGRADE.length + AFTER_UPGRADE.length);
+    assert.equal(stored((await bothWays<{ stored: string }>(at(READS, 0))).projection), BEFORE_UPGRADE.length + AFTER_UPGRADE.length);
   });
 
   it('plans a service search on the projection', async () => {
