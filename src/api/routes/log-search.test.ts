@@ -63,11 +63,13 @@ const DECLINED = log(-5 * MINUTE_MS, {
 const DECLINED_BILLING = log(-6 * MINUTE_MS, { serviceName: 'billing', severityNumber: 13, severityText: 'WARN', body: 'payment declined: retry later' });
 const PERCENT = log(-7 * MINUTE_MS, { body: 'disk 100% full' });
 const PERCENT_DECOY = log(-7 * MINUTE_MS, { body: 'disk 1000 full' });
+/** Upper case beyond ASCII: matched through the Unicode lowering, not the ASCII case fold. */
+const UMLAUT = log(-8 * MINUTE_MS, { body: 'Zahlung ÜBERFÄLLIG seit 100 Tagen' });
 const OLD = log(-2 * 60 * MINUTE_MS, { body: 'payment declined long ago' });
 const FUTURE = log(30_000, { body: 'stamped ahead of the clock' });
 /** 240 lines, three per millisecond stamp, so pages split rows of one stamp. */
 const BULK = Array.from({ length: 240 }, (_, i) => log(-50 * MINUTE_MS + Math.floor(i / 3), { serviceName: 'bulk', body: `bulk line ${i}` }));
-const ALL_IN_HOUR = [DECLINED, DECLINED_BILLING, PERCENT, PERCENT_DECOY, ...BULK];
+const ALL_IN_HOUR = [DECLINED, DECLINED_BILLING, PERCENT, PERCENT_DECOY, UMLAUT, ...BULK];
 
 before(async () => {
   // An existing data dir: the schema before log search, already holding logs.
@@ -78,7 +80,7 @@ before(async () => {
 
   store = await createStore({ clickhouse: { url: '', database: 'svc_log_search' }, embedded: { data_dir: join(dir, 'data') } });
   upgradeApplied = await migrate(store);
-  await insertLogs(store, [PERCENT, PERCENT_DECOY, FUTURE, ...BULK]);
+  await insertLogs(store, [PERCENT, PERCENT_DECOY, UMLAUT, FUTURE, ...BULK]);
   await insertLogs(store, BULK.slice(0, 30)); // replays: listed and counted once
   await upsertTemplates(store, [{
     templateId: TPL, service: 'checkout', template: 'Payment DECLINED for order <*> by <*>', count: 1, firstSeenNs: DECLINED.tsNs, lastSeenNs: DECLINED.tsNs,
@@ -130,15 +132,18 @@ async function allPages(url: string, limit: number): Promise<{ pages: number; lo
   return { pages, logIds, ts };
 }
 
-describe('migrations 4 and 5 on an existing data dir', () => {
+describe('migrations 4, 5 and 6 on an existing data dir', () => {
   it('adds the skipping indexes to the logs table and keeps the logs written before it searchable', async () => {
-    assert.deepEqual(upgradeApplied, [4, 5]);
+    assert.deepEqual(upgradeApplied, [4, 5, 6]);
     const indexes = await store.query<{ name: string; type: string; expr: string }>(
       "SELECT name, type, expr FROM system.data_skipping_indices WHERE database = currentDatabase() AND table = 'logs' ORDER BY name",
     );
     const byName = new Map(indexes.map((i) => [i.name, i]));
-    assert.equal(byName.get('idx_body_ngram')?.type, 'ngrambf_v1');
-    assert.equal(byName.get('idx_body_ngram')?.expr, 'lowerUTF8(body)');
+    assert.equal(byName.get('idx_body_ngram_g4')?.type, 'ngrambf_v1');
+    assert.equal(byName.get('idx_body_ngram_g4')?.expr, 'lowerUTF8(body)');
+    assert.equal(byName.has('idx_body_ngram'), false, 'the per-granule filter it replaces is gone');
+    const [body] = await store.query<{ codec: string }>("SELECT compression_codec AS codec FROM system.columns WHERE database = currentDatabase() AND table = 'logs' AND name = 'body'");
+    assert.equal(body?.codec, 'CODEC(LZ4)');
     assert.equal(byName.get('idx_log_id')?.type, 'bloom_filter');
     assert.deepEqual(ids((await get('/api/v1/logs/search?q=declined')).body), [DECLINED.logId, DECLINED_BILLING.logId]);
   });
@@ -149,7 +154,7 @@ describe('GET /api/v1/logs/search', () => {
     const { status, body } = await get('/api/v1/logs/search?limit=500');
     assert.equal(status, 200);
     // Without until, rows stamped up to 60 s past now are listed; the 2-hour-old log is not.
-    assert.deepEqual(ids(body), [FUTURE, DECLINED, DECLINED_BILLING, ...[PERCENT, PERCENT_DECOY].sort((a, b) => (BigInt(b.logId) > BigInt(a.logId) ? 1 : -1)), ...[...BULK].reverse()].map((l) => l.logId));
+    assert.deepEqual(ids(body), [FUTURE, DECLINED, DECLINED_BILLING, ...[PERCENT, PERCENT_DECOY].sort((a, b) => (BigInt(b.logId) > BigInt(a.logId) ? 1 : -1)), UMLAUT, ...[...BULK].reverse()].map((l) => l.logId));
     assert.equal(body.next_cursor, null);
     assert.deepEqual(body.logs[1], {
       log_id: DECLINED.logId,
@@ -187,6 +192,8 @@ describe('GET /api/v1/logs/search', () => {
     assert.deepEqual(ids((await get('/api/v1/logs/search?q=100%25')).body), [PERCENT.logId]);
     assert.deepEqual(ids((await get('/api/v1/logs/search?q=1_0')).body), []);
     assert.deepEqual(ids((await get('/api/v1/logs/search?q=clin')).body), [DECLINED.logId, DECLINED_BILLING.logId], 'a part of a word matches');
+    assert.deepEqual(ids((await get('/api/v1/logs/search?q=%C3%BCberf%C3%A4llig')).body), [UMLAUT.logId], 'überfällig matches ÜBERFÄLLIG');
+    assert.deepEqual(ids((await get('/api/v1/logs/search?q=zahlung%20%C3%BCBERf%C3%A4LLIG')).body), [UMLAUT.logId], 'ASCII and non-ASCII words together');
   });
 
   it('pages through every row once with the cursor, also across rows sharing a stamp', async () => {
@@ -249,11 +256,17 @@ describe('GET /api/v1/logs/series', () => {
     const declinedBucket = body.error.find(([, n]: [number, number]) => n > 0)[0];
     assert.equal(declinedBucket, Math.floor((NOW_MS - 5 * MINUTE_MS) / MINUTE_MS) * 60);
 
-    for (const filter of ['', 'service=bulk', 'q=declined', 'severity=warn', `template_id=${TPL}`, 'q=line&service=bulk']) {
+    // Text words without a service read the table's own order through FINAL (the replayed BULK lines
+    // must count once there too); with a service, distinct log ids over the projection.
+    const filters = ['', 'service=bulk', 'q=declined', 'severity=warn', `template_id=${TPL}`, 'q=line&service=bulk', 'q=bulk', 'q=LINE&severity=info',
+      'q=%C3%BCberf%C3%A4llig', 'q=line%20%C3%BCberf%C3%A4llig'];
+    for (const filter of filters) {
       const series = await get(`/api/v1/logs/series?until=${until}&${filter}`);
       const listed = await allPages(`/api/v1/logs/search?until=${until}&${filter}`, 500);
       assert.equal(series.body.total, listed.logIds.length, filter);
     }
+    assert.equal((await get(`/api/v1/logs/series?until=${until}&q=bulk`)).body.total, BULK.length, 'replays counted once');
+    assert.equal((await get(`/api/v1/logs/series?until=${until}&q=%C3%BCberf%C3%A4llig`)).body.total, 1);
   });
 });
 

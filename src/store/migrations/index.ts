@@ -5,6 +5,7 @@ import { migration0002 } from './0002-trace-ops.js';
 import { migration0003 } from './0003-logminer.js';
 import { migration0004 } from './0004-log-search.js';
 import { migration0005 } from './0005-log-projection.js';
+import { migration0006 } from './0006-log-body-scan.js';
 import type { Migration } from './migration.js';
 
-export const MIGRATIONS: readonly Migration[] = [migration0001, migration0002, migration0003, migration0004, migration0005];
+export const MIGRATIONS: readonly Migration[] = [migration0001, migration0002, migration0003, migration0004, migration0005, migration0006];

@@ -57,39 +57,68 @@ function likeContains(word: string): string {
   return `%${word.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 }
 
-/** The WHERE clause shared by search and series. */
-function filterSql(filter: LogSearchFilter): { where: string; params: QueryParams } {
-  const where = ['ts_ns >= {from_ns:Int64}', 'ts_ns < {to_ns:Int64}'];
+/** Words of printable ASCII: their case-insensitive match needs no Unicode lowering (see wordSql). */
+const ASCII_WORD = /^[\x20-\x7e]+$/;
+
+/**
+ * The condition a body meets when it contains `word` in any case. lowerUTF8(body) LIKE is the
+ * expression of the n-gram index (migrations 4 and 6), so it always stays for granule skipping.
+ * An ASCII word is first matched by positionCaseInsensitive, which folds ASCII case while it
+ * searches: lowering every body of a window before LIKE cost more than a sixth of a full scan, and
+ * the AND then lowers only the bodies that matched (both agree on ASCII words).
+ */
+function wordSql(word: string, i: number, params: QueryParams): { cheap: string; indexed: string } {
+  params[`word_${i}`] = likeContains(word);
+  const indexed = `lowerUTF8(body) LIKE {word_${i}:String}`;
+  if (!ASCII_WORD.test(word)) return { cheap: indexed, indexed };
+  params[`needle_${i}`] = word;
+  return { cheap: `positionCaseInsensitive(body, {needle_${i}:String}) > 0`, indexed };
+}
+
+interface FilterSql {
+  /** Every condition, ANDed. */
+  where: string;
+  /** Only the text words' first conditions (empty without words), for a PREWHERE before FINAL. */
+  words: string;
+  /** Every other condition, the index's own for ASCII words included. */
+  rest: string;
+  params: QueryParams;
+}
+
+/** The conditions shared by search and series. */
+function filterSql(filter: LogSearchFilter): FilterSql {
+  const rest = ['ts_ns >= {from_ns:Int64}', 'ts_ns < {to_ns:Int64}'];
   const params: QueryParams = { from_ns: filter.fromNs, to_ns: filter.toNs };
   if (filter.service !== undefined) {
-    where.push('service_name = {service:String}');
+    rest.push('service_name = {service:String}');
     params.service = filter.service;
   }
   if (filter.minSeverity !== undefined) {
-    where.push('severity_number >= {min_severity:UInt8}');
+    rest.push('severity_number >= {min_severity:UInt8}');
     params.min_severity = filter.minSeverity;
   }
   if (filter.traceId !== undefined) {
-    where.push('trace_id = {trace_id:String}');
+    rest.push('trace_id = {trace_id:String}');
     params.trace_id = filter.traceId;
   }
-  // lowerUTF8(body) is the expression of the n-gram index (migration 4), so LIKE can skip granules.
+  const words: string[] = [];
   filter.words.forEach((word, i) => {
-    where.push(`lowerUTF8(body) LIKE {word_${i}:String}`);
-    params[`word_${i}`] = likeContains(word);
+    const { cheap, indexed } = wordSql(word, i, params);
+    words.push(cheap);
+    if (indexed !== cheap) rest.push(indexed);
   });
   if (filter.templateId !== undefined) {
     // A template's hits carry their log's service: naming those services lets the projection sorted
     // by service (migration 5) read only their key ranges; the log ids then select the exact rows.
-    where.push(`service_name IN (
+    rest.push(`service_name IN (
       SELECT service FROM template_hits
       WHERE template_id = {template_id:UInt64} AND ts_ns >= {from_ns:Int64} AND ts_ns < {to_ns:Int64})`);
-    where.push(`log_id IN (
+    rest.push(`log_id IN (
       SELECT log_id FROM template_hits
       WHERE template_id = {template_id:UInt64} AND ts_ns >= {from_ns:Int64} AND ts_ns < {to_ns:Int64})`);
     params.template_id = filter.templateId;
   }
-  return { where: where.join(' AND '), params };
+  return { where: [...words, ...rest].join(' AND '), words: words.join(' AND '), rest: rest.join(' AND '), params };
 }
 
 interface StoredRow {
@@ -212,27 +241,33 @@ async function templatesOfLogs(store: Store, rows: readonly StoredRow[], options
 /** Distinct logs per grid bucket (Unix seconds) and severity level over the filter's window. */
 export async function countLogs(store: Store, filter: LogSearchFilter, bucketSecs: number, options: QueryOptions): Promise<{ bucket: number; level: SeverityLevel; n: number }[]> {
   if (filter.toNs <= filter.fromNs) return [];
-  const { where, params } = filterSql(filter);
-  // Replayed twins share a sort key and a stamp. Without a filter, FINAL within each day's partition
-  // collapses them at about a third of the cost of counting distinct log ids (FINAL reads the table's
-  // own order, never the projection); with one, FINAL would still merge every row of the window
-  // before filtering, while distinct ids over the matching rows read only the projection's ranges of
-  // a service (migration 5) and the columns the filter needs.
-  const filtered = filter.service !== undefined || filter.minSeverity !== undefined || filter.words.length > 0 || filter.templateId !== undefined || filter.traceId !== undefined;
+  const { where, words, rest, params } = filterSql(filter);
   const level = `multiIf(severity_number = 0, 'unspecified', severity_number <= 4, 'trace', severity_number <= 8, 'debug',
                severity_number <= 12, 'info', severity_number <= 16, 'warn', severity_number <= 20, 'error', 'fatal')`;
-  const sql = filtered
-    ? `SELECT intDiv(ts_ns, {bucket_ns:Int64}) * {bucket_secs:Int64} AS bucket, ${level} AS level, uniqExact(log_id) AS n
+  const perBucket = (from: string) => `SELECT intDiv(ts_ns, {bucket_ns:Int64}) * {bucket_secs:Int64} AS bucket, ${level} AS level, count() AS n
+       FROM (${from})
+       GROUP BY bucket, level`;
+  // Replayed twins share a sort key, a stamp and every other column. FINAL within each day's
+  // partition collapses them; it reads the table's own order, never the projection sorted by
+  // service (migration 5), so it serves the filters that projection cannot narrow:
+  // - no filter: FINAL costs about a third of counting distinct log ids;
+  // - text words without a service, template or trace: the words' cheap conditions run as PREWHERE,
+  //   before FINAL, so only matching rows are merged (exact, as twins have the same body).
+  // With a service, template or trace, distinct log ids over the matching rows read only the
+  // projection's ranges of a service and the columns the filter needs.
+  const narrowed = filter.service !== undefined || filter.templateId !== undefined || filter.traceId !== undefined;
+  const finalSettings = 'SETTINGS do_not_merge_across_partitions_select_final = 1';
+  let sql: string;
+  if (narrowed || (filter.words.length === 0 && filter.minSeverity !== undefined)) {
+    sql = `SELECT intDiv(ts_ns, {bucket_ns:Int64}) * {bucket_secs:Int64} AS bucket, ${level} AS level, uniqExact(log_id) AS n
        FROM logs
        WHERE ${where}
-       GROUP BY bucket, level`
-    : `SELECT intDiv(ts_ns, {bucket_ns:Int64}) * {bucket_secs:Int64} AS bucket, ${level} AS level, count() AS n
-       FROM (
-         SELECT ts_ns, severity_number FROM logs FINAL
-         WHERE ${where}
-         SETTINGS do_not_merge_across_partitions_select_final = 1
-       )
        GROUP BY bucket, level`;
+  } else if (words !== '') {
+    sql = perBucket(`SELECT ts_ns, severity_number FROM logs FINAL PREWHERE ${words} WHERE ${rest} ${finalSettings}`);
+  } else {
+    sql = perBucket(`SELECT ts_ns, severity_number FROM logs FINAL WHERE ${where} ${finalSettings}`);
+  }
   const rows = await store.query<{ bucket: string | number; level: SeverityLevel; n: string | number }>(
     sql,
     { ...params, bucket_secs: bucketSecs, bucket_ns: BigInt(bucketSecs) * 1_000_000_000n },
