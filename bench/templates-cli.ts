@@ -3,12 +3,19 @@
  * repeated), output read from its pipe. Reports lines per second of wall time and per CPU-second
  * of the svc process, and its peak RSS (VmHWM), polled from /proc. Then the same through standard
  * input (`-`). Usage: node dist/bench/templates-cli.js [lines] [data_dir]
+ *
+ * This machine's speed varies by up to half from one hour to the next, so the same lines are first
+ * mined in this process on one thread (the tool's own per-line work, no I/O, no second thread) as a
+ * reference measured in the same minutes: the CLI's rate over it says how close the tool gets to
+ * its mining loop whatever the machine's state.
  */
 import { spawn } from 'node:child_process';
 import { createReadStream, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { DEFAULT_MINER_OPTIONS } from '../src/mining/miner.js';
+import { TemplateLines } from '../src/mining/templates-tool.js';
 import { defaultLoghubDir, loadLoghubSets } from '../src/testing/loghub.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
@@ -62,6 +69,17 @@ function runTemplates(dir: string, file: string, viaStdin: boolean): Promise<Run
   });
 }
 
+/** Lines per CPU-second of mining `lines` in this process, on one thread, output bytes included. */
+function oneThreadLinesPerCpuSecond(lines: readonly string[]): number {
+  const tool = new TemplateLines(DEFAULT_MINER_OPTIONS, 'input.log');
+  const started = process.cpuUsage();
+  let bytes = 0;
+  for (const line of lines) bytes += tool.next(line).length;
+  const used = process.cpuUsage(started);
+  if (bytes === 0) throw new Error('no output');
+  return lines.length / ((used.user + used.system) / 1e6);
+}
+
 export async function main(argv: string[] = process.argv.slice(2)): Promise<void> {
   const total = Number(argv[0] ?? 1_000_000);
   const sets = loadLoghubSets(resolve(argv[1] ?? defaultLoghubDir()));
@@ -73,11 +91,14 @@ export async function main(argv: string[] = process.argv.slice(2)): Promise<void
     const out: string[] = [];
     for (let i = 0; i < total; i++) out.push(bodies[i % bodies.length]);
     writeFileSync(file, `${out.join('\n')}\n`);
+    const referenceLinesPerCpuS = oneThreadLinesPerCpuSecond(out);
+    console.log(`templates_cli_reference_one_thread_lines_per_cpu_sec ${Math.round(referenceLinesPerCpuS)}`);
     for (const viaStdin of [false, true]) {
       const run = await runTemplates(dir, file, viaStdin);
       if (run.lines !== total) throw new Error(`expected ${total} output lines, got ${run.lines}`);
       const name = viaStdin ? 'templates_cli_stdin' : 'templates_cli';
       console.log(`${name}_lines_per_sec ${Math.round(run.lines / run.wallS)}`);
+      console.log(`${name}_over_reference ${(run.lines / run.wallS / referenceLinesPerCpuS).toFixed(2)}`);
       console.log(`${name}_lines_per_cpu_sec ${Math.round(run.lines / run.cpuS)} (last /proc sample, up to 50 ms early)`);
       console.log(`${name}_peak_rss_mb ${(run.peakRssBytes / 2 ** 20).toFixed(0)}`);
     }
