@@ -263,10 +263,10 @@ export async function countLogs(store: Store, filter: LogSearchFilter, bucketSec
        FROM logs
        WHERE ${where}
        GROUP BY bucket, level`;
-  } else if (words !== '') {
-    sql = perBucket(`SELECT ts_ns, severity_number FROM logs FINAL PREWHERE ${words} WHERE ${rest} ${finalSettings}`);
   } else {
-    sql = perBucket(`SELECT ts_ns, severity_number FROM logs FINAL WHERE ${where} ${finalSettings}`);
+    // Without text words there is no PREWHERE, and `rest` is the whole filter.
+    const prewhere = words === '' ? '' : `PREWHERE ${words} `;
+    sql = perBucket(`SELECT ts_ns, severity_number FROM logs FINAL ${prewhere}WHERE ${rest} ${finalSettings}`);
   }
   const rows = await store.query<{ bucket: string | number; level: SeverityLevel; n: string | number }>(
     sql,
