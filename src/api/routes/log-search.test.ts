@@ -147,6 +147,35 @@ describe('migrations 4, 5 and 6 on an existing data dir', () => {
     assert.equal(byName.get('idx_log_id')?.type, 'bloom_filter');
     assert.deepEqual(ids((await get('/api/v1/logs/search?q=declined')).body), [DECLINED.logId, DECLINED_BILLING.logId]);
   });
+
+  it('lets the n-gram index pick the granules of a text query in search and series, ASCII or not', async () => {
+    // Every statement the routes send, explained by the engine with its own parameters: a text
+    // query that stopped naming the index expression would read every granule of its window.
+    const sent: { sql: string; params: Record<string, unknown> }[] = [];
+    const recording: Store = { ...store, query: (sql, params, options) => {
+      sent.push({ sql, params: params ?? {} });
+      return store.query(sql, params, options);
+    } };
+    const routes = createLogRoutes(recording, { nowMs: () => NOW_MS });
+    const probe = createApi({ listen: { host: '127.0.0.1', port: 0 }, queryTimeoutSecs: 15 }, {
+      traces: createTraceRepo(store, 15), registry: new Registry(), metricRegistries: [], logger: createLogger('silent'), routes: [routes], checkResponses: true,
+    });
+    try {
+      await probe.app.ready();
+      for (const url of ['/api/v1/logs/search?q=declined', '/api/v1/logs/series?q=declined', '/api/v1/logs/series?q=%C3%BCberf%C3%A4llig', '/api/v1/logs/search?q=zahlung%20%C3%BCberf%C3%A4llig']) {
+        sent.length = 0;
+        assert.equal((await get(url, probe)).status, 200, url);
+        const bodyReads = sent.filter((s) => s.sql.includes('FROM logs'));
+        assert.ok(bodyReads.length > 0, url);
+        for (const { sql, params } of bodyReads) {
+          const plan = await store.query<{ explain: string }>(`EXPLAIN indexes = 1 ${sql}`, params as never);
+          assert.match(plan.map((p) => p.explain).join('\n'), /Name: idx_body_ngram_g4/, `${url}: ${sql}`);
+        }
+      }
+    } finally {
+      await probe.close();
+    }
+  });
 });
 
 describe('GET /api/v1/logs/search', () => {

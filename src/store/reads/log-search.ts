@@ -63,16 +63,18 @@ const ASCII_WORD = /^[\x20-\x7e]+$/;
 /**
  * The condition a body meets when it contains `word` in any case. lowerUTF8(body) LIKE is the
  * expression of the n-gram index (migrations 4 and 6), so it always stays for granule skipping.
- * An ASCII word is first matched by positionCaseInsensitive, which folds ASCII case while it
- * searches: lowering every body of a window before LIKE cost more than a sixth of a full scan, and
- * the AND then lowers only the bodies that matched (both agree on ASCII words).
+ * An ASCII word is matched by positionCaseInsensitive, which folds ASCII case while it searches
+ * (lowering every body before LIKE cost more than a sixth of a full scan). Any body it matches also
+ * matches the lowered LIKE (lowering keeps ASCII letters ASCII), so that LIKE is needed only to pick
+ * granules: indexHint gives it to the index and never evaluates it per row, which had cost ~150 ms
+ * of a 24 h series over 10M logs for a common word.
  */
 function wordSql(word: string, i: number, params: QueryParams): { cheap: string; indexed: string } {
   params[`word_${i}`] = likeContains(word);
   const indexed = `lowerUTF8(body) LIKE {word_${i}:String}`;
   if (!ASCII_WORD.test(word)) return { cheap: indexed, indexed };
   params[`needle_${i}`] = word;
-  return { cheap: `positionCaseInsensitive(body, {needle_${i}:String}) > 0`, indexed };
+  return { cheap: `positionCaseInsensitive(body, {needle_${i}:String}) > 0`, indexed: `indexHint(${indexed})` };
 }
 
 interface FilterSql {
