@@ -80,7 +80,7 @@ function wordSql(word: string, i: number, params: QueryParams): { cheap: string;
 interface FilterSql {
   /** Every condition, ANDed. */
   where: string;
-  /** Only the text words' first conditions (empty without words), for a PREWHERE before FINAL. */
+  /** Only the text words' first conditions (empty without words), for a PREWHERE. */
   words: string;
   /** Every other condition, the index's own for ASCII words included. */
   rest: string;
@@ -246,29 +246,27 @@ export async function countLogs(store: Store, filter: LogSearchFilter, bucketSec
   const { where, words, rest, params } = filterSql(filter);
   const level = `multiIf(severity_number = 0, 'unspecified', severity_number <= 4, 'trace', severity_number <= 8, 'debug',
                severity_number <= 12, 'info', severity_number <= 16, 'warn', severity_number <= 20, 'error', 'fatal')`;
-  const perBucket = (from: string) => `SELECT intDiv(ts_ns, {bucket_ns:Int64}) * {bucket_secs:Int64} AS bucket, ${level} AS level, count() AS n
-       FROM (${from})
+  const grouped = (from: string, n: string) => `SELECT intDiv(ts_ns, {bucket_ns:Int64}) * {bucket_secs:Int64} AS bucket, ${level} AS level, ${n} AS n
+       FROM ${from}
        GROUP BY bucket, level`;
-  // Replayed twins share a sort key, a stamp and every other column. FINAL within each day's
-  // partition collapses them; it reads the table's own order, never the projection sorted by
-  // service (migration 5), so it serves the filters that projection cannot narrow:
-  // - no filter: FINAL costs about a third of counting distinct log ids;
-  // - text words without a service, template or trace: the words' cheap conditions run as PREWHERE,
-  //   before FINAL, so only matching rows are merged (exact, as twins have the same body).
-  // With a service, template or trace, distinct log ids over the matching rows read only the
-  // projection's ranges of a service and the columns the filter needs.
+  // Replayed twins share a log id, a sort key, a stamp and every other column; each row is counted
+  // once, the way measured cheapest for its filter on 10M logs over 24 h:
+  // - no filter: FINAL within each day's partition, about a third of the cost of counting distinct
+  //   log ids over every row (FINAL reads the table's own order, never the projection sorted by
+  //   service of migration 5);
+  // - text words without a service, template or trace: the words' cheap conditions as PREWHERE,
+  //   so only matching rows are read further, then distinct log ids (~25% faster than FINAL after
+  //   the same PREWHERE, which must read and merge every matching row's sort key);
+  // - with a service, template or trace (or a severity alone), distinct log ids over the matching
+  //   rows, which read only the projection's ranges of a service and the columns the filter needs.
   const narrowed = filter.service !== undefined || filter.templateId !== undefined || filter.traceId !== undefined;
-  const finalSettings = 'SETTINGS do_not_merge_across_partitions_select_final = 1';
   let sql: string;
-  if (narrowed || (filter.words.length === 0 && filter.minSeverity !== undefined)) {
-    sql = `SELECT intDiv(ts_ns, {bucket_ns:Int64}) * {bucket_secs:Int64} AS bucket, ${level} AS level, uniqExact(log_id) AS n
-       FROM logs
-       WHERE ${where}
-       GROUP BY bucket, level`;
+  if (!narrowed && words === '' && filter.minSeverity === undefined) {
+    sql = grouped(`(SELECT ts_ns, severity_number FROM logs FINAL WHERE ${where} SETTINGS do_not_merge_across_partitions_select_final = 1)`, 'count()');
+  } else if (!narrowed && words !== '') {
+    sql = grouped(`logs PREWHERE ${words} WHERE ${rest}`, 'uniqExact(log_id)');
   } else {
-    // Without text words there is no PREWHERE, and `rest` is the whole filter.
-    const prewhere = words === '' ? '' : `PREWHERE ${words} `;
-    sql = perBucket(`SELECT ts_ns, severity_number FROM logs FINAL ${prewhere}WHERE ${rest} ${finalSettings}`);
+    sql = grouped(`logs WHERE ${where}`, 'uniqExact(log_id)');
   }
   const rows = await store.query<{ bucket: string | number; level: SeverityLevel; n: string | number }>(
     sql,
