@@ -132,9 +132,9 @@ async function allPages(url: string, limit: number): Promise<{ pages: number; lo
   return { pages, logIds, ts };
 }
 
-describe('migrations 4, 5 and 6 on an existing data dir', () => {
+describe('migrations 4 to 7 on an existing data dir', () => {
   it('adds the skipping indexes to the logs table and keeps the logs written before it searchable', async () => {
-    assert.deepEqual(upgradeApplied, [4, 5, 6]);
+    assert.deepEqual(upgradeApplied, [4, 5, 6, 7]);
     const indexes = await store.query<{ name: string; type: string; expr: string }>(
       "SELECT name, type, expr FROM system.data_skipping_indices WHERE database = currentDatabase() AND table = 'logs' ORDER BY name",
     );
@@ -142,8 +142,10 @@ describe('migrations 4, 5 and 6 on an existing data dir', () => {
     assert.equal(byName.get('idx_body_ngram_g4')?.type, 'ngrambf_v1');
     assert.equal(byName.get('idx_body_ngram_g4')?.expr, 'lowerUTF8(body)');
     assert.equal(byName.has('idx_body_ngram'), false, 'the per-granule filter it replaces is gone');
-    const [body] = await store.query<{ codec: string }>("SELECT compression_codec AS codec FROM system.columns WHERE database = currentDatabase() AND table = 'logs' AND name = 'body'");
-    assert.equal(body?.codec, 'CODEC(LZ4)');
+    const codecs = await store.query<{ name: string; codec: string }>(
+      "SELECT name, compression_codec AS codec FROM system.columns WHERE database = currentDatabase() AND table = 'logs' AND name IN ('body', 'ts_ns', 'observed_ts_ns') ORDER BY name",
+    );
+    assert.deepEqual(codecs, [{ name: 'body', codec: 'CODEC(LZ4)' }, { name: 'observed_ts_ns', codec: 'CODEC(Delta(8), LZ4)' }, { name: 'ts_ns', codec: 'CODEC(Delta(8), LZ4)' }]);
     assert.equal(byName.get('idx_log_id')?.type, 'bloom_filter');
     assert.deepEqual(ids((await get('/api/v1/logs/search?q=declined')).body), [DECLINED.logId, DECLINED_BILLING.logId]);
   });
