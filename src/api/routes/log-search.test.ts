@@ -287,8 +287,9 @@ describe('GET /api/v1/logs/series', () => {
     const declinedBucket = body.error.find(([, n]: [number, number]) => n > 0)[0];
     assert.equal(declinedBucket, Math.floor((NOW_MS - 5 * MINUTE_MS) / MINUTE_MS) * 60);
 
-    // Text words without a service read the table's own order through FINAL (the replayed BULK lines
-    // must count once there too); with a service, distinct log ids over the projection.
+    // Text words without a service count distinct log ids after a PREWHERE on the words over the
+    // table's own order (the replayed BULK lines must count once there too); with a service,
+    // distinct log ids over the projection; no filter at all, FINAL.
     const filters = ['', 'service=bulk', 'q=declined', 'severity=warn', `template_id=${TPL}`, 'q=line&service=bulk', 'q=bulk', 'q=LINE&severity=info',
       'q=%C3%BCberf%C3%A4llig', 'q=line%20%C3%BCberf%C3%A4llig'];
     for (const filter of filters) {
