@@ -296,7 +296,8 @@ async function countWithCoverage(
 ): Promise<{ bucket: number; level: SeverityLevel; n: number }[]> {
   const { where, words, rest, params } = filterSql(filter);
   // Buckets one part alone meets count their rows; the others (or all, without coverage) count
-  // distinct log ids. The shorter list of grid indexes is the one the engine tests each row against.
+  // distinct log ids. Rows are tested against the shared buckets' grid indexes, usually the few
+  // newest ones, as a set.
   let n: string;
   if (coverage.single.length === 0) {
     n = 'uniqExact(log_id)';
