@@ -1,16 +1,19 @@
 import { isAscii } from 'node:buffer';
 import { createReadStream } from 'node:fs';
 import { basename } from 'node:path';
-import type { Readable, Writable } from 'node:stream';
+import type { Writable } from 'node:stream';
 import { loadSettings } from '../config/load.js';
 import { minerOptionsFrom } from '../mining/miner.js';
 import { TemplateLines } from '../mining/templates-tool.js';
 import { chunkLines, lineRanges, type ChunkLines } from './chunk-lines.js';
 import { FingerprintThread } from './fingerprint-pipeline.js';
+import { gatherChunks } from './gather-chunks.js';
 
 /** Input read per chunk; output of one chunk is written before the next is read. */
 const READ_CHUNK_BYTES = 1 << 20;
 const PROGRESS_EVERY_MS = 2000;
+/** Longest wait for the next piece of a pipe while a chunk is being gathered (see gather-chunks.ts). */
+const PIECE_WAIT_MS = 1;
 /** A second thread costs ~30 ms to start; below a few MiB of input one thread finishes sooner. */
 const PIPELINE_AFTER_BYTES = 4 << 20;
 /**
@@ -45,7 +48,7 @@ export async function runTemplates(args: string[], env: NodeJS.ProcessEnv): Prom
     const progress = (n: number): void => {
       process.stderr.write(`svc templates: ${n} lines mined, ${tool.miner.templateCount()} templates\n`);
     };
-    lines = await streamTemplates(input, process.stdout, tool, progress, { start: () => new FingerprintThread(tool.miner.maskOptions()), afterBytes: PIPELINE_AFTER_BYTES });
+    lines = await streamTemplates(gatherChunks(input, READ_CHUNK_BYTES, PIECE_WAIT_MS), process.stdout, tool, progress, { start: () => new FingerprintThread(tool.miner.maskOptions()), afterBytes: PIPELINE_AFTER_BYTES });
   } catch (error) {
     const err = error as NodeJS.ErrnoException;
     // The reader of our output went away (`| head`): not an error of ours.
@@ -88,7 +91,7 @@ const CHUNKS_AT_THREAD = 2;
  * run on another thread a chunk or two ahead, and this thread looks lines up by fingerprint and
  * mines the misses, in input order. Returns the number of lines.
  */
-export async function streamTemplates(input: Readable, output: Writable, tool: TemplateLines, progress: (lines: number) => void, pipeline?: FingerprintPipeline): Promise<number> {
+export async function streamTemplates(input: AsyncIterable<Buffer>, output: Writable, tool: TemplateLines, progress: (lines: number) => void, pipeline?: FingerprintPipeline): Promise<number> {
   let carry: Buffer | null = null;
   // Head of a line longer than MAX_LINE_BYTES whose end is still to come (null when none).
   let overlong: string | null = null;
@@ -129,7 +132,7 @@ export async function streamTemplates(input: Readable, output: Writable, tool: T
 
   output.on('error', onError);
   try {
-    for await (const raw of input as AsyncIterable<Buffer>) {
+    for await (const raw of input) {
       let buf: Buffer = carry === null ? raw : Buffer.concat([carry, raw]);
       carry = null;
       if (overlong !== null) {
