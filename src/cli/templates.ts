@@ -17,9 +17,17 @@ const PIECE_WAIT_MS = 1;
 /**
  * A second thread costs ~30 ms to start; below a few MiB of input one thread finishes sooner. An
  * input whose size is known (a file) and above this starts the thread at once, so that it boots
- * while this thread mines the first chunks; a pipe starts it once this many bytes have come.
+ * while this thread mines the first chunks.
  */
 const PIPELINE_AFTER_BYTES = 4 << 20;
+/**
+ * A pipe's size is unknown: it starts the thread once more than one pipe buffer (64 KiB) has come,
+ * which a tiny input (a few lines typed or echoed) never reaches. The first chunk of a large pipe is
+ * often short (the writer is still starting), so waiting for 4 MiB, or for a full 1 MiB chunk, left
+ * the thread booting ~140 ms later (1M lines: pairwise A/B medians 1.17 and 1.09 in favour of
+ * starting at the first chunk).
+ */
+const PIPE_PIPELINE_AFTER_BYTES = 64 << 10;
 /**
  * A line longer than this many bytes is mined by its head (the miner reads at most 64 tokens
  * anyway), so a file without newlines cannot make the tool hold it whole.
@@ -74,7 +82,8 @@ function pipelineAfterBytes(file: string): number {
   } catch {
     // Not our concern here: reading the input reports it.
   }
-  return bytes !== null && bytes >= PIPELINE_AFTER_BYTES ? 0 : PIPELINE_AFTER_BYTES;
+  if (bytes === null) return PIPE_PIPELINE_AFTER_BYTES;
+  return bytes >= PIPELINE_AFTER_BYTES ? 0 : PIPELINE_AFTER_BYTES;
 }
 
 /** Where lines and their fingerprints come from once the input is big enough: another thread. */
