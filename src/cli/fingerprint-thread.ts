@@ -1,16 +1,18 @@
 /**
- * Worker thread of `svc templates`: splits each chunk of text it is sent into lines and
- * fingerprints them, so the main thread only looks lines up and mines the misses. Fingerprinting
- * needs no template state, so it runs a chunk ahead of the mining.
+ * Worker thread of `svc templates`: fingerprints the lines of each chunk it is sent, a block of
+ * lines at a time, in shared memory, while the main thread mines earlier chunks; blocks the main
+ * thread has claimed meanwhile are left to it. Fingerprinting needs no template state, so it runs
+ * ahead of the mining.
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import type { MaskOptions } from '../mining/masking.js';
-import { chunkLines } from './chunk-lines.js';
+import { fingerprintClaimedBlocks, viewSharedLines } from './chunk-lines.js';
+import type { ChunkMessage } from './fingerprint-pipeline.js';
 
 const port = parentPort;
 if (port === null) throw new Error('fingerprint-thread must run in a worker thread');
 const mask = workerData as MaskOptions;
-port.on('message', (text: string) => {
-  const { ranges, fingerprints } = chunkLines(text, mask);
-  port.postMessage({ ranges, fingerprints }, [ranges.buffer as ArrayBuffer, fingerprints.buffer as ArrayBuffer]);
+port.on('message', ({ seq, text, buffer, lineCount }: ChunkMessage) => {
+  // Only the thread that finishes the last block tells: if it is this one, the main thread may be waiting.
+  if (fingerprintClaimedBlocks(text, viewSharedLines(buffer, lineCount), mask)) port.postMessage(seq);
 });

@@ -102,7 +102,7 @@ test('with the fingerprint thread the output is the same line for line, whatever
 test('a failure of the fingerprint thread fails the run, and the thread is closed', async () => {
   let closed = false;
   const failing: LineSource = {
-    lines: () => Promise.reject(new Error('thread gone')),
+    lines: () => () => Promise.reject(new Error('thread gone')),
     close: async () => {
       closed = true;
     },
