@@ -350,12 +350,12 @@ describe('GET /api/v1/logs/series over parts', () => {
     await store.exec('SYSTEM START MERGES logs');
   });
 
-  it('counts rows plainly where one part holds a bucket and distinct ids where parts overlap, each log once', async () => {
+  it('counts rows plainly where one part holds their stamps and by distinct id where parts overlap, each log once', async () => {
     const distinct = EARLY.length + LATE.length + TWICE.length;
     const { total, sql } = await seriesThrough();
     assert.equal(total, distinct);
     assert.equal((await allPages(`/api/v1/logs/search?since=2h&until=${untilSecs}&service=parts`, 500)).logIds.length, distinct);
-    // Buckets one part holds counted plainly, EARLY's replayed minutes by distinct ids.
+    // Stamps one part holds counted plainly, EARLY's replayed minutes by distinct id.
     assert.match(sql.join('\n'), /countIf\(.*uniqExactIf\(log_id/s);
     for (const filter of ['q=parts', 'q=line&severity=info', 'severity=info']) {
       const series = await get(`${url}&${filter}`);
@@ -364,7 +364,7 @@ describe('GET /api/v1/logs/series over parts', () => {
     assert.equal((await get(`/api/v1/logs/series?since=2h&until=${untilSecs}&q=parts%20line`)).body.total, distinct, 'text over all services');
   });
 
-  it('counts again when a part written during the count reaches a bucket it counted plainly', async () => {
+  it('counts again when a part written during the count reaches stamps it counted plainly', async () => {
     const distinct = EARLY.length + LATE.length + TWICE.length;
     let replayed = false;
     const { total, sql } = await seriesThrough(async () => {

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { bucketCoverage, logPart, meetsBuckets, partsAdded, type LogPart } from './log-part-coverage.js';
+import { logPart, overlapRanges, partsAdded, reachesOutside, type LogPart, type StampRange } from './log-part-coverage.js';
 
 const S = 1_000_000_000n;
 
@@ -19,26 +19,48 @@ describe('logPart', () => {
   });
 });
 
-describe('bucketCoverage', () => {
-  it('sorts the buckets parts meet into those one part meets and those several meet', () => {
-    // 60 s buckets over [0, 600): parts over 0..119, 100..239 (overlapping bucket 1), 400..450.
-    const parts = [part('d_1_1_0', 0, 119), part('d_2_2_0', 100, 239), part('d_3_3_0', 400, 450)];
-    const coverage = bucketCoverage(parts, 0n, 600n * S, 60n * S);
-    assert.deepEqual(coverage.single, [0n, 2n, 3n, 6n, 7n]);
-    assert.deepEqual(coverage.shared, [1n]);
+/** Ranges in whole seconds, for reading. */
+const secs = (ranges: StampRange[]): [number, number][] => ranges.map((r) => [Number(r.fromNs / S), Number(r.toNs / S)]);
+const NO_EDGE = 10_000n * S;
+
+describe('overlapRanges', () => {
+  it('finds the stamps two or more parts reach; parts that only touch do not overlap', () => {
+    // 0..119 and 100..239 overlap over 100..119; 240..300 starts just past 239; 280..290 inside it.
+    const parts = [part('d_1_1_0', 0, 119), part('d_2_2_0', 100, 239), part('d_3_3_0', 240, 300), part('d_4_4_0', 280, 290)];
+    assert.deepEqual(secs(overlapRanges(parts, 0n, 600n * S, NO_EDGE, 8)), [[100, 119], [280, 290]]);
+    assert.deepEqual(overlapRanges([part('d_1_1_0', 0, 100), part('d_2_2_0', 200, 300)], 0n, 600n * S, NO_EDGE, 8), [], 'separate hours: none');
   });
 
-  it('counts only the window: parts outside it or reaching past it are clipped', () => {
+  it('adds every stamp from the edge on, and clips to the window', () => {
     const parts = [part('d_1_1_0', 0, 1000), part('d_2_2_0', 590, 700)];
-    const coverage = bucketCoverage(parts, 120n * S, 600n * S, 60n * S);
-    assert.deepEqual(coverage.single, [2n, 3n, 4n, 5n, 6n, 7n, 8n]);
-    assert.deepEqual(coverage.shared, [9n], 'the window ends before 600 s: bucket 10 is outside');
-    assert.deepEqual(bucketCoverage(parts, 600n * S, 600n * S, 60n * S), { single: [], shared: [] });
+    const ranges = overlapRanges(parts, 120n * S, 600n * S, 550n * S, 8);
+    assert.deepEqual(ranges, [{ fromNs: 550n * S, toNs: 600n * S - 1n }], 'the overlap from 590 s joins the edge; the window ends before 600 s');
+    assert.deepEqual(overlapRanges(parts, 600n * S, 600n * S, 0n, 8), []);
   });
 
-  it('puts a bucket two parts reach only at its two ends among the shared ones', () => {
-    const coverage = bucketCoverage([part('d_1_1_0', 0, 60), part('d_2_2_0', 119, 200)], 0n, 240n * S, 60n * S);
-    assert.deepEqual(coverage.shared, [1n]);
+  it('joins the closest ranges past the limit, so more rows count by distinct id, never fewer', () => {
+    const parts = [
+      part('d_1_1_0', 0, 10), part('d_2_2_0', 5, 20), // overlap 5..10
+      part('d_3_3_0', 100, 110), part('d_4_4_0', 108, 120), // 108..110
+      part('d_5_5_0', 112, 130), part('d_6_6_0', 115, 140), // 112..130, with d_4 and then d_6
+    ];
+    assert.deepEqual(secs(overlapRanges(parts, 0n, 600n * S, NO_EDGE, 3)), [[5, 10], [108, 110], [112, 130]]);
+    assert.deepEqual(secs(overlapRanges(parts, 0n, 600n * S, NO_EDGE, 2)), [[5, 10], [108, 130]]);
+    assert.deepEqual(secs(overlapRanges(parts, 0n, 600n * S, NO_EDGE, 1)), [[5, 130]]);
+  });
+});
+
+describe('reachesOutside', () => {
+  const ranges = [{ fromNs: 100n * S, toNs: 200n * S }, { fromNs: 300n * S, toNs: 400n * S }];
+  it('says whether a part reaches a stamp of the window outside the ranges', () => {
+    assert.equal(reachesOutside([part('d_7_7_0', 120, 180)], ranges, 0n, 1000n * S), false);
+    assert.equal(reachesOutside([part('d_7_7_0', 350, 400)], ranges, 0n, 1000n * S), false);
+    assert.equal(reachesOutside([part('d_7_7_0', 150, 250)], ranges, 0n, 1000n * S), true);
+    assert.equal(reachesOutside([part('d_7_7_0', 50, 150)], ranges, 0n, 1000n * S), true);
+    assert.equal(reachesOutside([part('d_7_7_0', 390, 450)], ranges, 0n, 1000n * S), true);
+    assert.equal(reachesOutside([part('d_7_7_0', 390, 450)], ranges, 0n, 400n * S + 1n), false, 'past the window');
+    assert.equal(reachesOutside([part('d_7_7_0', 10, 20)], [], 0n, 1000n * S), true);
+    assert.equal(reachesOutside([], ranges, 0n, 1000n * S), false);
   });
 });
 
@@ -55,15 +77,5 @@ describe('partsAdded', () => {
     const mergedIn = part('20261127_1_8_2', 0, 130);
     const newDay = part('20261128_1_1_0', 90000, 90001);
     assert.deepEqual(partsAdded(before, [inserted, mergedIn, newDay]), [inserted, mergedIn, newDay]);
-  });
-});
-
-describe('meetsBuckets', () => {
-  it('says whether a part may hold a stamp in a listed bucket', () => {
-    const parts = [part('d_7_7_0', 130, 170)];
-    assert.equal(meetsBuckets(parts, [0n, 1n], 60n * S), false);
-    assert.equal(meetsBuckets(parts, [2n], 60n * S), true);
-    assert.equal(meetsBuckets(parts, [], 60n * S), false);
-    assert.equal(meetsBuckets([part('d_8_8_0', 0, 6000)], [50n], 60n * S), true, 'a listed bucket inside a long part');
   });
 });

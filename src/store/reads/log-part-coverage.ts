@@ -1,13 +1,13 @@
 /**
- * Which series buckets can count logs without collapsing replays.
+ * Where in time log counts must collapse replays.
  *
- * A replayed log (a bus replay or an exporter's retry) is an identical row with the same sort key,
- * so one part of the ReplacingMergeTree never holds it twice: an insert collapses twins within its
- * block (optimize_on_insert, on by default and set on every insert) and every merge collapses them.
- * Twins can only sit in two different parts, and then in parts whose time ranges (the exact
- * minimum and maximum of ts_ns each part keeps for its partition key) overlap at the twins' stamp.
- * So a bucket whose time range meets at most one part's range counts its rows as they are; only
- * buckets where parts overlap (the newest minutes, late or replayed logs) must count distinct ids.
+ * A replayed log (a bus replay or an exporter's retry) is an identical row with the same sort key
+ * and stamp, so one part of the ReplacingMergeTree never holds it twice: an insert collapses twins
+ * within its block (optimize_on_insert, set on every insert) and every merge collapses them. Twins
+ * can only sit in two different parts, and then at a stamp inside both parts' time ranges (the
+ * exact minimum and maximum of ts_ns each part keeps for its partition key). So rows stamped where
+ * at most one part's range reaches are counted as they are; only rows where ranges overlap (part
+ * boundaries, late or replayed logs) are counted by distinct log id.
  *
  * Pure: the parts are read by the caller, before the count and again after it (see partsAdded).
  */
@@ -21,6 +21,12 @@ export interface LogPart {
   maxTsNs: bigint;
 }
 
+/** An inclusive range of stamps, Unix ns. */
+export interface StampRange {
+  fromNs: bigint;
+  toNs: bigint;
+}
+
 /** `20261127_10_12_1` or `20261127_10_12_1_18` (with a mutation): partition, blocks, level[, mutation]. */
 const PART_NAME = /^([^_]+)_(\d+)_(\d+)_\d+(?:_\d+)?$/;
 
@@ -32,34 +38,60 @@ export function logPart(name: string, minTsNs: bigint, maxTsNs: bigint): LogPart
   return { name, partitionId, minBlock: BigInt(minBlock), maxBlock: BigInt(maxBlock), minTsNs, maxTsNs };
 }
 
-/** Grid index of a stamp, as the engine's intDiv(ts_ns, bucket_ns) computes it (truncated toward zero). */
-function bucketIndex(tsNs: bigint, bucketNs: bigint): bigint {
-  return tsNs / bucketNs;
-}
-
-/** The grid buckets (intDiv(ts_ns, bucketNs)) of a window that one part alone meets, and those several meet. */
-export interface BucketCoverage {
-  single: bigint[];
-  shared: bigint[];
-}
-
 /**
- * Sorts the buckets of [fromNs, toNs) that parts' time ranges meet into those one part alone meets
- * and those several meet. Buckets no part meets hold no rows and are in neither list.
+ * The stamps of [fromNs, toNs) where two or more parts' time ranges overlap, and every stamp from
+ * `edgeNs` on (where parts written while a count runs usually land, see countLogs), as at most
+ * `maxRanges` sorted, disjoint ranges: past that the closest ranges are joined with the stamps
+ * between them, which only moves rows to the distinct count.
  */
-export function bucketCoverage(parts: readonly LogPart[], fromNs: bigint, toNs: bigint, bucketNs: bigint): BucketCoverage {
-  const partsMeeting = new Map<bigint, number>();
+export function overlapRanges(parts: readonly LogPart[], fromNs: bigint, toNs: bigint, edgeNs: bigint, maxRanges: number): StampRange[] {
+  if (toNs <= fromNs) return [];
+  const lastNs = toNs - 1n;
+  // Sweep over range starts and ends: +1 at a start, -1 just past an end.
+  const events: [bigint, number][] = [];
   for (const part of parts) {
     const lowNs = part.minTsNs > fromNs ? part.minTsNs : fromNs;
-    const highNs = part.maxTsNs < toNs - 1n ? part.maxTsNs : toNs - 1n;
+    const highNs = part.maxTsNs < lastNs ? part.maxTsNs : lastNs;
     if (highNs < lowNs) continue;
-    for (let b = bucketIndex(lowNs, bucketNs); b <= bucketIndex(highNs, bucketNs); b++) partsMeeting.set(b, (partsMeeting.get(b) ?? 0) + 1);
+    events.push([lowNs, 1], [highNs + 1n, -1]);
   }
-  const byIndex = (a: bigint, b: bigint): number => (a < b ? -1 : a > b ? 1 : 0);
-  const single: bigint[] = [];
-  const shared: bigint[] = [];
-  for (const [bucket, n] of partsMeeting) (n === 1 ? single : shared).push(bucket);
-  return { single: single.sort(byIndex), shared: shared.sort(byIndex) };
+  // At one stamp, ends (just past a range) before starts: ranges that only touch do not overlap.
+  events.sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : a[1] - b[1]));
+  const ranges: StampRange[] = [];
+  let open = 0;
+  let startNs = 0n;
+  for (const [atNs, step] of events) {
+    if (open < 2 && open + step >= 2) startNs = atNs;
+    if (open >= 2 && open + step < 2) ranges.push({ fromNs: startNs, toNs: atNs - 1n });
+    open += step;
+  }
+  if (edgeNs <= lastNs) ranges.push({ fromNs: edgeNs > fromNs ? edgeNs : fromNs, toNs: lastNs });
+  ranges.sort((a, b) => (a.fromNs < b.fromNs ? -1 : a.fromNs > b.fromNs ? 1 : 0));
+  const joined: StampRange[] = [];
+  for (const range of ranges) addRange(joined, range);
+  while (joined.length > Math.max(1, maxRanges)) joinClosest(joined);
+  return joined;
+}
+
+/** Appends a range to sorted disjoint ranges (it starts at or after the last one's start), joining it with the last when they touch or overlap. */
+function addRange(ranges: StampRange[], range: StampRange): void {
+  const last = ranges[ranges.length - 1];
+  if (last !== undefined && range.fromNs <= last.toNs + 1n) {
+    if (range.toNs > last.toNs) last.toNs = range.toNs;
+    return;
+  }
+  ranges.push({ ...range });
+}
+
+/** Joins the two neighbouring ranges with the fewest stamps between them. */
+function joinClosest(ranges: StampRange[]): void {
+  let best = 1;
+  for (let i = 2; i < ranges.length; i++) {
+    const gap = (ranges[i] as StampRange).fromNs - (ranges[i - 1] as StampRange).toNs;
+    if (gap < (ranges[best] as StampRange).fromNs - (ranges[best - 1] as StampRange).toNs) best = i;
+  }
+  const [removed] = ranges.splice(best, 1);
+  if (removed !== undefined) (ranges[best - 1] as StampRange).toNs = removed.toNs;
 }
 
 /**
@@ -79,11 +111,17 @@ export function partsAdded(before: readonly LogPart[], after: readonly LogPart[]
   });
 }
 
-/** Whether any of `parts` may hold a stamp in one of the given grid buckets. */
-export function meetsBuckets(parts: readonly LogPart[], buckets: readonly bigint[], bucketNs: bigint): boolean {
+/** Whether any part's time range reaches a stamp of [fromNs, toNs) outside the given sorted, disjoint ranges. */
+export function reachesOutside(parts: readonly LogPart[], ranges: readonly StampRange[], fromNs: bigint, toNs: bigint): boolean {
   return parts.some((part) => {
-    const low = bucketIndex(part.minTsNs, bucketNs);
-    const high = bucketIndex(part.maxTsNs, bucketNs);
-    return buckets.some((bucket) => bucket >= low && bucket <= high);
+    let lowNs = part.minTsNs > fromNs ? part.minTsNs : fromNs;
+    const highNs = part.maxTsNs < toNs - 1n ? part.maxTsNs : toNs - 1n;
+    for (const range of ranges) {
+      if (lowNs > highNs) return false;
+      if (range.toNs < lowNs) continue;
+      if (range.fromNs > lowNs) return true;
+      lowNs = range.toNs + 1n;
+    }
+    return lowNs <= highNs;
   });
 }
