@@ -6,6 +6,7 @@ import { WILDCARD, isPinnedToken } from './masking.js';
 import { coreLength, remarksNest } from './optional-tail.js';
 import { overflowTemplateId, templateId } from './template-id.js';
 import { differsInFirstWordOnly, fitsButFirst } from './first-word.js';
+import { introducesName } from './name-introducer.js';
 import { isNameLike } from './name-like.js';
 import { skeletonShape } from './token-shape.js';
 
@@ -131,8 +132,9 @@ export function similarity(template: readonly string[], line: readonly string[],
       if (fitsPattern(t, l)) continue;
       // Tokens carrying a masked part (`user=<*>` against `user=`) differ in a value, not a word;
       // where either token is a compound name, the position holds names (`gamma` against
-      // `alpha,beta`, `report` against `sync_ledger`), which vary.
-      if (!allowWordChange && !t.includes(WILDCARD) && !l.includes(WILDCARD) && !(isNameLike(t) || isNameLike(l))) return -1;
+      // `alpha,beta`, `report` against `sync_ledger`), which vary; so does a word right after
+      // `user` or `by` in both (name-introducer.ts).
+      if (!allowWordChange && !t.includes(WILDCARD) && !l.includes(WILDCARD) && !(isNameLike(t) || isNameLike(l)) && !(i > 0 && template[i - 1] === line[i - 1] && introducesName(line[i - 1]))) return -1;
       fits = false;
     }
   }
