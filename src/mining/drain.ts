@@ -5,7 +5,13 @@
 import { WILDCARD, isPinnedToken } from './masking.js';
 import { coreLength, remarksNest } from './optional-tail.js';
 import { overflowTemplateId, templateId } from './template-id.js';
+import { differsInFirstWordOnly, fitsButFirst } from './first-word.js';
+import { isListFieldValue } from './field-list.js';
+import { introducesName } from './name-introducer.js';
+import { isNameLike } from './name-like.js';
 import { skeletonShape } from './token-shape.js';
+
+export { isNameLike };
 
 /** Contract limits: tree depth 4 (root, length, two token levels), 100 children per node. */
 export const TREE_DEPTH = 4;
@@ -29,6 +35,14 @@ export interface Leaf {
 interface TreeNode {
   children: Map<string, TreeNode>;
   leaf: Leaf | null;
+  /**
+   * On a token-count node: changes with any leaf below it or a new child. A line that did not
+   * match in its own first-word leaf is placed by looking at its siblings (first-word.ts), so its
+   * cached placement holds only while none of them changed.
+   */
+  routing: Leaf | null;
+  /** On a token-count node: templates whose first word became a variable (first-word.ts). */
+  variableFirst: Leaf | null;
 }
 
 /** One template. `tokens` is mutated in place as the template generalizes. */
@@ -43,8 +57,8 @@ export interface Cluster {
   lastSeenMs: number;
   maxSeverity: number;
   sample: string;
-  /** null for the overflow template. */
-  readonly leaf: Leaf | null;
+  /** null for the overflow template. Changes once, when its first word becomes a variable. */
+  leaf: Leaf | null;
 }
 
 export interface DrainOptions {
@@ -119,8 +133,19 @@ export function similarity(template: readonly string[], line: readonly string[],
       if (fitsPattern(t, l)) continue;
       // Tokens carrying a masked part (`user=<*>` against `user=`) differ in a value, not a word;
       // where either token is a compound name, the position holds names (`gamma` against
-      // `alpha,beta`, `report` against `sync_ledger`), which vary.
-      if (!allowWordChange && !t.includes(WILDCARD) && !l.includes(WILDCARD) && !(isNameLike(t) || isNameLike(l))) return -1;
+      // `alpha,beta`, `report` against `sync_ledger`), which vary; so does a word right after
+      // `user` or `by` in both (name-introducer.ts) and the value of a `key value,` field in a
+      // comma-separated list (field-list.ts).
+      if (
+        !allowWordChange &&
+        !t.includes(WILDCARD) &&
+        !l.includes(WILDCARD) &&
+        !(isNameLike(t) || isNameLike(l)) &&
+        !(i > 0 && template[i - 1] === line[i - 1] && introducesName(line[i - 1])) &&
+        !isListFieldValue(template, line, i)
+      ) {
+        return -1;
+      }
       fits = false;
     }
   }
@@ -149,13 +174,27 @@ export class DrainTree {
   leafFor(tokens: readonly string[]): Leaf {
     // Keyed by the core's length: a trailing remark, present or not, leaves the line in its leaf.
     const core = coreLength(tokens);
+    return this.leafUnder(this.lengthNode(core), tokens, core);
+  }
+
+  private lengthNode(core: number): TreeNode {
     let node = this.root.get(core);
     if (node === undefined) {
-      node = { children: new Map(), leaf: null };
+      node = { children: new Map(), leaf: null, routing: { clusters: [], version: 0 }, variableFirst: null };
       this.root.set(core, node);
     }
+    return node;
+  }
+
+  private leafUnder(lengthNode: TreeNode, tokens: readonly string[], core: number): Leaf {
+    let node = lengthNode;
     const levels = Math.min(this.prefixLevels, core);
-    for (let d = 0; d < levels; d++) node = childFor(node, treeKey(tokens[d]));
+    for (let d = 0; d < levels; d++) {
+      const parent = node;
+      const before = parent.children.size;
+      node = childFor(parent, treeKey(tokens[d]));
+      if (parent.children.size !== before) touch(lengthNode);
+    }
     if (node.leaf === null) node.leaf = { clusters: [], version: 0 };
     return node.leaf;
   }
@@ -182,22 +221,103 @@ export class DrainTree {
 
   /** Assigns masked tokens to a cluster: merge into the best match, create one, or overflow. */
   add(tokens: readonly string[], sample: string): { cluster: Cluster; leaf: Leaf } {
-    const leaf = this.leafFor(tokens);
-    const match = this.bestMatch(leaf, tokens);
-    if (match !== null && match.score >= this.options.simThreshold) {
-      if (generalize(match.cluster.tokens, tokens, coreLength(tokens))) leaf.version++;
-      return { cluster: match.cluster, leaf };
+    const core = coreLength(tokens);
+    const lengthNode = this.lengthNode(core);
+    if (this.prefixLevels === 1 && core > 0) {
+      // Its own first-word leaf first; then templates whose first word is a variable, or a
+      // sibling's template that differs from the line in the first word only (first-word.ts).
+      const own = lengthNode.children.get(treeKey(tokens[0]!));
+      const ownLeaf = own === undefined ? null : own.leaf;
+      if (ownLeaf !== null) {
+        const match = this.bestMatch(ownLeaf, tokens);
+        if (match !== null && match.score >= this.options.simThreshold) return this.join(match.cluster, ownLeaf, lengthNode, tokens, core);
+      }
+      const routed = this.routeByFirstWord(lengthNode, ownLeaf, tokens, core);
+      if (routed !== null) return routed;
     }
+    const leaf = this.leafUnder(lengthNode, tokens, core);
+    const match = this.bestMatch(leaf, tokens);
+    if (match !== null && match.score >= this.options.simThreshold) return this.join(match.cluster, leaf, lengthNode, tokens, core);
     if (this.clusters.length >= this.options.maxClusters) return { cluster: this.overflowCluster(sample), leaf };
     const cluster = this.createCluster(tokens.map(detach), tokens.join(' '), detach(sample), leaf);
     leaf.clusters.push(cluster);
     leaf.version++;
+    touch(lengthNode);
     return { cluster, leaf };
+  }
+
+  /** The line joins `cluster` of `leaf`, which generalizes where they differ. */
+  private join(cluster: Cluster, leaf: Leaf, lengthNode: TreeNode, tokens: readonly string[], core: number): { cluster: Cluster; leaf: Leaf } {
+    if (generalize(cluster.tokens, tokens, core)) {
+      leaf.version++;
+      touch(lengthNode);
+    }
+    return { cluster, leaf };
+  }
+
+  /** The leaf of templates whose first word is a variable, under a token-count node. */
+  private variableFirstLeaf(lengthNode: TreeNode): Leaf {
+    if (lengthNode.variableFirst === null) lengthNode.variableFirst = { clusters: [], version: 0 };
+    return lengthNode.variableFirst;
+  }
+
+  /**
+   * Places a line its own first-word leaf has no template for: with a template whose first word
+   * is a variable when one takes it, or with a sibling's template that matches it but for the
+   * first word, which then becomes a variable and moves to the variable-first leaf. The placement
+   * depends on all leaves of the token count, so it is cached against the node's routing version.
+   */
+  private routeByFirstWord(lengthNode: TreeNode, ownLeaf: Leaf | null, tokens: readonly string[], core: number): { cluster: Cluster; leaf: Leaf } | null {
+    const routing = lengthNode.routing!;
+    const varLeaf = lengthNode.variableFirst;
+    if (varLeaf !== null) {
+      // A line joins such a template only when it fits it, or fits it but for the first word:
+      // the templates come from many first words, so a merely similar one is no evidence.
+      let best: Cluster | null = null;
+      let bestScore = -1;
+      for (const cluster of varLeaf.clusters) {
+        const score = similarity(cluster.tokens, tokens, false, core);
+        if (score > bestScore && (score >= 1 || fitsButFirst(cluster.tokens, tokens, core))) {
+          best = cluster;
+          bestScore = score;
+        }
+      }
+      if (best !== null) {
+        this.join(best, varLeaf, lengthNode, tokens, core);
+        return { cluster: best, leaf: routing };
+      }
+    }
+    for (const child of lengthNode.children.values()) {
+      const leaf = child.leaf;
+      if (leaf === null || leaf === ownLeaf) continue;
+      for (let c = 0; c < leaf.clusters.length; c++) {
+        const cluster = leaf.clusters[c]!;
+        if (!differsInFirstWordOnly(cluster.tokens, tokens, core)) continue;
+        leaf.clusters.splice(c, 1);
+        leaf.version++;
+        const target = this.variableFirstLeaf(lengthNode);
+        // Above any version the template was seen under, for callers caching its text by version.
+        target.version = Math.max(target.version, leaf.version) + 1;
+        target.clusters.push(cluster);
+        cluster.leaf = target;
+        cluster.tokens[0] = commonShape(cluster.tokens[0]!, tokens[0]!);
+        generalize(cluster.tokens, tokens, core);
+        touch(lengthNode);
+        return { cluster, leaf: routing };
+      }
+    }
+    return null;
   }
 
   /** Re-inserts a stored template (restore after restart), keeping its id. */
   restoreCluster(signatureTokens: readonly string[], tokens: string[], id: string): Cluster {
-    const leaf = this.leafFor(signatureTokens);
+    // A template whose first word became a variable lives in the leaf of variable first words (so
+    // does one of the wildcard child whose first token generalized there: lines find it either way).
+    const core = coreLength(signatureTokens);
+    const lengthNode = this.lengthNode(core);
+    const movedFirst = this.prefixLevels === 1 && core > 0 && tokens.length > 0 && tokens[0] !== signatureTokens[0];
+    const leaf = movedFirst ? this.variableFirstLeaf(lengthNode) : this.leafUnder(lengthNode, signatureTokens, core);
+    touch(lengthNode);
     const cluster: Cluster = {
       id,
       service: this.service,
@@ -285,23 +405,9 @@ function treeKey(token: string): string {
   return token !== WILDCARD && (token.includes(WILDCARD) || isNameLike(token)) ? WILDCARD : token;
 }
 
-/**
- * A compound name (`cache-east`, `api.internal`, `com.acme.sync`, `sync_ledger`, `db:primary`) or
- * a list of names (`alice,bob`): letters joined by `.`, `-`, `_`, `:` or `,` inside the token. Such
- * words are names of things (hosts, jobs, bundles, recipients), which vary, rather than words of
- * the message.
- */
-export function isNameLike(token: string): boolean {
-  const n = token.length;
-  for (let i = 1; i < n - 1; i++) {
-    const c = token.charCodeAt(i);
-    if ((c === 46 || c === 45 || c === 95 || c === 58 || c === 44) && isAlnum(token.charCodeAt(i - 1)) && isAlnum(token.charCodeAt(i + 1))) return true;
-  }
-  return false;
-}
-
-function isAlnum(c: number): boolean {
-  return (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= 48 && c <= 57);
+/** Marks a change below a token-count node (see TreeNode.routing). */
+function touch(lengthNode: TreeNode): void {
+  lengthNode.routing!.version++;
 }
 
 /** Child for a token: its own, else the wildcard child once the node is (almost) full. */
@@ -315,7 +421,7 @@ function childFor(node: TreeNode, token: string): TreeNode {
   const key = token === WILDCARD || !room ? WILDCARD : token;
   child = node.children.get(key);
   if (child === undefined) {
-    child = { children: new Map(), leaf: null };
+    child = { children: new Map(), leaf: null, routing: null, variableFirst: null };
     node.children.set(key, child);
   }
   return child;

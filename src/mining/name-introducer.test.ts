@@ -1,0 +1,30 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { DrainTree, templateText } from './drain.js';
+import { maskLine } from './masking.js';
+import { introducesName } from './name-introducer.js';
+
+const opts = { simThreshold: 0.5, maxClusters: 5000 };
+const toks = (line: string): string[] => maskLine(line, { keepHttpStatus: true }).tokens;
+
+test('a word after `user` or `by` varies like a value before its group is crowded', () => {
+  const tree = new DrainTree('svc', opts);
+  const closed = tree.add(toks('session closed for user alice'), '').cluster;
+  assert.equal(tree.add(toks('session closed for user bob'), '').cluster, closed);
+  assert.equal(templateText(closed), 'session closed for user <*>');
+  const started = tree.add(toks('job report started by root'), '').cluster;
+  assert.equal(tree.add(toks('job report started by deploy'), '').cluster, started);
+  assert.equal(templateText(started), 'job report started by <*>');
+  // The word before must be the introducer in both; a word elsewhere stays a word.
+  assert.notEqual(tree.add(toks('session opened for user alice'), '').cluster, closed);
+  assert.notEqual(tree.add(toks('job report stopped by root'), '').cluster, started);
+  assert.equal(tree.clusters.length, 4);
+});
+
+test('only `user` and `by` introduce a name, as written mid-sentence', () => {
+  assert.ok(introducesName('user'));
+  assert.ok(introducesName('by'));
+  assert.ok(!introducesName('User'));
+  assert.ok(!introducesName('for'));
+  assert.ok(!introducesName(undefined));
+});
