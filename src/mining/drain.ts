@@ -6,7 +6,6 @@ import { WILDCARD, isPinnedToken } from './masking.js';
 import { coreLength, remarksNest } from './optional-tail.js';
 import { overflowTemplateId, templateId } from './template-id.js';
 import { differsInFirstWordOnly, fitsButFirst } from './first-word.js';
-import { isListFieldValue } from './field-list.js';
 import { introducesName } from './name-introducer.js';
 import { isNameLike } from './name-like.js';
 import { skeletonShape } from './token-shape.js';
@@ -134,18 +133,8 @@ export function similarity(template: readonly string[], line: readonly string[],
       // Tokens carrying a masked part (`user=<*>` against `user=`) differ in a value, not a word;
       // where either token is a compound name, the position holds names (`gamma` against
       // `alpha,beta`, `report` against `sync_ledger`), which vary; so does a word right after
-      // `user` or `by` in both (name-introducer.ts) and the value of a `key value,` field in a
-      // comma-separated list (field-list.ts).
-      if (
-        !allowWordChange &&
-        !t.includes(WILDCARD) &&
-        !l.includes(WILDCARD) &&
-        !(isNameLike(t) || isNameLike(l)) &&
-        !(i > 0 && template[i - 1] === line[i - 1] && introducesName(line[i - 1])) &&
-        !isListFieldValue(template, line, i)
-      ) {
-        return -1;
-      }
+      // `user` or `by` in both (name-introducer.ts).
+      if (!allowWordChange && !t.includes(WILDCARD) && !l.includes(WILDCARD) && !(isNameLike(t) || isNameLike(l)) && !(i > 0 && template[i - 1] === line[i - 1] && introducesName(line[i - 1]))) return -1;
       fits = false;
     }
   }
