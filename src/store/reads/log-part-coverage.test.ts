@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { logPart, overlapRanges, partsAdded, reachesOutside, type LogPart, type StampRange } from './log-part-coverage.js';
+import { distinctRanges, EDGE_NS, logPart, overlapRanges, partsAdded, reachesOutside, type LogPart, type StampRange } from './log-part-coverage.js';
 
 const S = 1_000_000_000n;
 
@@ -47,6 +47,16 @@ describe('overlapRanges', () => {
     assert.deepEqual(secs(overlapRanges(parts, 0n, 600n * S, NO_EDGE, 3)), [[5, 10], [108, 110], [112, 130]]);
     assert.deepEqual(secs(overlapRanges(parts, 0n, 600n * S, NO_EDGE, 2)), [[5, 10], [108, 130]]);
     assert.deepEqual(secs(overlapRanges(parts, 0n, 600n * S, NO_EDGE, 1)), [[5, 130]]);
+  });
+});
+
+describe('distinctRanges', () => {
+  it('keeps the last minutes before the newest stamp, or before the window end when a log is stamped past it', () => {
+    const hour = 3600n * S;
+    const parts = [part('d_1_1_0', 0, 3000), part('d_2_2_0', 3001, 7000)];
+    assert.deepEqual(distinctRanges(parts, 0n, 2n * hour), [{ fromNs: 7000n * S - EDGE_NS, toNs: 2n * hour - 1n }]);
+    const ahead = [...parts, part('d_3_3_0', 86_400, 86_400)];
+    assert.deepEqual(distinctRanges(ahead, 0n, 2n * hour), [{ fromNs: 2n * hour - EDGE_NS, toNs: 2n * hour - 1n }]);
   });
 });
 

@@ -73,6 +73,26 @@ export function overlapRanges(parts: readonly LogPart[], fromNs: bigint, toNs: b
   return joined;
 }
 
+/**
+ * The newest stamps are always counted by distinct id: parts the writer adds while a count runs hold
+ * them (and exporters' retries of the last minutes), so they seldom force a recount.
+ */
+export const EDGE_NS = 5n * 60n * 1_000_000_000n;
+/** Ranges tested per row at most (more are joined; each costs two comparisons per row). */
+export const MAX_DISTINCT_RANGES = 8;
+
+/**
+ * The stamps of [fromNs, toNs) to count by distinct id: where parts overlap, and the last EDGE_NS
+ * before the newest stamp stored or the window end, whichever is earlier (a log stamped in the
+ * future must not move the edge away from where new parts land).
+ */
+export function distinctRanges(parts: readonly LogPart[], fromNs: bigint, toNs: bigint): StampRange[] {
+  let newestNs = fromNs;
+  for (const part of parts) if (part.maxTsNs > newestNs) newestNs = part.maxTsNs;
+  const edgeNs = (newestNs < toNs ? newestNs : toNs) - EDGE_NS;
+  return overlapRanges(parts, fromNs, toNs, edgeNs, MAX_DISTINCT_RANGES);
+}
+
 /** Appends a range to sorted disjoint ranges (it starts at or after the last one's start), joining it with the last when they touch or overlap. */
 function addRange(ranges: StampRange[], range: StampRange): void {
   const last = ranges[ranges.length - 1];
