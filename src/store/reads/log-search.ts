@@ -337,13 +337,7 @@ async function countWithRanges(
   return [...counts.values()];
 }
 
-/** OpenTelemetry's level of a severity number: 1-4 trace, 5-8 debug, ... 21-24 fatal, 0 unspecified. */
-export function levelOfSeverity(severityNumber: number): SeverityLevel {
-  if (severityNumber === 0) return 'unspecified';
-  if (severityNumber <= 4) return 'trace';
-  if (severityNumber <= 8) return 'debug';
-  if (severityNumber <= 12) return 'info';
-  if (severityNumber <= 16) return 'warn';
-  if (severityNumber <= 20) return 'error';
-  return 'fatal';
+/** OpenTelemetry's level of a severity number: each level spans 4 numbers (1-4 trace ... 21-24 fatal), 0 is unspecified. */
+function levelOfSeverity(severityNumber: number): SeverityLevel {
+  return SEVERITY_LEVELS[Math.min(SEVERITY_LEVELS.length - 1, Math.ceil(severityNumber / 4))] ?? 'unspecified';
 }
