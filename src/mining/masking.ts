@@ -64,10 +64,11 @@ function mixB(h: number, v: number): number {
  * Scans a line. When `build` is false only the fingerprint is computed (no allocation).
  * Returns the fingerprint; tokens are pushed into `tokensOut` when building.
  */
-function scan(line: string, opts: MaskOptions, build: boolean, tokensOut: string[], from: number, to: number): number {
+function scan(line: string, keepStatus: boolean, build: boolean, tokensOut: string[], from: number, to: number): number {
   // The line is line[from, to): a reader can scan a line inside its read buffer without a slice.
+  // keepStatus is a boolean, not the options object: callers pass objects of different shapes
+  // (literals, worker data), and each new shape deoptimized the compiled scanner.
   const len = to;
-  const keepStatus = opts.keepHttpStatus;
   let a = 0x811c9dc5;
   let b = 0x9747b28c;
   let tokenCount = 0;
@@ -270,18 +271,18 @@ const NO_TOKENS: string[] = [];
 
 /** Hash of the masked token stream of `line`, without allocating the tokens. */
 export function fingerprintLine(line: string, opts: MaskOptions): number {
-  return scan(line, opts, false, NO_TOKENS, 0, line.length);
+  return scan(line, opts.keepHttpStatus, false, NO_TOKENS, 0, line.length);
 }
 
 /** Fingerprint of the line text[start, end), the same as of that slice. */
 export function fingerprintRange(text: string, start: number, end: number, opts: MaskOptions): number {
-  return scan(text, opts, false, NO_TOKENS, start, end);
+  return scan(text, opts.keepHttpStatus, false, NO_TOKENS, start, end);
 }
 
 /** Masked tokens of `line` (at most MAX_TOKENS) and their fingerprint. */
 export function maskLine(line: string, opts: MaskOptions): ScanOutput {
   const tokens: string[] = [];
-  const fingerprint = scan(line, opts, true, tokens, 0, line.length);
+  const fingerprint = scan(line, opts.keepHttpStatus, true, tokens, 0, line.length);
   return { tokens, fingerprint };
 }
 

@@ -10,6 +10,7 @@ import type { LogminerSettings } from '../config/settings.js';
 import { DrainTree, templateText, type Cluster, type Leaf } from './drain.js';
 import { FINGERPRINT_CACHE_ENTRIES, FingerprintCache } from './fingerprint-cache.js';
 import { fingerprintRange, maskLine, type MaskOptions } from './masking.js';
+import { warmUpMasking } from './masking-warmup.js';
 
 export interface MinerOptions {
   simThreshold: number;
@@ -77,6 +78,7 @@ export class LogMiner {
 
   constructor(readonly options: MinerOptions = DEFAULT_MINER_OPTIONS) {
     this.mask = { keepHttpStatus: options.keepHttpStatus };
+    warmUpMasking();
   }
 
   /** Per-service state, created on first use. */
