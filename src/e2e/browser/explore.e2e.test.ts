@@ -77,9 +77,18 @@ describe('Logs explorer in the browser', () => {
   test('search, page by scrolling, expand, follow to the trace, and back/forward restore the query', async () => {
     const page = await app.page();
     await page.setViewportSize({ width: 1280, height: 900 });
+    // A cold load asks for the rows and the counts once each: the page takes what was asked for
+    // beside its code (the counts as soon as the rows have come) instead of asking again.
+    const asked: string[] = [];
+    page.on('request', (request) => {
+      const path = new URL(request.url()).pathname;
+      if (path.startsWith('/api/v1/logs/')) asked.push(path);
+    });
     await page.goto(`/logs/explore?service=${service}`);
     await expectEventually('the first page', () => listStatus(page), '500 newest logs shown, more load as you scroll');
+    await expectEventually('the histogram', () => page.locator('.log-histogram figcaption').count(), 1);
     assert.equal(await page.locator('.log-histogram figcaption').innerText().then((t) => t.startsWith(`${PLAIN_LINES + 1} logs over the window`)), true);
+    assert.deepEqual(asked, ['/api/v1/logs/search', '/api/v1/logs/series']);
     const drawn = await domRows(page);
     assert.ok(drawn > 10 && drawn < 100, `only the visible rows are in the DOM (${drawn})`);
     // The newest line is the error, 1 minute ago; then the plain lines, newest first.
