@@ -1,5 +1,5 @@
 /** The story group key: xxh3-64 over six zero-terminated parts, as an unsigned decimal string. */
-import { xxh3 } from '@node-rs/xxhash';
+import { xxh3 } from '../util/xxhash.js';
 import { maskMessage } from './mask.js';
 import type { StoryKind } from './types.js';
 

@@ -10,7 +10,7 @@
  * (four uint32) in a ring, found through an open-addressing index: about 36 bytes per id, ~42 MiB
  * for all 12 partitions (measured 40.6 MiB).
  */
-import { xxh3 } from '@node-rs/xxhash';
+import { xxh3 } from '../util/xxhash.js';
 
 const HEX32 = /^[0-9a-f]{32}$/;
 const WORDS = 4;

@@ -1,8 +1,6 @@
 /** Alert ids: first 16 hex characters of xxh3 over kind, template id and start (zero-byte separated). */
-import xxhash from '@node-rs/xxhash';
 import type { AlertKind } from '../config/settings.js';
-
-const { xxh3 } = xxhash;
+import { xxh3 } from '../util/xxhash.js';
 
 /**
  * `start` is the start minute (Unix minutes) for `new` and `spike`, the last hit (Unix ns) for

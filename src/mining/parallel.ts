@@ -4,7 +4,7 @@
  * templates and ids are exactly those of the scalar miner.
  */
 import { Worker } from 'node:worker_threads';
-import xxhash from '@node-rs/xxhash';
+import { xxh32 } from '../util/xxhash.js';
 import type { MinerOptions, TemplateInfo } from './miner.js';
 import type { WorkerReply, WorkerRequest } from './parallel-protocol.js';
 import type { MineRecord } from './remine.js';
@@ -55,7 +55,7 @@ class WorkerHandle {
 
 /** Index of the worker owning a service (stable across processes). */
 export function workerForService(service: string, workers: number): number {
-  return xxhash.xxh32(service, 0) % workers;
+  return xxh32(service, 0) % workers;
 }
 
 export class ParallelMiner {

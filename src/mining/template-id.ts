@@ -1,7 +1,5 @@
 /** Stable template ids: xxh3-64 of the service and the template's first masked token signature. */
-import xxhash from '@node-rs/xxhash';
-
-const { xxh3 } = xxhash;
+import { xxh3 } from '../util/xxhash.js';
 
 /**
  * The id is fixed at creation from the first line's masked tokens, so it survives the template

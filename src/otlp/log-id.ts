@@ -1,4 +1,4 @@
-import { xxh3 } from '@node-rs/xxhash';
+import { xxh3 } from '../util/xxhash.js';
 import type { AttrValue, LogRow } from '../model/signals.js';
 
 /** The fields a log id covers. */
