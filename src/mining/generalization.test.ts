@@ -14,7 +14,7 @@ import { LOGHUB_DATASETS, defaultLoghubDir, loadLoghubSets } from '../testing/lo
 /** Floors: the figures reached, rounded down. */
 const FLOOR = {
   loghubMeanGa: 0.98,
-  loghubMeanPa: 0.824,
+  loghubMeanPa: 0.867,
   leaveOneOutMeanGa: 0.983,
   corporaMeanGa: 0.741,
   corporaMeanPa: 0.826,

@@ -156,9 +156,32 @@ export function literalPrefixLength(line: string, start: number, end: number): n
   }
 }
 
+/**
+ * A name from code with a digit inside (`jk2_init`, `utf8_decode`, `sha256_sum`): a word of at
+ * least two letters holding one outside a-f, then letters, digits and `_`, and a last `_` part of
+ * at least two letters. Values end in their digits (`blk_-42`, `attempt_1445_m_0`) or are hex.
+ */
+function isCodeName(line: string, start: number, end: number): boolean {
+  let i = start;
+  let nonHex = false;
+  while (i < end && isLetter(line.charCodeAt(i))) {
+    if (!isHexLetter(line.charCodeAt(i))) nonHex = true;
+    i++;
+  }
+  if (i - start < 2 || !nonHex) return false;
+  let j = end;
+  while (j > i && isLetter(line.charCodeAt(j - 1))) j--;
+  if (end - j < 2 || j <= i || line.charCodeAt(j - 1) !== 95) return false;
+  for (let k = i; k < j; k++) {
+    const c = line.charCodeAt(k);
+    if (c !== 95 && !isDigit(c) && !isLetter(c)) return false;
+  }
+  return true;
+}
+
 /** Whether a segment (its classes OR-ed in `flags`) is a value to mask. */
 export function isMaskedSegment(line: string, start: number, end: number, flags: number, afterValue: boolean): boolean {
-  if ((flags & C_DIGIT) !== 0) return true;
+  if ((flags & C_DIGIT) !== 0) return !isCodeName(line, start, end);
   const len = end - start;
   if ((flags & C_NONHEX) === 0 && len >= 8) return true;
   if ((flags & C_BACKSLASH) !== 0) return true;

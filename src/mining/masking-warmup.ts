@@ -19,7 +19,7 @@ const WARMUP_LINES: readonly string[] = [
   'GET /index.html HTTP/1.1" 200 1234 "-" "curl/7.1"',
   '"GET /a HTTP/1.0" 404 - HTTP/2 503',
   'user=42 took 12ms at 10.0.0.1:8080 from /10.0.0.2 id=deadbeefcafe',
-  'blk_-123 node-7 core.5 0x1f deadbeefcafe abcdefab DFSClient_NONMAPREDUCE_-9_1',
+  'blk_-123 node-7 core.5 0x1f deadbeefcafe abcdefab DFSClient_NONMAPREDUCE_-9_1 jk2_init() ab2_cd',
   '/var/log/app.log C:\\dir\\file host.example.com a.b.c.de Host.Example.com',
   'Mon Jan 12 10:00:01 2024 sent 2.1 KB in 3 ms, 4 MiB total; xB',
   "delete 1 2 3 [1, 2, 3] (4) <5>; a,b 6,7; x:8 {9} @10 |11| '12'",

@@ -13,6 +13,8 @@
  *   least 8 hex letters (hex without digits), a path (two or more `/`, or any `\`), a lowercase
  *   host name (three or more labels ending in a 2-3 letter label), a weekday or month
  *   abbreviation (timestamps), or a size/duration unit right after a masked number (`2.1 KB`);
+ *   but a name from code with a digit inside (`jk2_init`, `utf8_decode`: two letters or more with
+ *   one outside a-f, then a last `_` part of letters) stays literal (masking version 3);
  * - a run of whitespace tokens that are each exactly one wildcard collapses into one wildcard, so
  *   lists of values of varying length (`delete 1 2 3`) share a template;
  * - with keepHttpStatus, a token that is exactly a status code 100..599 right after an HTTP
@@ -29,7 +31,7 @@
 import { CLASS_UTF16, C_DELIM, C_DIGIT, C_SPACE, isDigit, literalPrefixLength, isHttpVersionToken, isMaskedSegment, isStatusToken } from './masking-rules.js';
 
 /** Bumped whenever a rule (here or in masking-rules.ts) changes; a new value starts a masking epoch. */
-export const MASKING_VERSION = 2;
+export const MASKING_VERSION = 3;
 
 /** Limit from the contract: at most this many tokens per mined line. */
 export const MAX_TOKENS = 64;
@@ -166,8 +168,13 @@ function scan(line: string, keepStatus: boolean, build: boolean, tokensOut: stri
         } else tokBare = false;
         if (build) tokenText += keep === 0 ? WILDCARD : line.slice(segStart, segStart + keep) + WILDCARD;
       } else {
-        // Kept segments hold no digit: their whole text was hashed.
-        a = wordHash;
+        // A kept segment without a digit was hashed whole; a code name with one only up to its first digit.
+        if ((segFlags & C_DIGIT) === 0) a = wordHash;
+        else {
+          let h = segA;
+          for (let k = segStart; k < i; k++) h = step(h, line.charCodeAt(k));
+          a = h;
+        }
         lastSegMasked = false;
         tokBare = false;
         if (build) tokenText += line.slice(segStart, i);
