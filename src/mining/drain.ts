@@ -10,7 +10,6 @@ import { introducesName } from './name-introducer.js';
 import { isNameLike } from './name-like.js';
 import { skeletonShape } from './token-shape.js';
 
-
 /** Contract limits: tree depth 4 (root, length, two token levels), 100 children per node. */
 export const TREE_DEPTH = 4;
 export const PREFIX_LEVELS = TREE_DEPTH - 2;
