@@ -9,6 +9,7 @@ import type { Store } from '../model/store.js';
 import { createBus } from './bus.js';
 import { buildApi, buildAssembler, buildIngest, buildLogminer, buildNotifier, buildRecorder, buildWriter } from './components.js';
 import { closeInOrder, waitForStopSignal } from './lifecycle.js';
+import { warnSkippedStatement } from './migrate.js';
 import { ensureTopicsAtStart } from './topics.js';
 
 /** `svc all-in-one`: every component in one process, sharing one store and one bus. */
@@ -57,7 +58,7 @@ export async function runAllInOne(env: NodeJS.ProcessEnv): Promise<number> {
 
 /** Migrates, opens the bus and starts every component; each started one is pushed on `opened`. */
 async function startComponents(settings: Settings, store: Store, logger: Logger, opened: [string, () => Promise<void>][]) {
-  const applied = await migrate(store);
+  const applied = await migrate(store, undefined, undefined, warnSkippedStatement(logger));
   logger.info({ database: store.database, applied, embedded: settings.clickhouse.url === '' ? settings.embedded.data_dir : undefined }, 'schema ready');
 
   // An export's acknowledgement is the bus's: synced to the embedded log, or with kafka.brokers the broker's (acks=all).

@@ -1,7 +1,12 @@
 import { loadSettings } from '../config/load.js';
 import { createStore } from '../store/create-store.js';
-import { migrate } from '../store/migrate.js';
-import { createLogger } from '../util/log.js';
+import { migrate, type SkippedStatement } from '../store/migrate.js';
+import { createLogger, type Logger } from '../util/log.js';
+
+/** Logs an optional schema statement the ClickHouse server refused (see Migration.optionalStatements). */
+export function warnSkippedStatement(logger: Logger): (skipped: SkippedStatement) => void {
+  return (skipped) => logger.warn(skipped, 'the ClickHouse server refused an optional schema statement (it needs a newer server); svc runs without what it adds');
+}
 
 /** `svc writer migrate`: creates or upgrades the schema (server at clickhouse.url, else the embedded data dir) and exits. */
 export async function runMigrate(env: NodeJS.ProcessEnv): Promise<number> {
@@ -9,7 +14,7 @@ export async function runMigrate(env: NodeJS.ProcessEnv): Promise<number> {
   const logger = createLogger(settings.log_filter);
   const store = await createStore(settings);
   try {
-    const applied = await migrate(store);
+    const applied = await migrate(store, undefined, undefined, warnSkippedStatement(logger));
     logger.info({ database: store.database, applied }, applied.length === 0 ? 'schema already current' : 'schema migrated');
   } finally {
     await store.close();

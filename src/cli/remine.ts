@@ -24,7 +24,9 @@ export async function runRemine(args: string[], env: NodeJS.ProcessEnv): Promise
   const options = minerOptionsFrom({ ...settings.logminer, fingerprinter });
   const store = await createStore(settings);
   try {
-    await migrate(store);
+    await migrate(store, undefined, undefined, (skipped) => {
+      process.stderr.write(`svc remine: the ClickHouse server refused an optional schema statement of migration ${skipped.version} (code ${skipped.code}; it needs a newer server)\n`);
+    });
     const startedMs = Date.now();
     let lastProgressMs = startedMs;
     process.stderr.write('svc remine: re-mining the stored logs of the last 3 days\n');

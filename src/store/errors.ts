@@ -22,6 +22,18 @@ function clickhouseCode(err: unknown): number | undefined {
   return undefined;
 }
 
+/**
+ * The ClickHouse error code of a failure the engine answered (a refused statement), looked for on
+ * the error and its causes; undefined for a failure that never reached it (a connection error).
+ */
+export function engineErrorCode(err: unknown): number | undefined {
+  for (let e: unknown = err, depth = 0; e !== undefined && e !== null && depth < 4; e = (e as { cause?: unknown }).cause, depth++) {
+    const code = clickhouseCode(e);
+    if (code !== undefined) return code;
+  }
+  return undefined;
+}
+
 /** Maps any failure of a store operation to StorageTimeoutError or StorageError. */
 export function toStorageError(err: unknown, operation: 'query' | 'exec' | 'insert'): StorageError {
   if (err instanceof StorageError) return err;

@@ -5,6 +5,7 @@
  */
 
 import type { Store } from '../model/store.js';
+import { engineErrorCode } from './errors.js';
 import { MIGRATIONS } from './migrations/index.js';
 import type { Migration } from './migrations/migration.js';
 
@@ -33,14 +34,41 @@ export async function schemaVersion(store: Store): Promise<number> {
   return versions.length === 0 ? 0 : versions[versions.length - 1];
 }
 
-/** Creates or upgrades the schema; returns the versions applied by this call. */
-export async function migrate(store: Store, migrations: readonly Migration[] = MIGRATIONS, nowMs = Date.now()): Promise<number[]> {
+/** An optional statement the server refused (see Migration.optionalStatements). */
+export interface SkippedStatement {
+  version: number;
+  name: string;
+  statement: string;
+  /** The engine's error code. */
+  code: number;
+}
+
+/**
+ * Creates or upgrades the schema; returns the versions applied by this call. An optional statement
+ * the server refuses is given to `onSkipped`; any other failure (a required statement, or one that
+ * never reached the server) stops the migration unrecorded, so the next run tries it again.
+ */
+export async function migrate(
+  store: Store,
+  migrations: readonly Migration[] = MIGRATIONS,
+  nowMs = Date.now(),
+  onSkipped: (skipped: SkippedStatement) => void = () => {},
+): Promise<number[]> {
   await store.exec(CREATE_SCHEMA_VERSION);
   const done = new Set(await appliedVersions(store));
   const applied: number[] = [];
   for (const migration of [...migrations].sort((a, b) => a.version - b.version)) {
     if (done.has(migration.version)) continue;
     for (const statement of migration.statements) await store.exec(statement);
+    for (const statement of migration.optionalStatements ?? []) {
+      try {
+        await store.exec(statement);
+      } catch (err) {
+        const code = engineErrorCode(err);
+        if (code === undefined) throw err;
+        onSkipped({ version: migration.version, name: migration.name, statement, code });
+      }
+    }
     await store.insert('schema_version', ['version', 'name', 'applied_at_ms'], [[migration.version, migration.name, nowMs]]);
     applied.push(migration.version);
   }

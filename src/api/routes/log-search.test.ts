@@ -1,6 +1,6 @@
 /**
  * Log search and log series routes against real chDB: the data dir is first created with the schema
- * before migration 4 and holds logs, then upgraded (the n-gram index migration), and the routes read
+ * before migration 4 and holds logs, then upgraded (the n-gram and text index migrations), and the routes read
  * through createApi with a fixed clock; a second API over the same store runs with auth on.
  */
 
@@ -18,6 +18,7 @@ import { createStore } from '../../store/create-store.js';
 import { insertLogs } from '../../store/logs.js';
 import { migrate } from '../../store/migrate.js';
 import { MIGRATIONS } from '../../store/migrations/index.js';
+import { BODY_WORDS_EXPRESSION } from '../../store/reads/log-search.js';
 import { insertTemplateHits } from '../../store/template-hits.js';
 import { upsertTemplates } from '../../store/templates.js';
 import { parseJsonExact } from '../../util/json.js';
@@ -65,11 +66,15 @@ const PERCENT = log(-7 * MINUTE_MS, { body: 'disk 100% full' });
 const PERCENT_DECOY = log(-7 * MINUTE_MS, { body: 'disk 1000 full' });
 /** Upper case beyond ASCII: matched through the Unicode lowering, not the ASCII case fold. */
 const UMLAUT = log(-8 * MINUTE_MS, { body: 'Zahlung ÜBERFÄLLIG seit 100 Tagen' });
+/** A word of letters is matched through the text index (migration 8): inside a longer word, glued to digits, in any case. */
+const TIMEOUT_INSIDE = log(-9 * MINUTE_MS, { body: 'java.net.SocketTimeoutException: Read timed out' });
+const TIMEOUT_GLUED = log(-9 * MINUTE_MS - 1, { body: 'upstream TIMEOUT3s after failed2 attempts (Zeitüberschreitung)' });
+const TIMEOUT_DECOYS = log(-10 * MINUTE_MS, { body: 'time out; tim3out; time-out; fail3d' });
 const OLD = log(-2 * 60 * MINUTE_MS, { body: 'payment declined long ago' });
 const FUTURE = log(30_000, { body: 'stamped ahead of the clock' });
 /** 240 lines, three per millisecond stamp, so pages split rows of one stamp. */
 const BULK = Array.from({ length: 240 }, (_, i) => log(-50 * MINUTE_MS + Math.floor(i / 3), { serviceName: 'bulk', body: `bulk line ${i}` }));
-const ALL_IN_HOUR = [DECLINED, DECLINED_BILLING, PERCENT, PERCENT_DECOY, UMLAUT, ...BULK];
+const ALL_IN_HOUR = [DECLINED, DECLINED_BILLING, PERCENT, PERCENT_DECOY, UMLAUT, TIMEOUT_INSIDE, TIMEOUT_GLUED, TIMEOUT_DECOYS, ...BULK];
 
 before(async () => {
   // An existing data dir: the schema before log search, already holding logs.
@@ -80,7 +85,7 @@ before(async () => {
 
   store = await createStore({ clickhouse: { url: '', database: 'svc_log_search' }, embedded: { data_dir: join(dir, 'data') } });
   upgradeApplied = await migrate(store);
-  await insertLogs(store, [PERCENT, PERCENT_DECOY, UMLAUT, FUTURE, ...BULK]);
+  await insertLogs(store, [PERCENT, PERCENT_DECOY, UMLAUT, TIMEOUT_INSIDE, TIMEOUT_GLUED, TIMEOUT_DECOYS, FUTURE, ...BULK]);
   await insertLogs(store, BULK.slice(0, 30)); // replays: listed and counted once
   await upsertTemplates(store, [{
     templateId: TPL, service: 'checkout', template: 'Payment DECLINED for order <*> by <*>', count: 1, firstSeenNs: DECLINED.tsNs, lastSeenNs: DECLINED.tsNs,
@@ -132,9 +137,9 @@ async function allPages(url: string, limit: number): Promise<{ pages: number; lo
   return { pages, logIds, ts };
 }
 
-describe('migrations 4 to 7 on an existing data dir', () => {
+describe('migrations 4 to 8 on an existing data dir', () => {
   it('adds the skipping indexes to the logs table and keeps the logs written before it searchable', async () => {
-    assert.deepEqual(upgradeApplied, [4, 5, 6, 7]);
+    assert.deepEqual(upgradeApplied, [4, 5, 6, 7, 8]);
     const indexes = await store.query<{ name: string; type: string; expr: string }>(
       "SELECT name, type, expr FROM system.data_skipping_indices WHERE database = currentDatabase() AND table = 'logs' ORDER BY name",
     );
@@ -142,6 +147,9 @@ describe('migrations 4 to 7 on an existing data dir', () => {
     assert.equal(byName.get('idx_body_ngram_g4')?.type, 'ngrambf_v1');
     assert.equal(byName.get('idx_body_ngram_g4')?.expr, 'lowerUTF8(body)');
     assert.equal(byName.has('idx_body_ngram'), false, 'the per-granule filter it replaces is gone');
+    assert.equal(byName.get('idx_body_words')?.type, 'text');
+    // The reads name the indexed expression as the engine stores it: otherwise they would compute it per row.
+    assert.equal(byName.get('idx_body_words')?.expr, BODY_WORDS_EXPRESSION);
     const codecs = await store.query<{ name: string; codec: string }>(
       "SELECT name, compression_codec AS codec FROM system.columns WHERE database = currentDatabase() AND table = 'logs' AND name IN ('body', 'ts_ns', 'observed_ts_ns') ORDER BY name",
     );
@@ -150,9 +158,9 @@ describe('migrations 4 to 7 on an existing data dir', () => {
     assert.deepEqual(ids((await get('/api/v1/logs/search?q=declined')).body), [DECLINED.logId, DECLINED_BILLING.logId]);
   });
 
-  it('lets the n-gram index pick the granules of a text query in search and series, ASCII or not', async () => {
+  it('counts words of letters from the text index; other words and searches go through the n-gram index', async () => {
     // Every statement the routes send, explained by the engine with its own parameters: a text
-    // query that stopped naming the index expression would read every granule of its window.
+    // query that stopped naming an index expression would read every body of its window.
     const sent: { sql: string; params: Record<string, unknown> }[] = [];
     const recording: Store = { ...store, query: (sql, params, options) => {
       sent.push({ sql, params: params ?? {} });
@@ -164,15 +172,26 @@ describe('migrations 4 to 7 on an existing data dir', () => {
     });
     try {
       await probe.app.ready();
-      for (const url of ['/api/v1/logs/search?q=declined', '/api/v1/logs/series?q=declined', '/api/v1/logs/series?q=%C3%BCberf%C3%A4llig', '/api/v1/logs/search?q=zahlung%20%C3%BCberf%C3%A4llig']) {
+      const expected: [string, RegExp[]][] = [
+        // Counted from the index's dictionary and postings, without reading a body.
+        ['/api/v1/logs/series?q=declined', [/__text_index_idx_body_words_like/]],
+        ['/api/v1/logs/series?q=zahlung%20%C3%BCberf%C3%A4llig', [/__text_index_idx_body_words_like/, /Name: idx_body_ngram_g4/]],
+        ['/api/v1/logs/series?q=%C3%BCberf%C3%A4llig', [/Name: idx_body_ngram_g4/]],
+        ['/api/v1/logs/series?q=100%25', [/Name: idx_body_ngram_g4/]],
+        ['/api/v1/logs/search?q=declined', [/Name: idx_body_ngram_g4/]],
+        ['/api/v1/logs/search?q=zahlung%20%C3%BCberf%C3%A4llig', [/Name: idx_body_ngram_g4/]],
+        // Shorter than the engine's dictionary scan: the n-gram index.
+        ['/api/v1/logs/series?q=out', [/Name: idx_body_ngram_g4/]],
+      ];
+      for (const [url, uses] of expected) {
         sent.length = 0;
         assert.equal((await get(url, probe)).status, 200, url);
         // The statements that filter on the body (the series also lists the table's parts first).
         const bodyReads = sent.filter((s) => /FROM logs\b[\s\S]*\bbody\b/.test(s.sql));
         assert.ok(bodyReads.length > 0, url);
         for (const { sql, params } of bodyReads) {
-          const plan = await store.query<{ explain: string }>(`EXPLAIN indexes = 1 ${sql}`, params as never);
-          assert.match(plan.map((p) => p.explain).join('\n'), /Name: idx_body_ngram_g4/, `${url}: ${sql}`);
+          const plan = (await store.query<{ explain: string }>(`EXPLAIN actions = 1, indexes = 1 ${sql}`, params as never)).map((p) => p.explain).join('\n');
+          for (const use of uses) assert.match(plan, use, `${url}: ${sql}`);
         }
       }
     } finally {
@@ -186,7 +205,7 @@ describe('GET /api/v1/logs/search', () => {
     const { status, body } = await get('/api/v1/logs/search?limit=500');
     assert.equal(status, 200);
     // Without until, rows stamped up to 60 s past now are listed; the 2-hour-old log is not.
-    assert.deepEqual(ids(body), [FUTURE, DECLINED, DECLINED_BILLING, ...[PERCENT, PERCENT_DECOY].sort((a, b) => (BigInt(b.logId) > BigInt(a.logId) ? 1 : -1)), UMLAUT, ...[...BULK].reverse()].map((l) => l.logId));
+    assert.deepEqual(ids(body), [FUTURE, DECLINED, DECLINED_BILLING, ...[PERCENT, PERCENT_DECOY].sort((a, b) => (BigInt(b.logId) > BigInt(a.logId) ? 1 : -1)), UMLAUT, TIMEOUT_INSIDE, TIMEOUT_GLUED, TIMEOUT_DECOYS, ...[...BULK].reverse()].map((l) => l.logId));
     assert.equal(body.next_cursor, null);
     assert.deepEqual(body.logs[1], {
       log_id: DECLINED.logId,
@@ -226,6 +245,22 @@ describe('GET /api/v1/logs/search', () => {
     assert.deepEqual(ids((await get('/api/v1/logs/search?q=clin')).body), [DECLINED.logId, DECLINED_BILLING.logId], 'a part of a word matches');
     assert.deepEqual(ids((await get('/api/v1/logs/search?q=%C3%BCberf%C3%A4llig')).body), [UMLAUT.logId], 'überfällig matches ÜBERFÄLLIG');
     assert.deepEqual(ids((await get('/api/v1/logs/search?q=zahlung%20%C3%BCBERf%C3%A4LLIG')).body), [UMLAUT.logId], 'ASCII and non-ASCII words together');
+  });
+
+  it('matches a word of letters inside longer words and beside digits, in search and in the series (the text index)', async () => {
+    const cases: [string, LogRow[], string][] = [
+      ['timeout', [TIMEOUT_INSIDE, TIMEOUT_GLUED], 'SocketTimeoutException and TIMEOUT3s, not "time out" or tim3out'],
+      ['TimeOut%20attempts', [TIMEOUT_GLUED], 'any case, every word'],
+      ['failed', [TIMEOUT_GLUED], 'failed2 holds failed; fail3d does not'],
+      ['ception', [TIMEOUT_INSIDE], 'the end of a word'],
+      ['zeit%C3%BCberschreitung%20upstream', [TIMEOUT_GLUED], 'beside a non-ASCII word'],
+      ['timeouts', [], 'a longer word'],
+      ['tim3out', [TIMEOUT_DECOYS], 'a word with a digit (the index holds none)'],
+    ];
+    for (const [q, expected, why] of cases) {
+      assert.deepEqual(ids((await get(`/api/v1/logs/search?q=${q}`)).body), expected.map((l) => l.logId), `search ${q}: ${why}`);
+      assert.equal((await get(`/api/v1/logs/series?q=${q}`)).body.total, expected.length, `series ${q}: ${why}`);
+    }
   });
 
   it('pages through every row once with the cursor, also across rows sharing a stamp', async () => {
@@ -291,7 +326,7 @@ describe('GET /api/v1/logs/series', () => {
     // Text words without a service count distinct log ids after a PREWHERE on the words over the
     // table's own order (the replayed BULK lines must count once there too); with a service,
     // distinct log ids over the projection; no filter at all, FINAL.
-    const filters = ['', 'service=bulk', 'q=declined', 'severity=warn', `template_id=${TPL}`, 'q=line&service=bulk', 'q=bulk', 'q=LINE&severity=info',
+    const filters = ['', 'service=bulk', 'q=declined', 'severity=warn', `template_id=${TPL}`, 'q=line&service=bulk', 'q=bulk', 'q=LINE&severity=info', 'q=timeout', 'q=out',
       'q=%C3%BCberf%C3%A4llig', 'q=line%20%C3%BCberf%C3%A4llig'];
     for (const filter of filters) {
       const series = await get(`/api/v1/logs/series?until=${until}&${filter}`);

@@ -61,21 +61,76 @@ function likeContains(word: string): string {
 /** Words of printable ASCII: their case-insensitive match needs no Unicode lowering (see wordSql). */
 const ASCII_WORD = /^[\x20-\x7e]+$/;
 
+/** The text index over the words of bodies (migration 8), and the expression it indexes, verbatim. */
+const BODY_WORDS_INDEX = 'idx_body_words';
+export const BODY_WORDS_EXPRESSION = "translate(lower(body), '0123456789', '          ')";
 /**
- * The condition a body meets when it contains `word` in any case. lowerUTF8(body) LIKE is the
- * expression of the n-gram index (migrations 4 and 6), so it always stays for granule skipping.
- * An ASCII word is matched by positionCaseInsensitive, which folds ASCII case while it searches
- * (lowering every body before LIKE cost more than a sixth of a full scan). Any body it matches also
- * matches the lowered LIKE (lowering keeps ASCII letters ASCII), so that LIKE is needed only to pick
- * granules: indexHint gives it to the index and never evaluates it per row, which had cost ~150 ms
- * of a 24 h series over 10M logs for a common word.
+ * Words the text index answers exactly: ASCII letters only, as the indexed expression keeps no
+ * digit and a run of letters never spans the separators between its words; and at least 4 of them,
+ * the engine's shortest for a dictionary scan (shorter ones would be matched row by row on the
+ * expression, slower than positionCaseInsensitive over the bodies).
  */
-function wordSql(word: string, i: number, params: QueryParams): { cheap: string; indexed: string } {
+const INDEXED_WORD = /^[a-z]{4,}$/;
+
+/**
+ * The condition a body meets when it contains `word` in any case.
+ * - With the text index (`wordsIndexed`) a word of letters is matched on its expression: the engine
+ *   scans the index's dictionary for words containing it and takes their rows, without reading a
+ *   body. Body and expression hold the word in the same rows: it has no digit (the only characters
+ *   the expression replaces) and `lower` folds ASCII case as positionCaseInsensitive does.
+ * - Otherwise lowerUTF8(body) LIKE is the expression of the n-gram index (migrations 4 and 6), so it
+ *   always stays for granule skipping. An ASCII word is matched by positionCaseInsensitive, which
+ *   folds ASCII case while it searches (lowering every body before LIKE cost more than a sixth of a
+ *   full scan). Any body it matches also matches the lowered LIKE (lowering keeps ASCII letters
+ *   ASCII), so that LIKE is needed only to pick granules: indexHint gives it to the index and never
+ *   evaluates it per row, which had cost ~150 ms of a 24 h series over 10M logs for a common word.
+ */
+function wordSql(word: string, i: number, params: QueryParams, wordsIndexed: boolean): { cheap: string; indexed: string } {
   params[`word_${i}`] = likeContains(word);
+  if (wordsIndexed && INDEXED_WORD.test(word)) {
+    const matched = `${BODY_WORDS_EXPRESSION} LIKE {word_${i}:String}`;
+    return { cheap: matched, indexed: matched };
+  }
   const indexed = `lowerUTF8(body) LIKE {word_${i}:String}`;
   if (!ASCII_WORD.test(word)) return { cheap: indexed, indexed };
   params[`needle_${i}`] = word;
   return { cheap: `positionCaseInsensitive(body, {needle_${i}:String}) > 0`, indexed: `indexHint(${indexed})` };
+}
+
+/** Checks of the text index left before it is looked for again, per store: once there, it stays. */
+const WORDS_INDEX_RECHECK_MS = 60_000;
+const wordsIndexSeen = new WeakMap<Store, { present: boolean; checkedMs: number }>();
+
+/**
+ * Whether the logs table has the text index over body words: a ClickHouse server older than 26.2
+ * refused it (migration 8), and a missing index would leave the expression to be computed for every
+ * row. Parts written before the migration and not yet indexed are read in full by the engine.
+ */
+async function hasWordsIndex(store: Store, options: QueryOptions): Promise<boolean> {
+  const seen = wordsIndexSeen.get(store);
+  if (seen !== undefined && (seen.present || Date.now() - seen.checkedMs < WORDS_INDEX_RECHECK_MS)) return seen.present;
+  const [row] = await store.query<{ n: string | number }>(
+    `SELECT count() AS n FROM system.data_skipping_indices WHERE database = currentDatabase() AND table = 'logs' AND name = '${BODY_WORDS_INDEX}'`,
+    undefined,
+    options,
+  );
+  const present = Number(row?.n ?? 0) > 0;
+  wordsIndexSeen.set(store, { present, checkedMs: Date.now() });
+  return present;
+}
+
+/**
+ * Whether a filter narrows the rows before the text: a service, template or trace reads the
+ * projection sorted by service (migration 5), which has no text index, so there the words keep the
+ * conditions that need no index.
+ */
+function narrowed(filter: LogSearchFilter): boolean {
+  return filter.service !== undefined || filter.templateId !== undefined || filter.traceId !== undefined;
+}
+
+/** Whether the filter's words are counted through the text index (see wordSql). */
+async function useWordsIndex(store: Store, filter: LogSearchFilter, options: QueryOptions): Promise<boolean> {
+  return filter.words.some((w) => INDEXED_WORD.test(w)) && !narrowed(filter) && (await hasWordsIndex(store, options));
 }
 
 interface FilterSql {
@@ -89,7 +144,7 @@ interface FilterSql {
 }
 
 /** The conditions shared by search and series. */
-function filterSql(filter: LogSearchFilter): FilterSql {
+function filterSql(filter: LogSearchFilter, wordsIndexed: boolean): FilterSql {
   const rest = ['ts_ns >= {from_ns:Int64}', 'ts_ns < {to_ns:Int64}'];
   const params: QueryParams = { from_ns: filter.fromNs, to_ns: filter.toNs };
   if (filter.service !== undefined) {
@@ -106,7 +161,7 @@ function filterSql(filter: LogSearchFilter): FilterSql {
   }
   const words: string[] = [];
   filter.words.forEach((word, i) => {
-    const { cheap, indexed } = wordSql(word, i, params);
+    const { cheap, indexed } = wordSql(word, i, params, wordsIndexed);
     words.push(cheap);
     if (indexed !== cheap) rest.push(indexed);
   });
@@ -149,7 +204,9 @@ export async function searchLogs(
   options: QueryOptions,
 ): Promise<{ rows: LogSearchRow[]; more: boolean }> {
   if (filter.toNs <= filter.fromNs) return { rows: [], more: false };
-  const { where, params } = filterSql(filter);
+  // Words never go through the text index here: under the newest-first top-N read the engine skips
+  // granules with it but computes its expression for every row read, dearer than the bodies' scan.
+  const { where, params } = filterSql(filter, false);
   let after = '';
   if (cursor !== undefined) {
     after = ' AND ts_ns <= {cursor_ts:Int64} AND (ts_ns < {cursor_ts:Int64} OR log_id < {cursor_id:UInt64})';
@@ -295,7 +352,7 @@ async function countWithRanges(
   distinct: readonly StampRange[],
   options: QueryOptions,
 ): Promise<{ bucket: number; level: SeverityLevel; n: number }[]> {
-  const { where, words, rest, params } = filterSql(filter);
+  const { where, words, rest, params } = filterSql(filter, await useWordsIndex(store, filter, options));
   // Rows stamped outside the distinct ranges count as they are, the others by distinct log id.
   let n: string;
   const [only] = distinct;
@@ -314,8 +371,7 @@ async function countWithRanges(
   // Text words without a service, template or trace read every body of the window: their cheap
   // conditions go first as PREWHERE, so only matching rows are read further. With a service,
   // template or trace the projection sorted by service (migration 5) narrows the rows first.
-  const narrowed = filter.service !== undefined || filter.templateId !== undefined || filter.traceId !== undefined;
-  const from = !narrowed && words !== '' ? `logs PREWHERE ${words} WHERE ${rest}` : `logs WHERE ${where}`;
+  const from = !narrowed(filter) && words !== '' ? `logs PREWHERE ${words} WHERE ${rest}` : `logs WHERE ${where}`;
   // Grouped by severity number, levels summed here: the engine's multiIf per row cost ~150 ms of an
   // unfiltered 24 h series over 10M logs. Twins share their severity, so distinct counts add up.
   const rows = await store.query<{ bucket: string | number; severity: number; n: string | number }>(
