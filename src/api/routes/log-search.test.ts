@@ -18,7 +18,7 @@ import { createStore } from '../../store/create-store.js';
 import { insertLogs } from '../../store/logs.js';
 import { migrate } from '../../store/migrate.js';
 import { MIGRATIONS } from '../../store/migrations/index.js';
-import { BODY_WORDS_EXPRESSION } from '../../store/reads/log-search.js';
+import { BODY_WORDS_EXPRESSION } from '../../store/reads/log-words-index.js';
 import { insertTemplateHits } from '../../store/template-hits.js';
 import { upsertTemplates } from '../../store/templates.js';
 import { parseJsonExact } from '../../util/json.js';
@@ -118,6 +118,26 @@ async function get(url: string, on: Api = api, headers: Record<string, string> =
 }
 const ids = (body: { logs: { log_id: string }[] }) => body.logs.map((l) => l.log_id);
 
+/**
+ * Runs `use` against an API whose log routes read through the store, each statement shown first to
+ * `onQuery` (which may also act before it runs).
+ */
+async function throughRecordingStore<T>(onQuery: (sql: string, params: Record<string, unknown>) => void | Promise<void>, use: (probe: Api) => Promise<T>): Promise<T> {
+  const recording: Store = { ...store, query: async (sql, params, options) => {
+    await onQuery(sql, params ?? {});
+    return store.query(sql, params, options);
+  } };
+  const probe = createApi({ listen: { host: '127.0.0.1', port: 0 }, queryTimeoutSecs: 15 }, {
+    traces: createTraceRepo(store, 15), registry: new Registry(), metricRegistries: [], logger: createLogger('silent'), routes: [createLogRoutes(recording, { nowMs: () => NOW_MS })], checkResponses: true,
+  });
+  try {
+    await probe.app.ready();
+    return await use(probe);
+  } finally {
+    await probe.close();
+  }
+}
+
 /** Every page of a search with `limit`, following next_cursor. */
 async function allPages(url: string, limit: number): Promise<{ pages: number; logIds: string[]; ts: bigint[] }> {
   const logIds: string[] = [];
@@ -162,16 +182,9 @@ describe('migrations 4 to 8 on an existing data dir', () => {
     // Every statement the routes send, explained by the engine with its own parameters: a text
     // query that stopped naming an index expression would read every body of its window.
     const sent: { sql: string; params: Record<string, unknown> }[] = [];
-    const recording: Store = { ...store, query: (sql, params, options) => {
-      sent.push({ sql, params: params ?? {} });
-      return store.query(sql, params, options);
-    } };
-    const routes = createLogRoutes(recording, { nowMs: () => NOW_MS });
-    const probe = createApi({ listen: { host: '127.0.0.1', port: 0 }, queryTimeoutSecs: 15 }, {
-      traces: createTraceRepo(store, 15), registry: new Registry(), metricRegistries: [], logger: createLogger('silent'), routes: [routes], checkResponses: true,
-    });
-    try {
-      await probe.app.ready();
+    await throughRecordingStore((sql, params) => {
+      sent.push({ sql, params });
+    }, async (probe) => {
       const expected: [string, RegExp[]][] = [
         // Counted from the index's dictionary and postings, without reading a body.
         ['/api/v1/logs/series?q=declined', [/__text_index_idx_body_words_like/]],
@@ -194,9 +207,7 @@ describe('migrations 4 to 8 on an existing data dir', () => {
           for (const use of uses) assert.match(plan, use, `${url}: ${sql}`);
         }
       }
-    } finally {
-      await probe.close();
-    }
+    });
   });
 });
 
@@ -351,24 +362,15 @@ describe('GET /api/v1/logs/series over parts', () => {
   /** The series answered through a store that records its statements and may act before a count. */
   async function seriesThrough(beforeCount: () => Promise<void> = async () => {}, query = url): Promise<{ total: number; sql: string[] }> {
     const sql: string[] = [];
-    const recording: Store = { ...store, query: async (text, params, options) => {
-      if (text.includes('AS severity')) {
-        sql.push(`${text} -- ${JSON.stringify(params, (_, v: unknown) => (typeof v === 'bigint' ? v.toString() : v))}`);
-        await beforeCount();
-      }
-      return store.query(text, params, options);
-    } };
-    const probe = createApi({ listen: { host: '127.0.0.1', port: 0 }, queryTimeoutSecs: 15 }, {
-      traces: createTraceRepo(store, 15), registry: new Registry(), metricRegistries: [], logger: createLogger('silent'), routes: [createLogRoutes(recording, { nowMs: () => NOW_MS })], checkResponses: true,
-    });
-    try {
-      await probe.app.ready();
+    return throughRecordingStore(async (text, params) => {
+      if (!text.includes('AS severity')) return;
+      sql.push(`${text} -- ${JSON.stringify(params, (_, v: unknown) => (typeof v === 'bigint' ? v.toString() : v))}`);
+      await beforeCount();
+    }, async (probe) => {
       const { status, body } = await get(query, probe);
       assert.equal(status, 200);
       return { total: body.total, sql };
-    } finally {
-      await probe.close();
-    }
+    });
   }
 
   before(async () => {
@@ -421,5 +423,42 @@ describe('auth on', () => {
     }
     const ok = await get('/api/v1/logs/search?service=billing', authApi, { authorization: `Basic ${Buffer.from('admin:pw').toString('base64')}` });
     assert.deepEqual(ids(ok.body), [DECLINED_BILLING.logId]);
+  });
+});
+
+describe('GET /api/v1/logs/series and the text index limit', () => {
+  // 60 words holding `quux`, 8 logs each (long postings, not kept in the dictionary: more than 6
+  // rows), in one part, three hours back: more such words than the engine reads for one part (50).
+  const letters = 'abcdefghijklmnopqrstuvwxyz';
+  const QUUX = Array.from({ length: 480 }, (_, i) => log(-3 * 60 * MINUTE_MS - i, { body: `cache quux${letters[(i % 60) % 26]}${letters[Math.floor((i % 60) / 26)]} evicted` }));
+
+  before(async () => {
+    await insertLogs(store, QUUX);
+  });
+
+  /** The series total and its count statements, read through a store that records them. */
+  async function countThrough(query: string): Promise<{ total: number; counts: string[] }> {
+    const counts: string[] = [];
+    return throughRecordingStore((text) => {
+      if (text.includes('AS severity')) counts.push(text);
+    }, async (probe) => {
+      const { status, body } = await get(query, probe);
+      assert.equal(status, 200);
+      return { total: body.total, counts };
+    });
+  }
+
+  it('reads the bodies for a word inside more long-postings words of one part than the engine reads, the index for one inside fewer', async () => {
+    // Row by row on the indexed expression would cost about twice the bodies' search.
+    const many = await countThrough('/api/v1/logs/series?since=4h&q=quux');
+    assert.equal(many.total, QUUX.length);
+    assert.ok(many.counts.length > 0 && many.counts.every((sql) => !sql.includes(BODY_WORDS_EXPRESSION) && sql.includes('positionCaseInsensitive')), many.counts.join('\n'));
+    const one = await countThrough('/api/v1/logs/series?since=4h&q=QUUXBA');
+    assert.equal(one.total, 8);
+    assert.ok(one.counts.length > 0 && one.counts.every((sql) => sql.includes(BODY_WORDS_EXPRESSION)), one.counts.join('\n'));
+    const both = await countThrough('/api/v1/logs/series?since=4h&q=quux%20evicted');
+    assert.equal(both.total, QUUX.length);
+    assert.ok(both.counts.every((sql) => sql.includes(BODY_WORDS_EXPRESSION) && sql.includes('positionCaseInsensitive')), 'evicted through the index, quux through the bodies');
+    assert.equal((await get('/api/v1/logs/search?since=4h&q=quux&limit=500')).body.logs.length, QUUX.length);
   });
 });

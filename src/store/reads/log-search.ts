@@ -8,6 +8,7 @@ import type { AttrPair } from '../../model/signals.js';
 import type { QueryOptions, QueryParams, Store } from '../../model/store.js';
 import { attrsFromJson } from '../attrs-json.js';
 import { distinctRanges, logPart, partsAdded, reachesOutside, type LogPart, type StampRange } from './log-part-coverage.js';
+import { BODY_WORDS_EXPRESSION, wordsThroughIndex } from './log-words-index.js';
 
 export interface LogSearchFilter {
   /** Window [fromNs, toNs). */
@@ -61,23 +62,13 @@ function likeContains(word: string): string {
 /** Words of printable ASCII: their case-insensitive match needs no Unicode lowering (see wordSql). */
 const ASCII_WORD = /^[\x20-\x7e]+$/;
 
-/** The text index over the words of bodies (migration 8), and the expression it indexes, verbatim. */
-const BODY_WORDS_INDEX = 'idx_body_words';
-export const BODY_WORDS_EXPRESSION = "translate(lower(body), '0123456789', '          ')";
-/**
- * Words the text index answers exactly: ASCII letters only, as the indexed expression keeps no
- * digit and a run of letters never spans the separators between its words; and at least 4 of them,
- * the engine's shortest for a dictionary scan (shorter ones would be matched row by row on the
- * expression, slower than positionCaseInsensitive over the bodies).
- */
-const INDEXED_WORD = /^[a-z]{4,}$/;
-
 /**
  * The condition a body meets when it contains `word` in any case.
- * - With the text index (`wordsIndexed`) a word of letters is matched on its expression: the engine
- *   scans the index's dictionary for words containing it and takes their rows, without reading a
- *   body. Body and expression hold the word in the same rows: it has no digit (the only characters
- *   the expression replaces) and `lower` folds ASCII case as positionCaseInsensitive does.
+ * - Through the text index (`viaIndex`, see log-words-index.ts) a word of letters is matched on the
+ *   indexed expression: the engine scans the index's dictionary for words containing it and takes
+ *   their rows, without reading a body. Body and expression hold the word in the same rows: it has
+ *   no digit (the only characters the expression replaces) and `lower` folds ASCII case as
+ *   positionCaseInsensitive does.
  * - Otherwise lowerUTF8(body) LIKE is the expression of the n-gram index (migrations 4 and 6), so it
  *   always stays for granule skipping. An ASCII word is matched by positionCaseInsensitive, which
  *   folds ASCII case while it searches (lowering every body before LIKE cost more than a sixth of a
@@ -85,9 +76,9 @@ const INDEXED_WORD = /^[a-z]{4,}$/;
  *   ASCII), so that LIKE is needed only to pick granules: indexHint gives it to the index and never
  *   evaluates it per row, which had cost ~150 ms of a 24 h series over 10M logs for a common word.
  */
-function wordSql(word: string, i: number, params: QueryParams, wordsIndexed: boolean): { cheap: string; indexed: string } {
+function wordSql(word: string, i: number, params: QueryParams, viaIndex: boolean): { cheap: string; indexed: string } {
   params[`word_${i}`] = likeContains(word);
-  if (wordsIndexed && INDEXED_WORD.test(word)) {
+  if (viaIndex) {
     const matched = `${BODY_WORDS_EXPRESSION} LIKE {word_${i}:String}`;
     return { cheap: matched, indexed: matched };
   }
@@ -97,40 +88,13 @@ function wordSql(word: string, i: number, params: QueryParams, wordsIndexed: boo
   return { cheap: `positionCaseInsensitive(body, {needle_${i}:String}) > 0`, indexed: `indexHint(${indexed})` };
 }
 
-/** Checks of the text index left before it is looked for again, per store: once there, it stays. */
-const WORDS_INDEX_RECHECK_MS = 60_000;
-const wordsIndexSeen = new WeakMap<Store, { present: boolean; checkedMs: number }>();
-
-/**
- * Whether the logs table has the text index over body words: a ClickHouse server older than 26.2
- * refused it (migration 8), and a missing index would leave the expression to be computed for every
- * row. Parts written before the migration and not yet indexed are read in full by the engine.
- */
-async function hasWordsIndex(store: Store, options: QueryOptions): Promise<boolean> {
-  const seen = wordsIndexSeen.get(store);
-  if (seen !== undefined && (seen.present || Date.now() - seen.checkedMs < WORDS_INDEX_RECHECK_MS)) return seen.present;
-  const [row] = await store.query<{ n: string | number }>(
-    `SELECT count() AS n FROM system.data_skipping_indices WHERE database = currentDatabase() AND table = 'logs' AND name = '${BODY_WORDS_INDEX}'`,
-    undefined,
-    options,
-  );
-  const present = Number(row?.n ?? 0) > 0;
-  wordsIndexSeen.set(store, { present, checkedMs: Date.now() });
-  return present;
-}
-
 /**
  * Whether a filter narrows the rows before the text: a service, template or trace reads the
  * projection sorted by service (migration 5), which has no text index, so there the words keep the
- * conditions that need no index.
+ * conditions that need none.
  */
 function narrowed(filter: LogSearchFilter): boolean {
   return filter.service !== undefined || filter.templateId !== undefined || filter.traceId !== undefined;
-}
-
-/** Whether the filter's words are counted through the text index (see wordSql). */
-async function useWordsIndex(store: Store, filter: LogSearchFilter, options: QueryOptions): Promise<boolean> {
-  return filter.words.some((w) => INDEXED_WORD.test(w)) && !narrowed(filter) && (await hasWordsIndex(store, options));
 }
 
 interface FilterSql {
@@ -143,8 +107,8 @@ interface FilterSql {
   params: QueryParams;
 }
 
-/** The conditions shared by search and series. */
-function filterSql(filter: LogSearchFilter, wordsIndexed: boolean): FilterSql {
+/** The conditions shared by search and series; the words in `viaIndex` are matched through the text index. */
+function filterSql(filter: LogSearchFilter, viaIndex: ReadonlySet<string>): FilterSql {
   const rest = ['ts_ns >= {from_ns:Int64}', 'ts_ns < {to_ns:Int64}'];
   const params: QueryParams = { from_ns: filter.fromNs, to_ns: filter.toNs };
   if (filter.service !== undefined) {
@@ -161,7 +125,7 @@ function filterSql(filter: LogSearchFilter, wordsIndexed: boolean): FilterSql {
   }
   const words: string[] = [];
   filter.words.forEach((word, i) => {
-    const { cheap, indexed } = wordSql(word, i, params, wordsIndexed);
+    const { cheap, indexed } = wordSql(word, i, params, viaIndex.has(word));
     words.push(cheap);
     if (indexed !== cheap) rest.push(indexed);
   });
@@ -206,7 +170,7 @@ export async function searchLogs(
   if (filter.toNs <= filter.fromNs) return { rows: [], more: false };
   // Words never go through the text index here: under the newest-first top-N read the engine skips
   // granules with it but computes its expression for every row read, dearer than the bodies' scan.
-  const { where, params } = filterSql(filter, false);
+  const { where, params } = filterSql(filter, new Set());
   let after = '';
   if (cursor !== undefined) {
     after = ' AND ts_ns <= {cursor_ts:Int64} AND (ts_ns < {cursor_ts:Int64} OR log_id < {cursor_id:UInt64})';
@@ -335,9 +299,10 @@ export async function countLogs(store: Store, filter: LogSearchFilter, bucketSec
   if (filter.toNs <= filter.fromNs) return [];
   const everything: StampRange[] = [{ fromNs: filter.fromNs, toNs: filter.toNs - 1n }];
   let parts = await readLogParts(store, options);
+  const viaIndex = narrowed(filter) ? new Set<string>() : await wordsThroughIndex(store, filter.words, partsInWindow(parts, filter), options);
   for (let attempt = 0; ; attempt++) {
     const distinct = parts !== null && attempt < COVERAGE_ATTEMPTS ? distinctRanges(parts, filter.fromNs, filter.toNs) : everything;
-    const counts = await countWithRanges(store, filter, bucketSecs, distinct, options);
+    const counts = await countWithRanges(store, filter, bucketSecs, distinct, viaIndex, options);
     if (distinct === everything || parts === null) return counts;
     const after = await readLogParts(store, options);
     if (after !== null && !reachesOutside(partsAdded(parts, after), distinct, filter.fromNs, filter.toNs)) return counts;
@@ -345,14 +310,20 @@ export async function countLogs(store: Store, filter: LogSearchFilter, bucketSec
   }
 }
 
+/** Names of the parts holding stamps in the filter's window; null (every part) when they are not known. */
+function partsInWindow(parts: readonly LogPart[] | null, filter: LogSearchFilter): string[] | null {
+  return parts === null ? null : parts.filter((p) => p.maxTsNs >= filter.fromNs && p.minTsNs < filter.toNs).map((p) => p.name);
+}
+
 async function countWithRanges(
   store: Store,
   filter: LogSearchFilter,
   bucketSecs: number,
   distinct: readonly StampRange[],
+  viaIndex: ReadonlySet<string>,
   options: QueryOptions,
 ): Promise<{ bucket: number; level: SeverityLevel; n: number }[]> {
-  const { where, words, rest, params } = filterSql(filter, await useWordsIndex(store, filter, options));
+  const { where, words, rest, params } = filterSql(filter, viaIndex);
   // Rows stamped outside the distinct ranges count as they are, the others by distinct log id.
   let n: string;
   const [only] = distinct;
