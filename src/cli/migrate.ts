@@ -1,11 +1,11 @@
 import { loadSettings } from '../config/load.js';
 import { createStore } from '../store/create-store.js';
-import { migrate, type SkippedStatement } from '../store/migrate.js';
+import { migrate, SKIPPED_STATEMENT_MESSAGE, type SkippedStatement } from '../store/migrate.js';
 import { createLogger, type Logger } from '../util/log.js';
 
 /** Logs an optional schema statement the ClickHouse server refused (see Migration.optionalStatements). */
 export function warnSkippedStatement(logger: Logger): (skipped: SkippedStatement) => void {
-  return (skipped) => logger.warn(skipped, 'the ClickHouse server refused an optional schema statement (it needs a newer server); svc runs without what it adds');
+  return (skipped) => logger.warn(skipped, SKIPPED_STATEMENT_MESSAGE);
 }
 
 /** `svc writer migrate`: creates or upgrades the schema (server at clickhouse.url, else the embedded data dir) and exits. */

@@ -2,7 +2,7 @@ import { loadSettings } from '../config/load.js';
 import { remineStoredLogs } from '../logminer/remine-stored.js';
 import { minerOptionsFrom } from '../mining/miner.js';
 import { createStore } from '../store/create-store.js';
-import { migrate } from '../store/migrate.js';
+import { migrate, SKIPPED_STATEMENT_MESSAGE } from '../store/migrate.js';
 
 /** Progress lines at most this often. */
 const PROGRESS_MS = 2_000;
@@ -25,7 +25,7 @@ export async function runRemine(args: string[], env: NodeJS.ProcessEnv): Promise
   const store = await createStore(settings);
   try {
     await migrate(store, undefined, undefined, (skipped) => {
-      process.stderr.write(`svc remine: the ClickHouse server refused an optional schema statement of migration ${skipped.version} (code ${skipped.code}; it needs a newer server)\n`);
+      process.stderr.write(`svc remine: ${SKIPPED_STATEMENT_MESSAGE}: migration ${skipped.version}, code ${skipped.code}: ${skipped.statement}\n`);
     });
     const startedMs = Date.now();
     let lastProgressMs = startedMs;

@@ -43,6 +43,9 @@ export interface SkippedStatement {
   code: number;
 }
 
+/** What svc says of a skipped statement (logged with the SkippedStatement's fields). */
+export const SKIPPED_STATEMENT_MESSAGE = 'the ClickHouse server refused an optional schema statement (it needs a newer server); svc runs without what it adds';
+
 /**
  * Creates or upgrades the schema; returns the versions applied by this call. An optional statement
  * the server refuses is given to `onSkipped`; any other failure (a required statement, or one that

@@ -9,10 +9,11 @@
  *   into separators: ids, numbers and hex values then add only their letter runs to the dictionary
  *   (58 MiB for 10M generated logs with a random hex id each, against 214 MiB with digits kept,
  *   whose dictionary scan was slower than reading the bodies). So only words of letters are
- *   answered from it (log-search.ts); the others keep the n-gram filter.
+ *   answered from it (reads/log-words-index.ts); the others keep the n-gram filter.
  * - ClickHouse 26.2 or newer has text indexes. An older server refuses the statements and is left
  *   without this index (the migration says so and is recorded): text queries then read the bodies
- *   as before, because the read path uses the index only where the table has it.
+ *   as before, because the read path uses the index only where the table has it and the
+ *   server can look LIKE patterns up in it.
  * - MATERIALIZE builds it for parts written before (a background mutation); until a part has it,
  *   that part's bodies are read, so results never depend on it having finished.
  */
