@@ -100,12 +100,12 @@ function install(name, dir) {
 }
 
 /**
- * Runs `npmArgs` when the inputs' fingerprint differs from the last successful build's, or `output`
- * is missing. The package's manifests count by content (an install rewrites the lock unchanged).
+ * Runs `npmArgs` when the inputs' fingerprint differs from the last successful build's, or one of
+ * `outputs` is missing. The package's manifests count by content (an install rewrites the lock unchanged).
  */
-function build(name, inputs, output, npmArgs, cwd = root) {
+function build(name, inputs, outputs, npmArgs, cwd = root) {
   const fingerprint = `${treeFingerprint(inputs)}:${manifestHash(cwd)}`;
-  if (existsSync(output) && readStamp(name) === fingerprint) return;
+  if (outputs.every((output) => existsSync(output)) && readStamp(name) === fingerprint) return;
   run(npmArgs, cwd);
   writeStamp(name, fingerprint);
 }
@@ -113,15 +113,17 @@ function build(name, inputs, output, npmArgs, cwd = root) {
 install('install-root', root);
 install('install-web', web);
 
-const serverInputs = ['src', 'bench', 'scripts', 'tsconfig.json', 'tsconfig.build.json'].map((path) => join(root, path));
+const serverInputs = ['src', 'assembly', 'bench', 'scripts', 'tsconfig.json', 'tsconfig.build.json'].map((path) => join(root, path));
 // The full build compiles the product too (same options, same dist/), so it stands in for build:server.
-if (withBench) build('build-tests', serverInputs, join(root, 'dist', 'src', 'cli.js'), ['run', 'build:tests', '--silent']);
-else build('build-server', serverInputs, join(root, 'dist', 'src', 'cli.js'), ['run', 'build:server', '--silent']);
+// The TypeScript and the WebAssembly scanner (assembly/, built by build:wasm after tsc).
+const serverOutputs = [join(root, 'dist', 'src', 'cli.js'), join(root, 'dist', 'src', 'cli', 'fingerprint.wasm')];
+if (withBench) build('build-tests', serverInputs, serverOutputs, ['run', 'build:tests', '--silent']);
+else build('build-server', serverInputs, serverOutputs, ['run', 'build:server', '--silent']);
 
 if (existsSync(join(web, 'package.json'))) {
   const webInputs = ['src', 'index.html', 'vite.config.ts', 'tsconfig.json'].map((path) => join(web, path));
-  build('build-web', webInputs, join(web, 'dist', 'index.html'), ['run', 'build', '--silent'], web);
+  build('build-web', webInputs, [join(web, 'dist', 'index.html')], ['run', 'build', '--silent'], web);
   if (withTests) {
-    build('build-web-tests', [...webInputs, join(web, 'tsconfig.test.json')], join(web, '.test-dist'), ['run', 'build:tests', '--silent'], web);
+    build('build-web-tests', [...webInputs, join(web, 'tsconfig.test.json')], [join(web, '.test-dist')], ['run', 'build:tests', '--silent'], web);
   }
 }

@@ -12,7 +12,7 @@ import { join } from 'node:path';
 
 const ROOT = new URL('../../', import.meta.url).pathname;
 
-/** A checkout whose build:server writes dist/src/cli.js and logs each build. */
+/** A checkout whose build:server writes the build's outputs (dist/src/cli.js and the scanner's .wasm) and logs each build. */
 function makeCheckout(): string {
   const dir = mkdtempSync(join(tmpdir(), 'svc-prepare-'));
   mkdirSync(join(dir, 'scripts'));
@@ -20,7 +20,7 @@ function makeCheckout(): string {
   mkdirSync(join(dir, 'src'));
   writeFileSync(join(dir, 'src/a.ts'), 'export const a = 1;\n');
   writeFileSync(join(dir, 'tsconfig.json'), '{}\n');
-  const build = "const fs=require('fs');fs.mkdirSync('dist/src',{recursive:true});fs.writeFileSync('dist/src/cli.js','');fs.appendFileSync('builds.log','build\\n')";
+  const build = "const fs=require('fs');fs.mkdirSync('dist/src/cli',{recursive:true});fs.writeFileSync('dist/src/cli.js','');fs.writeFileSync('dist/src/cli/fingerprint.wasm','');fs.appendFileSync('builds.log','build\\n')";
   writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: 'prepare-fixture', version: '1.0.0', private: true, scripts: { 'build:server': `node -e "${build}"` } }, null, 2));
   return dir;
 }
@@ -73,7 +73,10 @@ test('prepare installs and builds on a fresh checkout, then only what changed', 
     // The build output removed: rebuilt even though no source changed.
     rmSync(join(dir, 'dist'), { recursive: true });
     assert.equal(run().length, 1);
-    assert.equal(readFileSync(join(dir, 'builds.log'), 'utf8').trim().split('\n').length, 5);
+    // Only the WebAssembly scanner missing (a build stopped after tsc): rebuilt as well.
+    rmSync(join(dir, 'dist/src/cli/fingerprint.wasm'));
+    assert.equal(run().length, 1);
+    assert.equal(readFileSync(join(dir, 'builds.log'), 'utf8').trim().split('\n').length, 6);
 
     assert.deepEqual(run(), []);
   } finally {

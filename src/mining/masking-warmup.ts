@@ -15,7 +15,7 @@ import { fingerprintLine, maskLine } from './masking.js';
 const LONG_LINE = Array.from({ length: 70 }, (_, i) => (i % 3 === 0 ? `w${i}` : 'word')).join(' ');
 
 /** One line or more for each path of the scanner and of the segment rules in masking-rules.ts. */
-const WARMUP_LINES: readonly string[] = [
+export const WARMUP_LINES: readonly string[] = [
   'GET /index.html HTTP/1.1" 200 1234 "-" "curl/7.1"',
   '"GET /a HTTP/1.0" 404 - HTTP/2 503',
   'user=42 took 12ms at 10.0.0.1:8080 from /10.0.0.2 id=deadbeefcafe',

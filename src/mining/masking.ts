@@ -26,6 +26,10 @@
  * The same scanner computes either the masked tokens or only a hash of the masked token stream
  * (the fingerprint), so that a fingerprint cache hit costs no string allocation and both paths
  * can never disagree on what the masked line is.
+ *
+ * `svc templates` computes the fingerprint with a copy of this scanner compiled to WebAssembly
+ * (assembly/fingerprint.ts), over the input's bytes: a rule changed here or in masking-rules.ts
+ * must be changed there too, or src/cli/wasm-fingerprint.test.ts fails.
  */
 
 import { CLASS_UTF16, C_DELIM, C_DIGIT, C_SPACE, isDigit, literalPrefixLength, isHttpVersionToken, isMaskedSegment, isStatusToken } from './masking-rules.js';
