@@ -3,8 +3,8 @@ import assert from 'node:assert/strict';
 import { Readable, Writable } from 'node:stream';
 import { DEFAULT_MINER_OPTIONS } from '../mining/miner.js';
 import { TemplateLines, templatesForLines } from '../mining/templates-tool.js';
-import { FingerprintThread } from './fingerprint-pipeline.js';
-import { MAX_LINE_BYTES, streamTemplates, type FingerprintPipeline, type LineSource } from './templates.js';
+import { FingerprintWorker, type FingerprintSource } from './fingerprint-worker.js';
+import { MAX_LINE_BYTES, streamTemplates, type FingerprintPipeline } from './templates.js';
 
 /** Runs the streaming loop over `bytes` cut into chunks of `chunkBytes`; returns output lines. */
 async function stream(bytes: Buffer, chunkBytes: number, slowOutput = false, pipeline?: FingerprintPipeline): Promise<{ lines: number; out: string[]; writes: number }> {
@@ -76,6 +76,26 @@ function variedInput(count: number): string {
   return `${lines.join('\n')}\n`;
 }
 
+/** The fingerprint thread, started before the run so that every chunk can go there; counts the chunks it is given. */
+async function startedWorker(): Promise<{ pipeline: FingerprintPipeline; handedOver: () => number; closed: () => boolean }> {
+  const worker = new FingerprintWorker(DEFAULT_MINER_OPTIONS.keepHttpStatus);
+  await worker.whenStarted;
+  let handed = 0;
+  let closed = false;
+  const source: FingerprintSource = {
+    ready: () => worker.ready(),
+    fingerprint: (bytes) => {
+      handed++;
+      return worker.fingerprint(bytes);
+    },
+    close: async () => {
+      closed = true;
+      await worker.close();
+    },
+  };
+  return { pipeline: { start: () => source, afterBytes: 0 }, handedOver: () => handed, closed: () => closed };
+}
+
 test('with the fingerprint thread the output is the same line for line, whatever the chunking, an overlong line included', async () => {
   // Longer than MAX_LINE_BYTES whatever the chunking, so every run mines the same head.
   const long = 'y'.repeat(3 * MAX_LINE_BYTES);
@@ -83,26 +103,39 @@ test('with the fingerprint thread the output is the same line for line, whatever
   const inline = await stream(bytes, 64 * 1024);
   assert.equal(inline.lines, 6001);
   for (const chunkBytes of [1000, 4096, 64 * 1024]) {
-    const threads: FingerprintThread[] = [];
-    const pipeline: FingerprintPipeline = {
-      start: () => {
-        const thread = new FingerprintThread({ keepHttpStatus: DEFAULT_MINER_OPTIONS.keepHttpStatus });
-        threads.push(thread);
-        return thread;
-      },
-      afterBytes: 0,
-    };
+    const { pipeline, handedOver, closed } = await startedWorker();
     const piped = await stream(bytes, chunkBytes, false, pipeline);
-    assert.equal(threads.length, 1, 'one thread started');
+    assert.ok(handedOver() > 0, 'chunks went to the thread');
+    assert.equal(closed(), true, 'the thread is closed at the end');
     assert.equal(piped.lines, inline.lines, `chunk ${chunkBytes}`);
     assert.deepEqual(piped.out, inline.out, `chunk ${chunkBytes}`);
   }
 });
 
+test('lines fingerprinted from their bytes, ASCII or UTF-8, on either thread, get the templates the miner gives them line by line', async () => {
+  const lines = variedInput(6000).split('\n').slice(0, -1);
+  const expected = templatesForLines(lines.map((l) => l.replace(/\r$/, '')), DEFAULT_MINER_OPTIONS, 'f').map((t) => JSON.stringify(t));
+  const bytes = Buffer.from(`${lines.join('\n')}\n`, 'utf8');
+  const inline = await stream(bytes, 64 * 1024);
+  assert.deepEqual(inline.out, expected);
+  const { pipeline, handedOver } = await startedWorker();
+  const piped = await stream(bytes, 16 * 1024, false, pipeline);
+  assert.ok(handedOver() > 0, 'chunks went to the thread');
+  assert.deepEqual(piped.out, expected);
+  // Only ASCII chunks, and only UTF-8 ones.
+  for (const ascii of [true, false]) {
+    const some = lines.filter((line) => /^[\x00-\x7f]*$/.test(line) === ascii);
+    const want = templatesForLines(some.map((l) => l.replace(/\r$/, '')), DEFAULT_MINER_OPTIONS, 'f').map((t) => JSON.stringify(t));
+    const worker = await startedWorker();
+    assert.deepEqual((await stream(Buffer.from(`${some.join('\n')}\n`, 'utf8'), 8 * 1024, false, worker.pipeline)).out, want, ascii ? 'ASCII' : 'UTF-8');
+  }
+});
+
 test('a failure of the fingerprint thread fails the run, and the thread is closed', async () => {
   let closed = false;
-  const failing: LineSource = {
-    lines: () => () => Promise.reject(new Error('thread gone')),
+  const failing: FingerprintSource = {
+    ready: () => true,
+    fingerprint: () => Promise.reject(new Error('thread gone')),
     close: async () => {
       closed = true;
     },

@@ -5,8 +5,9 @@ import type { Writable } from 'node:stream';
 import { loadSettings } from '../config/load.js';
 import { minerOptionsFrom } from '../mining/miner.js';
 import { TemplateLines } from '../mining/templates-tool.js';
+import { BytesFingerprinter } from './wasm-fingerprint.js';
 import { lineRanges } from './chunk-lines.js';
-import { FingerprintThread, type TakeLines } from './fingerprint-pipeline.js';
+import { FingerprintWorker, type FingerprintedLines, type FingerprintSource } from './fingerprint-worker.js';
 import { gatherChunks } from './gather-chunks.js';
 
 /** Input read per chunk; output of one chunk is written before the next is read. */
@@ -22,12 +23,22 @@ const PIECE_WAIT_MS = 1;
 const PIPELINE_AFTER_BYTES = 4 << 20;
 /**
  * A pipe's size is unknown: it starts the thread once more than one pipe buffer (64 KiB) has come,
- * which a tiny input (a few lines typed or echoed) never reaches. The first chunk of a large pipe is
- * often short (the writer is still starting), so waiting for 4 MiB, or for a full 1 MiB chunk, left
- * the thread booting ~140 ms later (1M lines: pairwise A/B medians 1.17 and 1.09 in favour of
- * starting at the first chunk).
+ * which a tiny input (a few lines typed or echoed) never reaches.
  */
 const PIPE_PIPELINE_AFTER_BYTES = 64 << 10;
+/** Chunks handed to the other thread ahead of the one being mined (bounded memory: a few read chunks). */
+const CHUNKS_AHEAD = 4;
+/**
+ * Share of each chunk (its first lines) this thread fingerprints itself once the other thread runs:
+ * where it starts, its bounds, and its steps up (this thread waited for the other) and down (it did
+ * not). Mining and writing alone took this thread about as long as the fingerprints took the other,
+ * so a fixed all-there split left this one waiting ~25 % of the time at some moments and the other
+ * at others; the machine's speed moves by up to half from one minute to the next.
+ */
+const HERE_SHARE_START = 0.125;
+const HERE_SHARE_MAX = 0.5;
+const HERE_SHARE_UP = 1 / 16;
+const HERE_SHARE_DOWN = 1 / 32;
 /**
  * A line longer than this many bytes is mined by its head (the miner reads at most 64 tokens
  * anyway), so a file without newlines cannot make the tool hold it whole.
@@ -60,7 +71,8 @@ export async function runTemplates(args: string[], env: NodeJS.ProcessEnv): Prom
     const progress = (n: number): void => {
       process.stderr.write(`svc templates: ${n} lines mined, ${tool.miner.templateCount()} templates\n`);
     };
-    lines = await streamTemplates(gatherChunks(input, READ_CHUNK_BYTES, PIECE_WAIT_MS), process.stdout, tool, progress, { start: () => new FingerprintThread(tool.miner.maskOptions()), afterBytes: pipelineAfterBytes(file) });
+    const pipeline = { start: () => new FingerprintWorker(tool.miner.maskOptions().keepHttpStatus), afterBytes: pipelineAfterBytes(file) };
+    lines = await streamTemplates(gatherChunks(input, READ_CHUNK_BYTES, PIECE_WAIT_MS), process.stdout, tool, progress, pipeline);
   } catch (error) {
     const err = error as NodeJS.ErrnoException;
     // The reader of our output went away (`| head`): not an error of ours.
@@ -86,40 +98,25 @@ function pipelineAfterBytes(file: string): number {
   return bytes >= PIPELINE_AFTER_BYTES ? 0 : PIPELINE_AFTER_BYTES;
 }
 
-/** Where lines and their fingerprints come from once the input is big enough: another thread. */
-export interface LineSource {
-  /** Starts on the lines of `text`; the result, called when the chunk is to be mined, gives them. */
-  lines(text: string): TakeLines;
-  close(): Promise<void>;
-}
-
+/** The other thread, started once `afterBytes` of input have come (a small input is not worth one). */
 export interface FingerprintPipeline {
-  start: () => LineSource;
-  /** Input mined on this thread alone before the other thread starts (a small file is not worth one). */
+  start: () => FingerprintSource;
   afterBytes: number;
 }
 
 /**
- * Chunks read and handed to the other thread ahead of the one being mined (bounded memory: a few
- * read chunks). The other thread fingerprints them in order; this one takes over whatever of a
- * chunk is left when it comes to mine it (see FingerprintThread).
- */
-const CHUNKS_AHEAD = 4;
-
-/**
  * Splits the input into lines (`\n`, an optional `\r` before it dropped; a last line without
  * newline counts when not empty) and writes each line's output, chunk by chunk, waiting for the
- * output to drain. Bytes up to a chunk's last newline are decoded at once (a newline byte is
- * never inside a UTF-8 character) and lines are mined in place in that text. With a pipeline,
- * once `afterBytes` have been read, fingerprinting (the stateless half of mining) runs on another
- * thread a few chunks ahead, and this thread looks lines up by fingerprint and mines the misses,
- * in input order, fingerprinting itself what of a chunk the other has not reached when it comes to
- * mine it. Returns the number of lines.
+ * output to drain. The bytes up to a chunk's last newline (a newline byte is never inside a UTF-8
+ * character) are fingerprinted as they are by the WebAssembly scanner, and a line is decoded only
+ * when its fingerprint is not cached yet. With a pipeline, once `afterBytes` have been read and the
+ * other thread has started, chunks are fingerprinted there, a few ahead of the one this thread
+ * mines; until it has started, this thread fingerprints them itself. Returns the number of lines.
  */
 export async function streamTemplates(input: AsyncIterable<Buffer>, output: Writable, tool: TemplateLines, progress: (lines: number) => void, pipeline?: FingerprintPipeline): Promise<number> {
   let carry: Buffer | null = null;
   // Head of a line longer than MAX_LINE_BYTES whose end is still to come (null when none).
-  let overlong: string | null = null;
+  let overlong: Buffer | null = null;
   let lines = 0;
   let lastProgressMs = Date.now();
   let outputError: Error | null = null;
@@ -127,31 +124,88 @@ export async function streamTemplates(input: AsyncIterable<Buffer>, output: Writ
     outputError = error;
   };
   const failed = (): Error | null => outputError;
-  let source: LineSource | null = null;
-  let bytesRead = 0;
-  const ahead: { text: string; take: TakeLines }[] = [];
+  // Null when the miner looks nothing up by fingerprint (logminer.fingerprinter = off).
+  const scanner = tool.usesFingerprints() ? new BytesFingerprinter(tool.miner.maskOptions().keepHttpStatus) : null;
 
-  const writeChunk = async (text: string, ranges: Int32Array, fingerprints: Float64Array | null): Promise<void> => {
-    const parts: Buffer[] = [];
-    let bytes = 0;
-    for (let at = 0; at < ranges.length; at += 2) {
-      const start = ranges[at] as number;
-      const end = ranges[at + 1] as number;
-      const out = fingerprints === null ? tool.nextRange(text, start, end) : tool.nextRangeFingerprinted(text, start, end, fingerprints[at >> 1] as number);
-      parts.push(out);
-      bytes += out.length;
+  let source: FingerprintSource | null = null;
+  let bytesRead = 0;
+  // Each chunk handed over: its first lines to fingerprint here (null: none), the rest there.
+  const ahead: { here: Buffer | null; there: Promise<FingerprintedLines> | null; settled: boolean }[] = [];
+  let hereShare = HERE_SHARE_START;
+
+  /** Writes the output of `lineCount` lines of `bytes` at `ranges`, with their `fingerprints`. */
+  const mineFingerprinted = async (bytes: Buffer, encoding: 'latin1' | 'utf8', lineCount: number, ranges: Int32Array, fingerprints: Float64Array): Promise<void> => {
+    const parts: Buffer[] = new Array<Buffer>(lineCount);
+    let outputBytes = 0;
+    for (let line = 0; line < lineCount; line++) {
+      const out = tool.nextBytes(bytes, ranges[2 * line] as number, ranges[2 * line + 1] as number, encoding, fingerprints[line] as number);
+      parts[line] = out;
+      outputBytes += out.length;
     }
-    lines += ranges.length >> 1;
-    await writeDrained(output, Buffer.concat(parts, bytes), failed);
+    lines += lineCount;
+    await writeDrained(output, Buffer.concat(parts, outputBytes), failed);
   };
-  const writeOldestAhead = async (): Promise<void> => {
+  const mineOldestAhead = async (): Promise<void> => {
     const next = ahead.shift();
     if (next === undefined) return;
-    const { ranges, fingerprints } = await next.take();
-    await writeChunk(next.text, ranges, fingerprints);
+    if (next.here !== null) await mineHere(next.here);
+    if (next.there === null) return;
+    // Waiting here means the other thread is behind: take a larger share of the next chunks.
+    hereShare = next.settled ? Math.max(0, hereShare - HERE_SHARE_DOWN) : Math.min(HERE_SHARE_MAX, hereShare + HERE_SHARE_UP);
+    const chunk = await next.there;
+    await mineFingerprinted(chunk.bytes, isAscii(chunk.bytes) ? 'latin1' : 'utf8', chunk.lineCount, chunk.ranges, chunk.fingerprints);
   };
-  const writeAllAhead = async (): Promise<void> => {
-    while (ahead.length > 0) await writeOldestAhead();
+  /** Hands `chunk` over: its first lines (about `hereShare` of its bytes, up to a newline) stay here. */
+  const handOver = (chunk: Buffer, to: FingerprintSource): void => {
+    const nl = hereShare === 0 ? -1 : chunk.indexOf(10, Math.floor(chunk.length * hereShare));
+    const split = nl < 0 ? 0 : nl + 1;
+    const entry: (typeof ahead)[number] = { here: split === 0 ? null : chunk.subarray(0, split), there: null, settled: false };
+    if (split < chunk.length) {
+      entry.there = to.fingerprint(chunk.subarray(split));
+      entry.there.then(
+        () => (entry.settled = true),
+        () => (entry.settled = true),
+      );
+    }
+    ahead.push(entry);
+  };
+  const mineAllAhead = async (): Promise<void> => {
+    while (ahead.length > 0) await mineOldestAhead();
+  };
+
+  /** Mines the lines of `bytes` (which end with a newline), after those handed over, on this thread. */
+  const mineLines = async (bytes: Buffer): Promise<void> => {
+    await mineAllAhead();
+    await mineHere(bytes);
+  };
+  /** Fingerprints and mines the lines of `bytes` (which end with a newline) on this thread and writes their output. */
+  const mineHere = async (bytes: Buffer): Promise<void> => {
+    const encoding = isAscii(bytes) ? 'latin1' : 'utf8';
+    if (scanner === null) {
+      const text = bytes.toString(encoding);
+      const ranges = lineRanges(text);
+      const parts: Buffer[] = [];
+      for (let at = 0; at < ranges.length; at += 2) parts.push(tool.nextRange(text, ranges[at] as number, ranges[at + 1] as number));
+      lines += ranges.length >> 1;
+      await writeDrained(output, Buffer.concat(parts), failed);
+      return;
+    }
+    scanner.load(bytes);
+    for (let from = 0; from < bytes.length; from = scanner.nextLineOffset()) {
+      const count = scanner.fingerprintLines(from);
+      if (count === 0) break;
+      // The batch's ranges and fingerprints live in the scanner: read before the next batch.
+      await mineFingerprinted(bytes, encoding, count, scanner.ranges, scanner.fingerprints);
+    }
+  };
+
+  /** Mines one line given as bytes without its newline (a head of an overlong line, or the last line). */
+  const mineLine = async (bytes: Buffer): Promise<void> => {
+    const end = bytes.length > 0 && bytes[bytes.length - 1] === 13 ? bytes.length - 1 : bytes.length;
+    const newline = Buffer.allocUnsafe(end + 1);
+    bytes.copy(newline, 0, 0, end);
+    newline[end] = 10;
+    await mineLines(newline);
   };
 
   output.on('error', onError);
@@ -162,54 +216,39 @@ export async function streamTemplates(input: AsyncIterable<Buffer>, output: Writ
       if (overlong !== null) {
         const nl = buf.indexOf(10);
         if (nl < 0) continue;
-        await writeAllAhead();
-        await writeDrained(output, tool.next(overlong), failed);
+        await mineLine(overlong);
         overlong = null;
-        lines++;
         buf = buf.subarray(nl + 1);
       }
       const last = buf.lastIndexOf(10);
       if (last < 0) {
-        if (buf.length > MAX_LINE_BYTES) overlong = buf.toString('utf8', 0, MAX_LINE_BYTES);
+        if (buf.length > MAX_LINE_BYTES) overlong = Buffer.from(buf.subarray(0, MAX_LINE_BYTES));
         else carry = buf;
         continue;
       }
       if (last + 1 < buf.length) carry = buf.subarray(last + 1);
-      const text = decodeLines(buf.subarray(0, last + 1));
-      bytesRead += last + 1;
-      if (source === null && pipeline !== undefined && tool.usesFingerprints() && bytesRead >= pipeline.afterBytes) source = pipeline.start();
-      if (source === null) {
-        await writeChunk(text, lineRanges(text), null);
+      const chunk = buf.subarray(0, last + 1);
+      bytesRead += chunk.length;
+      if (source === null && pipeline !== undefined && scanner !== null && bytesRead >= pipeline.afterBytes) source = pipeline.start();
+      if (source !== null && source.ready()) {
+        handOver(chunk, source);
+        while (ahead.length > CHUNKS_AHEAD) await mineOldestAhead();
       } else {
-        ahead.push({ text, take: source.lines(text) });
-        while (ahead.length > CHUNKS_AHEAD) await writeOldestAhead();
+        await mineLines(chunk);
       }
       if (Date.now() - lastProgressMs >= PROGRESS_EVERY_MS) {
         lastProgressMs = Date.now();
         progress(lines);
       }
     }
-    await writeAllAhead();
-    if (overlong !== null || (carry !== null && carry.length > 0)) {
-      let line = overlong ?? (carry as Buffer).toString('utf8');
-      if (line.charCodeAt(line.length - 1) === 13) line = line.slice(0, -1);
-      await writeDrained(output, tool.next(line), failed);
-      lines++;
-    }
+    await mineAllAhead();
+    if (overlong !== null) await mineLine(overlong);
+    else if (carry !== null && carry.length > 0) await mineLine(carry);
   } finally {
     output.off('error', onError);
     await source?.close();
   }
   return lines;
-}
-
-/**
- * The text of whole lines. ASCII bytes decode the same in Latin-1, whose copy into a one-byte string
- * is about three times faster than UTF-8 decoding (~45 ms less per 1M log lines); the ASCII check
- * runs at memory speed.
- */
-function decodeLines(bytes: Buffer): string {
-  return isAscii(bytes) ? bytes.toString('latin1') : bytes.toString('utf8');
 }
 
 async function writeDrained(output: Writable, bytes: Buffer, failed: () => Error | null): Promise<void> {

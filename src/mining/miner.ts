@@ -115,11 +115,25 @@ export class LogMiner {
   }
 
   /**
-   * As `mineRange`, with the line's fingerprint computed elsewhere (another thread): it must be
-   * `fingerprintRange(text, start, end, mask)` under this miner's `keepHttpStatus`.
+   * As `mineRange`, with the line's fingerprint computed elsewhere, under this miner's
+   * `keepHttpStatus`: `fingerprintRange(text, start, end, mask)`, or BytesFingerprinter's over the
+   * line's bytes (the same number for ASCII, and for any line equal exactly where the masked
+   * tokens are).
    */
   mineRangeFingerprinted(service: string, text: string, start: number, end: number, fingerprint: number, timeMs = 0, severity = 0): Cluster {
     return this.mineInState(this.serviceState(service), text, start, end, fingerprint, timeMs, severity);
+  }
+
+  /**
+   * The template of a line known only by its fingerprint (as for `mineRangeFingerprinted`) when
+   * that fingerprint is cached, its counts updated as mining the line would; null otherwise, and
+   * nothing changes: then mine the line with `mineRangeFingerprinted`. A cache hit needs no text,
+   * so a reader of bytes decodes only the lines that miss.
+   */
+  mineCached(service: string, fingerprint: number, timeMs = 0, severity = 0): Cluster | null {
+    const cluster = cachedCluster(this.serviceState(service), fingerprint);
+    if (cluster !== null) record(cluster, timeMs, severity);
+    return cluster;
   }
 
   /** The mask options fingerprints for `mineRangeFingerprinted` are computed under. */
@@ -130,9 +144,9 @@ export class LogMiner {
   private mineInState(state: ServiceState, text: string, start: number, end: number, fingerprint: number, timeMs: number, severity: number): Cluster {
     let cluster: Cluster;
     if (state.cache !== null) {
-      const entry = state.cache.get(fingerprint);
-      if (entry !== undefined && entry.leaf.version === entry.version) {
-        cluster = entry.cluster;
+      const cached = cachedCluster(state, fingerprint);
+      if (cached !== null) {
+        cluster = cached;
       } else {
         const line = start === 0 && end === text.length ? text : text.slice(start, end);
         const { tokens } = maskLine(line, this.mask);
@@ -169,6 +183,12 @@ export class LogMiner {
   serviceNames(): string[] {
     return [...this.services.keys()];
   }
+}
+
+/** The cluster cached for `fingerprint`, unless its leaf changed since (its templates may have). */
+function cachedCluster(state: ServiceState, fingerprint: number): Cluster | null {
+  const entry = state.cache?.get(fingerprint);
+  return entry !== undefined && entry.leaf.version === entry.version ? entry.cluster : null;
 }
 
 function record(cluster: Cluster, timeMs: number, severity: number): void {

@@ -29,9 +29,16 @@ export class TemplateLines {
     return this.outputOf(this.miner.mineRange(this.service, text, start, end));
   }
 
-  /** As `nextRange`, with the line's fingerprint computed elsewhere (see LogMiner.mineRangeFingerprinted). */
-  nextRangeFingerprinted(text: string, start: number, end: number, fingerprint: number): Buffer {
-    return this.outputOf(this.miner.mineRangeFingerprinted(this.service, text, start, end, fingerprint));
+  /**
+   * The output line of the line bytes[start, end), given its fingerprint over those bytes (see
+   * BytesFingerprinter): the bytes are decoded (as `encoding`) only when the fingerprint is not
+   * cached, which is rare once the templates are known.
+   */
+  nextBytes(bytes: Buffer, start: number, end: number, encoding: 'latin1' | 'utf8', fingerprint: number): Buffer {
+    const cached = this.miner.mineCached(this.service, fingerprint);
+    if (cached !== null) return this.outputOf(cached);
+    const line = bytes.toString(encoding, start, end);
+    return this.outputOf(this.miner.mineRangeFingerprinted(this.service, line, 0, line.length, fingerprint));
   }
 
   /** Whether lines are looked up by fingerprint (logminer.fingerprinter is not `off`). */
