@@ -5,7 +5,7 @@ import type { Writable } from 'node:stream';
 import { loadSettings } from '../config/load.js';
 import { minerOptionsFrom } from '../mining/miner.js';
 import { TemplateLines } from '../mining/templates-tool.js';
-import { BytesFingerprinter } from './wasm-fingerprint.js';
+import { BytesFingerprinter, scannerModule } from './wasm-fingerprint.js';
 import { lineRanges } from './chunk-lines.js';
 import { FingerprintWorker, type FingerprintedLines, type FingerprintSource } from './fingerprint-worker.js';
 import { gatherChunks } from './gather-chunks.js';
@@ -48,9 +48,9 @@ export const MAX_LINE_BYTES = 1 << 20;
 /**
  * `svc templates FILE` (or `-` for standard input): mines the lines with the configured miner
  * settings and streams, for each input line in order, `{"template_id","template"}` with the
- * template as it stands when that line is mined. Memory holds one input chunk, its output and the
- * templates, whatever the input size: each chunk's output is written, and the write drained,
- * before the next chunk is read. Progress and the summary go to standard error. The service name
+ * template as it stands when that line is mined. Memory holds a few input chunks, their output and
+ * the templates, whatever the input size: each chunk's output is written, and the write drained,
+ * before more is read than the chunks handed to the other thread. Progress and the summary go to standard error. The service name
  * of every line is the file's base name (`stdin` for `-`).
  */
 export async function runTemplates(args: string[], env: NodeJS.ProcessEnv): Promise<number> {
@@ -64,6 +64,14 @@ export async function runTemplates(args: string[], env: NodeJS.ProcessEnv): Prom
   if (settings.logminer.fingerprinter === 'gpu') process.stderr.write('svc templates: logminer.fingerprinter gpu is not in this build; mining with scalar\n');
   const fromStdin = file === '-';
   const tool = new TemplateLines(minerOptionsFrom({ ...settings.logminer, fingerprinter }), fromStdin ? 'stdin' : basename(file));
+  if (tool.usesFingerprints()) {
+    try {
+      scannerModule();
+    } catch (error) {
+      process.stderr.write(`svc templates: ${(error as Error).message}\n`);
+      return 1;
+    }
+  }
   const input = fromStdin ? process.stdin : createReadStream(file, { highWaterMark: READ_CHUNK_BYTES });
   const startedMs = Date.now();
   let lines = 0;

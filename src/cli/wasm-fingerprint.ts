@@ -42,9 +42,21 @@ export const BATCH_LINES = 4096;
 
 let compiled: object | null = null;
 
-/** The compiled scanner (a few KiB; compiled once per thread, on first use). */
-function scannerModule(): object {
-  compiled ??= new wasm.Module(readFileSync(new URL('./fingerprint.wasm', import.meta.url)));
+/**
+ * The compiled scanner (a few KiB; compiled once per thread, on first use). Throws a one-line
+ * error naming the file when the build left it out (a build by `tsc` alone).
+ */
+export function scannerModule(): object {
+  if (compiled === null) {
+    const file = new URL('./fingerprint.wasm', import.meta.url);
+    let bytes: Buffer;
+    try {
+      bytes = readFileSync(file);
+    } catch (error) {
+      throw new Error(`the WebAssembly scanner is not built (${file.pathname}: ${(error as Error).message}); run npm run build`);
+    }
+    compiled = new wasm.Module(bytes);
+  }
   return compiled;
 }
 
