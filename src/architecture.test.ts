@@ -29,6 +29,8 @@ const API_MAY_IMPORT = ['api', 'store', 'model', 'util', 'config', 'analysis', '
 /** Lower layers every component builds on; they never reach back up. */
 const LOWER_LAYERS = ['store', 'bus', 'otlp', 'model', 'util', 'config'];
 const UPPER_ROOMS = [...COMPONENTS, 'api', 'cli'];
+/** The fault simulator: a pure application model over the shared shapes, the OTLP encoders and helpers, run by `svc demo`. */
+const SIMULATOR_MAY_IMPORT = ['simulator', 'model', 'otlp', 'util'];
 
 /** Imports that break a rule today, each with the reason it stands. A rule change goes in docs/architecture.md too. */
 const EXCEPTIONS: { from: string; to: string; reason: string }[] = [
@@ -105,6 +107,10 @@ export function violations(edges: Edge[]): string[] {
     if (from === 'api' && own && !API_MAY_IMPORT.includes(to)) broken(edge, `the API reads storage, not component state: it imports only ${API_MAY_IMPORT.join(', ')}`);
     if (LOWER_LAYERS.includes(from) && own && UPPER_ROOMS.includes(to)) broken(edge, `${LOWER_LAYERS.join(', ')} never import components, the API or the CLI`);
     if (from !== 'cli' && own && to === 'cli') broken(edge, 'the CLI wires everything together: nothing else imports it');
+    if (from === 'simulator' && (!own || !SIMULATOR_MAY_IMPORT.includes(to))) {
+      broken(edge, `the simulator imports only ${SIMULATOR_MAY_IMPORT.join(', ')}: no packages, no node: modules (it sends with the global fetch)`);
+    }
+    if (own && to === 'simulator' && from !== 'simulator' && from !== 'cli') broken(edge, 'only the CLI (svc demo), tests and benchmarks run the simulator');
   }
   return found;
 }
@@ -125,7 +131,7 @@ function readSources(): Map<string, string> {
 test('the sources keep to the rooms and their dependency rules', () => {
   const sources = readSources();
   assert.ok(sources.size > 100, `read ${sources.size} sources from ${SRC}`);
-  for (const room of [...COMPONENTS, ...PURE_CORES, ...LOWER_LAYERS, 'api', 'cli']) {
+  for (const room of [...COMPONENTS, ...PURE_CORES, ...LOWER_LAYERS, 'api', 'cli', 'simulator']) {
     assert.ok([...sources.keys()].some((file) => roomOf(file) === room), `src/${room}/ exists (a room renamed must be renamed here too)`);
   }
   assert.deepEqual(violations(edgesOf(sources)), []);
@@ -142,6 +148,9 @@ test('a forbidden import is reported, and an exception only excuses its own file
     ['otlp/decode.ts', "import { span } from '../testing/otel.js';\nimport { spanProto } from './otlp-fixtures.test-support.js';"],
     ['store/store-suite.test-support.ts', "import { createApi } from '../api/server.js';\nimport { main } from '../cli.js';"],
     ['writer/writer.test.ts', "import { MemoryBus } from '../bus/memory/memory-bus.js';\nimport { handle } from '../assembler/assembler.js';"],
+    ['simulator/send.ts', "import { encodeTracesData } from '../otlp/encode-traces.js';\nimport { request } from 'node:http';\nimport { loadSettings } from '../config/load.js';"],
+    ['api/routes/demo.ts', "import { createSimulator } from '../../simulator/simulate.js';"],
+    ['cli/demo.ts', "import { createSimulator } from '../simulator/simulate.js';"],
   ]);
   const reported = violations(edgesOf(sources)).map((line) => line.split('; ')[0]);
   assert.deepEqual(reported, [
@@ -154,6 +163,10 @@ test('a forbidden import is reported, and an exception only excuses its own file
     'mining/parallel.ts imports node:fs',
     'otlp/decode.ts imports testing/otel.ts',
     'otlp/decode.ts imports otlp/otlp-fixtures.test-support.ts',
+    'simulator/send.ts imports node:http',
+    'simulator/send.ts imports config/load.ts',
+    'api/routes/demo.ts imports simulator/simulate.ts',
+    'api/routes/demo.ts imports simulator/simulate.ts',
   ]);
 });
 
