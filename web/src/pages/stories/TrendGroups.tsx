@@ -1,8 +1,7 @@
 import type { IncidentGroup } from '../../api/types';
 import { Link } from '../../app/router';
-import { KindBadge } from '../../components/KindBadge';
-import { ServiceTag } from '../../components/ServiceTag';
 import { formatCount, formatCountOf } from '../../lib/format';
+import { GroupCells } from './GroupCells';
 import { groupHref } from './incidentLinks';
 
 /**
@@ -54,16 +53,7 @@ function TrendTable({ groups, query, windowQuery, label }: { groups: IncidentGro
             <td>
               <span className={`badge trend-${group.trend}`}>{group.trend}</span>
             </td>
-            <td>
-              <KindBadge kind={group.kind} />
-            </td>
-            <td className="summary-cell">
-              <Link to={`/stories/${group.sample_story_id}${windowQuery}`}>{group.summary}</Link>
-            </td>
-            <td>
-              <ServiceTag service={group.rc_service} />
-              <div className="sub">{group.rc_span_name}</div>
-            </td>
+            <GroupCells group={group} windowQuery={windowQuery} />
             <td className="num">
               <Link to={groupHref(query, group.fingerprint)} title="Show this group's stories">
                 {formatCount(group.stories)}
