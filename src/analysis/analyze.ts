@@ -6,6 +6,7 @@ import type { ThresholdSettings } from '../config/settings.js';
 import type { LogRow, SpanRow } from '../model/signals.js';
 import { endpointKey, type EndpointBaseline } from './baseline.js';
 import { baselineDiff } from './baseline-diff.js';
+import { callStats, type CallStats } from './call-stats.js';
 import { criticalPath, type CriticalPathResult } from './critical-path.js';
 import { deriveEndpoint, type Endpoint } from './endpoint.js';
 import { isFailing, logsBySpan } from './failure.js';
@@ -54,6 +55,8 @@ export interface TraceAnalysis {
   /** The full root-cause span of `story`. */
   rootCauseSpan: SpanRow | null;
   edges: ServiceEdge[];
+  /** Per-minute operation and call statistics, for incident analysis. */
+  callStats: CallStats;
   ops: OpDuration[];
   baselineSample: BaselineSample;
 }
@@ -108,6 +111,7 @@ export function analyzeTrace(input: AnalyzeInput): TraceAnalysis | null {
     storyRecord: built === null ? null : storyRecord(built.story, tree, built.rcIndex),
     rootCauseSpan: built === null ? null : tree.spans[built.rcIndex],
     edges: serviceEdges(tree, failing),
+    callStats: callStats(tree, failing),
     ops,
     baselineSample: { duration_ns: durationNs, is_error: isError, ops },
   };

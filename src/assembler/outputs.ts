@@ -6,12 +6,15 @@
 import type { TraceAnalysis } from '../analysis/analyze.js';
 import type { Bus, BusMessage } from '../model/bus.js';
 import type { Store } from '../model/store.js';
+import type { CallStat, OpStat } from '../analysis/call-stats.js';
+import { insertCallMinutes, insertOpMinutes } from '../store/call-minutes.js';
 import { insertServiceEdges } from '../store/service-edges.js';
 import { insertStories, type StoryRow } from '../store/stories.js';
 import { insertTraceSummaries, type TraceSummaryRow } from '../store/trace-summaries.js';
 import { stringifyJson } from '../util/json.js';
 import type { Logger } from '../util/log.js';
 import { createLogOnce } from '../util/log-once.js';
+import { CallStatsAccumulator } from './call-stats-accumulator.js';
 import { EdgeAccumulator } from './edge-accumulator.js';
 import type { AssemblerMetrics } from './metrics.js';
 import { RowQueue } from './row-queue.js';
@@ -25,11 +28,13 @@ const FLUSH_MS = 1_000;
  */
 export const EDGE_FLUSH_MS = 1_000;
 const EDGE_MAX_KEYS = 50_000;
+/** Operation and call keys summed between two flushes (a second's worth: services x operations x minutes). */
+const CALL_STATS_MAX_KEYS = 100_000;
 /**
  * Queue bounds, reached only when the store or broker is down for a while. Stories are bounded
  * lower than summaries because one story (paths, critical path, 50 logs) is far bigger.
  */
-const MAX_QUEUED = { trace_summaries: 100_000, stories: 5_000, stories_topic: 5_000, service_edges: 100_000 } as const;
+const MAX_QUEUED = { trace_summaries: 100_000, stories: 5_000, stories_topic: 5_000, service_edges: 100_000, op_minutes: 100_000, call_minutes: 100_000 } as const;
 
 export type OutputTable = keyof typeof MAX_QUEUED;
 
@@ -50,6 +55,9 @@ export class AssemblerOutputs {
   private readonly records: RowQueue<BusMessage>;
   private readonly edgeRows: RowQueue<ReturnType<EdgeAccumulator['take']>[number]>;
   private readonly edges = new EdgeAccumulator(EDGE_MAX_KEYS);
+  private readonly opRows: RowQueue<OpStat>;
+  private readonly callRows: RowQueue<CallStat>;
+  private readonly callStats = new CallStatsAccumulator(CALL_STATS_MAX_KEYS);
   private edgesTakenAtMs: number;
   private readonly logOnce = createLogOnce();
 
@@ -59,6 +67,8 @@ export class AssemblerOutputs {
     this.stories = this.queue('stories', (rows) => insertStories(deps.store, rows));
     this.records = this.queue('stories_topic', (messages) => deps.bus.publish(deps.storiesTopic, messages));
     this.edgeRows = this.queue('service_edges', (rows) => insertServiceEdges(deps.store, rows));
+    this.opRows = this.queue('op_minutes', (rows) => insertOpMinutes(deps.store, rows));
+    this.callRows = this.queue('call_minutes', (rows) => insertCallMinutes(deps.store, rows));
   }
 
   /** Queues everything one analysed trace produced. */
@@ -67,6 +77,8 @@ export class AssemblerOutputs {
     this.summaries.push([{ summary: analysis.trace, storyKind: story?.kind ?? '', ops: analysis.ops }]);
     const droppedEdges = this.edges.add(analysis.trace.ts_ns, analysis.edges);
     if (droppedEdges > 0) this.dropped('service_edges', droppedEdges);
+    const droppedStats = this.callStats.add(analysis.callStats);
+    if (droppedStats > 0) this.dropped('op_minutes', droppedStats);
     if (story === null || storyRecord === null) return;
     this.stories.push([{ story, writtenAtMs: this.deps.nowMs() }]);
     // Keyed by fingerprint (contract: svc.stories key), so one group's stories stay in order.
@@ -76,18 +88,28 @@ export class AssemblerOutputs {
     else this.records.push([{ key: story.fingerprint, value }]);
   }
 
-  /** Queues the summed edges once EDGE_FLUSH_MS has passed since the last time (called by the scheduler). */
+  /** Queues the summed edges and call statistics once EDGE_FLUSH_MS has passed since the last time (called by the scheduler). */
   tick(): void {
     const nowMs = this.deps.nowMs();
     if (nowMs - this.edgesTakenAtMs < EDGE_FLUSH_MS) return;
     this.edgesTakenAtMs = nowMs;
+    this.takeSums();
+  }
+
+  /** Queues the summed edges and call statistics. */
+  private takeSums(): void {
     this.edgeRows.push(this.edges.take());
+    const stats = this.callStats.take();
+    this.opRows.push(stats.ops);
+    this.callRows.push(stats.calls);
   }
 
   /** Writes everything still held; a failing store gets `graceMs` before the rest is dropped. */
   async close(graceMs = 15_000): Promise<void> {
-    this.edgeRows.push(this.edges.take());
-    await Promise.all([this.summaries.close(graceMs), this.stories.close(graceMs), this.records.close(graceMs), this.edgeRows.close(graceMs)]);
+    this.takeSums();
+    await Promise.all(
+      [this.summaries, this.stories, this.records, this.edgeRows, this.opRows, this.callRows].map((queue) => queue.close(graceMs)),
+    );
   }
 
   private queue<T>(table: OutputTable, write: (rows: T[]) => Promise<void>): RowQueue<T> {

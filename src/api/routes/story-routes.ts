@@ -2,6 +2,7 @@
 
 import type { Store } from '../../model/store.js';
 import type { RouteModule } from '../server.js';
+import { registerIncidentRoute } from './incidents.js';
 import { registerOverviewRoute } from './overview.js';
 import { registerSearchRoute } from './search.js';
 import { registerServiceMapRoute } from './service-map.js';
@@ -13,7 +14,7 @@ import { registerTraceSearchRoute } from './trace-search.js';
 
 /**
  * Story groups, stories, series, overview, trace search, a trace's log templates, service map,
- * service RED series and search. `nowMs` injects the clock (tests); default Date.now.
+ * service RED series, search and incidents. `nowMs` injects the clock (tests); default Date.now.
  */
 export function createStoryRoutes(store: Store, options: { nowMs?: () => number } = {}): RouteModule {
   const deps = { store, nowMs: options.nowMs ?? Date.now };
@@ -26,5 +27,6 @@ export function createStoryRoutes(store: Store, options: { nowMs?: () => number 
     registerServiceMapRoute(app, deps, context);
     registerServiceRedRoute(app, deps, context);
     registerSearchRoute(app, deps, context);
+    registerIncidentRoute(app, deps, context);
   };
 }

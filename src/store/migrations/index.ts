@@ -8,6 +8,7 @@ import { migration0005 } from './0005-log-projection.js';
 import { migration0006 } from './0006-log-body-scan.js';
 import { migration0007 } from './0007-log-time-delta.js';
 import { migration0008 } from './0008-log-body-words.js';
+import { migration0009 } from './0009-call-minutes.js';
 import type { Migration } from './migration.js';
 
-export const MIGRATIONS: readonly Migration[] = [migration0001, migration0002, migration0003, migration0004, migration0005, migration0006, migration0007, migration0008];
+export const MIGRATIONS: readonly Migration[] = [migration0001, migration0002, migration0003, migration0004, migration0005, migration0006, migration0007, migration0008, migration0009];
