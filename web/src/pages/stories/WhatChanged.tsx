@@ -19,12 +19,15 @@ export function WhatChanged({ query, windowQuery }: { query: URLSearchParams; wi
   const endMs = untilMs(query.get('until') ?? '');
   const covered = endMs === null ? `the last ${length}` : `the ${length} up to ${formatLocal(endMs)}`;
   const exact = data === undefined ? undefined : `${formatUtc(data.window_from_ns / 1e6)} to ${formatUtc(data.window_to_ns / 1e6)}`;
+  // The API narrows suspects to the service and what it calls; the groups follow the page's root-cause filter, as the table below does.
+  const service = query.get('service') ?? '';
+  const groups = data === undefined ? [] : data.groups.filter((group) => service === '' || group.rc_service === service);
 
   return (
     <section className="panel what-changed" aria-labelledby="what-changed-title">
       <h2 id="what-changed-title">What changed</h2>
       <p className="muted window-note" title={exact}>
-        In {covered}, against the hour before.
+        In {covered}, against the hour before{service === '' ? '' : `; suspects: ${service} and what it calls`}.
       </p>
       {error !== undefined && <ErrorBox error={error} what="what changed" />}
       {loading && data === undefined && <Loading what="what changed" />}
@@ -37,7 +40,7 @@ export function WhatChanged({ query, windowQuery }: { query: URLSearchParams; wi
             <SuspectList suspects={data.suspects} query={query} />
           </>
         ))}
-      {data !== undefined && <TrendGroups groups={data.groups} query={query} windowQuery={windowQuery} />}
+      {data !== undefined && <TrendGroups groups={groups} query={query} windowQuery={windowQuery} />}
     </section>
   );
 }
