@@ -31,14 +31,14 @@ function evidence(index: number): z.input<typeof incidents>['suspects'][number][
 const answers: Record<string, unknown> = {
   '/api/v1/incidents': incidents.parse({
     window_from_ns: NS, window_to_ns: NS + 900_000_000_000n, baseline_from_ns: NS - 3_600_000_000_000n, baseline_to_ns: NS,
-    summary: `payments is the likeliest cause: its self time tripled ${LONG}`,
+    summary: `Likeliest cause: payments (charge). Own time per call 12 ms → 41 ms ${LONG}`,
     suspects: Array.from({ length: 10 }, (_, index) => ({
       rank: index + 1, service: index === 0 ? 'payments' : `service-${index}`, operation: index === 0 ? 'charge' : null,
       edge: index === 1 ? { caller: 'cart', callee: 'service-1' } : null, score: 90 - index * 7.25,
       summary: `suspect ${index} ${LONG}`, evidence: Array.from({ length: 12 }, (_, at) => evidence(at)),
     })),
     groups: Array.from({ length: 100 }, (_, index) => ({
-      fingerprint: `${1000 + index}`, kind: 'error', summary: `group ${index} ${LONG}`, rc_service: 'payments', rc_span_name: 'db query',
+      fingerprint: `${1000 + index}`, kind: 'error', summary: `group ${index} ${LONG}`, rc_service: index < 90 ? 'payments' : 'search', rc_span_name: 'db query',
       endpoint_service: 'frontend', endpoint_name: 'GET /checkout', stories: 100 - index, baseline_stories: index < 7 ? 0 : 90,
       trend: index < 7 ? (index < 3 ? 'new' : 'rising') : index < 90 ? 'chronic' : 'fading', sample_story_id: 'ab'.repeat(16),
     })),
@@ -97,8 +97,9 @@ test('the incident leads: its window, suspects with their three strongest pieces
   assert.equal(answer.fading_groups_total, 10);
 
   const lines = textOf(result).split('\n');
-  assert.match(lines[0] ?? '', /^Incident, last 15m against the hour before: payments is the likeliest cause/);
-  assert.match(lines[1] ?? '', /^Likeliest cause: payments charge \(score 90\): suspect 0 /);
+  assert.match(lines[0] ?? '', /^Incident, last 15m against the hour before\. Likeliest cause: payments \(charge\)\. Own time/);
+  assert.match(lines[1] ?? '', /^Likeliest cause: payments charge \(score 90\), because:$/);
+  assert.match(lines[2] ?? '', /^ {2}- story_group: evidence 0 x/);
   assert.match(lines[5] ?? '', /^Also suspected: #2 cart → service-1 \(score 82\.8\), #3 service-2/);
 });
 
@@ -121,4 +122,12 @@ test('the incident window ends with the tool\'s window: as asked under an hour, 
     assert.deepEqual(asked.get('/api/v1/incidents'), { since: expected, until: '2026-11-25T08:00:00Z', service: 'payments' }, JSON.stringify(args));
     assert.deepEqual(asked.get('/api/v1/overview'), { since: args.since, until: '2026-11-25T08:00:00Z' }, 'the rest keeps the whole window');
   }
+});
+
+test('service narrows the groups to their root cause, as error_groups are', async () => {
+  const { caller } = fixtureCaller();
+  const answer = (await whatsWrongTool.run(caller, { service: 'search' })).structuredContent as Record<string, unknown>;
+  assert.deepEqual([answer.new_or_rising_groups_total, answer.chronic_groups_total, answer.fading_groups_total], [0, 0, 10]);
+  const everything = (await whatsWrongTool.run(caller, {})).structuredContent as Record<string, unknown>;
+  assert.deepEqual([everything.new_or_rising_groups_total, everything.chronic_groups_total, everything.fading_groups_total], [7, 83, 10]);
 });

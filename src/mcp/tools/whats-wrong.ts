@@ -25,9 +25,9 @@ export const whatsWrongTool = defineTool({
     'and the story groups that are new or rising (chronic and fading ones only counted). The incident covers the window when it is shorter than an hour, ' +
     'otherwise its last 15 minutes. Then, over the whole window (default the last hour): counts of error and slow stories (a story is one failing or unusually slow request, explained), ' +
     'the top error and slow story groups (most stories first), the log alerts active at the window end, spans per second and the data lag in seconds. ' +
-    'service narrows the suspects and the groups; the counts cover every service. Next steps: get_story_group with an evidence fingerprint, get_log_template with an evidence template_id, ' +
+    'service narrows the suspects to that service and what it calls (directly or not) and the groups to those whose root cause is in it; the counts cover every service. Next steps: get_story_group with an evidence fingerprint, get_log_template with an evidence template_id, ' +
     'get_service_health for a suspect service, get_story with a group\'s sample_story_id for its root cause, list_log_alerts for alert details.',
-  args: { ...windowArgs('1h'), service: serviceArg('Only suspects about this service and story groups whose root cause is in it (exact name).') },
+  args: { ...windowArgs('1h'), service: serviceArg('Only suspects that are this service or what it calls, and story groups whose root cause is in it (exact name).') },
   async run(caller, args) {
     const window = { since: args.since, until: args.until };
     const incidentWindow = { since: incidentSince(args.since), until: args.until };
@@ -39,7 +39,9 @@ export const whatsWrongTool = defineTool({
     const alerts = ((await getJson(caller, '/api/v1/log-alerts', window)) as Row[]).filter((alert) => alert.active === true);
 
     const suspects = incident.suspects.slice(0, SUSPECTS_SHOWN).map(compactSuspect);
-    const rising = incident.groups.filter((group) => group.trend === 'new' || group.trend === 'rising');
+    // The API narrows suspects by service but lists every group; the groups follow the root-cause filter here, as error_groups do.
+    const groups = incident.groups.filter((group) => args.service === undefined || group.rc_service === args.service);
+    const rising = groups.filter((group) => group.trend === 'new' || group.trend === 'rising');
     const fixed = {
       incident: exactValues({
         since: incidentWindow.since,
@@ -53,8 +55,8 @@ export const whatsWrongTool = defineTool({
       suspects,
       new_or_rising_groups_total: rising.length,
       new_or_rising_groups: rising.slice(0, GROUPS_SHOWN).map(compactTrendGroup),
-      chronic_groups_total: incident.groups.filter((group) => group.trend === 'chronic').length,
-      fading_groups_total: incident.groups.filter((group) => group.trend === 'fading').length,
+      chronic_groups_total: groups.filter((group) => group.trend === 'chronic').length,
+      fading_groups_total: groups.filter((group) => group.trend === 'fading').length,
       window: { since: args.since ?? '1h', until: args.until ?? 'now' },
       error_stories: overview.error_stories,
       slow_stories: overview.slow_stories,
@@ -76,11 +78,11 @@ export const whatsWrongTool = defineTool({
     const [first, ...others] = suspects;
     const until = args.until === undefined ? '' : ` to ${String(args.until)}`;
     const lines = [
-      `Incident, last ${incidentWindow.since}${until} against the hour before: ${clip(incident.summary, 300)}`,
+      `Incident, last ${incidentWindow.since}${until} against the hour before. ${clip(incident.summary, 300)}`,
       ...(first === undefined
         ? []
         : [
-            `Likeliest cause: ${suspectPlace(first)} (score ${first.score}): ${first.summary}`,
+            `Likeliest cause: ${suspectPlace(first)} (score ${first.score}), because:`,
             ...first.evidence.map((evidence) => `  - ${evidence.kind}: ${evidence.summary}`),
             ...(others.length === 0 ? [] : [`Also suspected: ${others.map((suspect) => `#${suspect.rank} ${suspectPlace(suspect)} (score ${suspect.score})`).join(', ')}`]),
           ]),
