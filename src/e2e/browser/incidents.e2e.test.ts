@@ -50,6 +50,15 @@ describe('What changed in the browser', () => {
     await chronicRow.waitFor({ state: 'visible' });
     assert.equal((await chronicRow.locator('td').first().textContent())?.trim(), 'chronic');
     await screenshot(page, 'what-changed');
+    // Unfolded, at the narrowest width the app supports, the panel does not make the page scroll sideways.
+    await page.setViewportSize({ width: 800, height: 900 });
+    const extraPx = () =>
+      page.evaluate(() => {
+        const root = (globalThis as unknown as { document: { documentElement: { scrollWidth: number; clientWidth: number } } }).document.documentElement;
+        return root.scrollWidth - root.clientWidth;
+      });
+    // The page lays itself out again after the resize: wait for that, not for a fixed time.
+    await expectEventually('px wider than the viewport at 800 px', extraPx, 0);
     await page.close();
   });
 
