@@ -23,15 +23,8 @@ export interface CompactEvidence {
   template_id?: string;
 }
 
-export interface CompactSuspect {
-  rank: number;
-  service: string;
-  operation: string | null;
-  edge: { caller: string; callee: string } | null;
-  score: number;
-  summary: string;
-  evidence: CompactEvidence[];
-}
+/** A suspect as the API ranks it, its evidence cut to the strongest few sentences. */
+export type CompactSuspect = Pick<Suspect, 'rank' | 'service' | 'operation' | 'edge' | 'score' | 'summary'> & { evidence: CompactEvidence[] };
 
 function compactEvidence(evidence: Evidence): CompactEvidence {
   return {
