@@ -78,6 +78,17 @@ describe('What changed in the browser', () => {
     await page.close();
   });
 
+  test('narrowed to a service whose traffic did not change, the panel says calmly that nothing did', async () => {
+    const page = await app.page();
+    await page.goto(`/?service=${names.inventory}`);
+    const panel = page.getByRole('region', { name: 'What changed' });
+    await panel.locator('.suspects, .calm').first().waitFor();
+    assert.equal(await panel.locator('.calm').textContent(), 'Nothing changed beyond the usual in the last 15 minutes.');
+    assert.equal(await panel.locator('.window-note').textContent(), `In the last 15 minutes, against the hour before; suspects: ${names.inventory} and what it calls.`);
+    assert.equal(await panel.locator('table, details').count(), 0, 'no group has its root cause in this service');
+    await page.close();
+  });
+
   test('no page threw a script error', () => {
     assert.deepEqual(scriptErrors(app), []);
   });
