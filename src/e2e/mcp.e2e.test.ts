@@ -40,8 +40,14 @@ const failing = { traceId: '', dbSpanId: '', dbSpan: undefined as Span | undefin
 let bigTraceId = '';
 let bigErrorSpanIds: string[] = [];
 
+/**
+ * The failing request is stamped two minutes back: the incident analysis leaves the minute still
+ * filling out of its window, and whats_wrong's incident must see the request's story group at once.
+ */
+const FAILING_AGO_MS = 120_000;
+
 async function feed(): Promise<void> {
-  const t = new SdkTraces();
+  const t = new SdkTraces(Date.now() - FAILING_AGO_MS);
   const root = t.span(svcName('frontend'), 'GET /checkout', { kind: SpanKind.SERVER, startMs: -400, endMs: -50, error: 'upstream failed' });
   const callCart = t.span(svcName('frontend'), 'POST cart', { kind: SpanKind.CLIENT, parent: root, startMs: -390, endMs: -60, error: '' });
   const cart = t.span(svcName('cart'), 'POST /cart/checkout', { kind: SpanKind.SERVER, parent: callCart, startMs: -385, endMs: -65, error: 'payment failed' });
@@ -155,6 +161,13 @@ describe('MCP over Streamable HTTP', () => {
     assert.equal(group.rc_span_name, 'db query');
     assert.equal(group.endpoint_name, 'GET /checkout');
     assert.equal(typeof group.last_seen_ns, 'string', '*_ns values are exact decimal strings');
+    // The incident leads the answer: the group had no story in the hour before, so it is new news.
+    const answer = structured(await call('whats_wrong', { service: svcName('payments') }), 'whats_wrong');
+    assert.deepEqual(Object.keys(answer).slice(0, 3), ['incident', 'suspects_total', 'suspects']);
+    assert.equal((answer.incident as Row).since, '15m');
+    assert.match(String((answer.incident as Row).window_to_ns), /^[0-9]{19}$/);
+    const news = (answer.new_or_rising_groups as Row[]).find((row) => row.fingerprint === group.fingerprint);
+    assert.deepEqual([news?.trend, news?.baseline_stories, news?.rc_service], ['new', 0, svcName('payments')]);
     const story = structured(await call('get_story', { story_id: String(group.sample_story_id) }), 'get_story');
     assert.equal(story.story_id, failing.traceId);
     assert.deepEqual(story.root_cause, {

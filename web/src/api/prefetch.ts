@@ -1,4 +1,5 @@
 import { filtersOf, searchPath, seriesPath } from '../pages/logs/explore/exploreQuery';
+import { incidentWindow } from '../pages/stories/incidentWindow';
 import { apiFetch, apiPath } from './client';
 
 // On a cold load the page's code arrives in its own chunk and only then would it ask for data: two
@@ -34,6 +35,9 @@ export const storyPath = (id: string) => apiPath(`stories/${encodeURIComponent(i
 export const overviewPath = (query: URLSearchParams) => apiPath('overview', { since: query.get('since'), until: query.get('until') });
 export const storyGroupsPath = (query: URLSearchParams) =>
   apiPath('story-groups', { since: query.get('since'), until: query.get('until'), kind: query.get('kind'), service: query.get('service') });
+/** The Stories page's "What changed": the end of the page window (see incidentWindow), the same service filter. */
+export const incidentsPath = (query: URLSearchParams) =>
+  apiPath('incidents', { since: incidentWindow(query.get('since') ?? '').since, until: query.get('until'), service: query.get('service') });
 
 /** Prefetches what the page at `pathname` asks for first. */
 export function prefetchForLocation(pathname: string, query: URLSearchParams): void {
@@ -59,5 +63,6 @@ export function prefetchForLocation(pathname: string, query: URLSearchParams): v
   if (pathname === '/') {
     void prefetch(overviewPath(query));
     void prefetch(storyGroupsPath(query));
+    void prefetch(incidentsPath(query));
   }
 }

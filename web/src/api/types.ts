@@ -4,6 +4,7 @@
 // `WireOf` is a declaration as JSON.parse gives it: `*_ns` values may exceed 2^53 and arrive as
 // approximate numbers, which the app accepts because it only displays and positions them. Ids stay strings.
 
+import type { incidentEvidence, incidentEvidenceKind, incidentGroup, incidentGroupTrend, incidents, incidentSuspect } from '../../../src/api/schemas/incidents';
 import type { logAlert, logSearchPage, logSearchRow, logSeries, logTemplate, logTemplateDetail, severityLevel, silenceSetting } from '../../../src/api/schemas/logs';
 import type { appConfig, lagRow, pipelineSeries } from '../../../src/api/schemas/pipeline';
 import type {
@@ -59,6 +60,14 @@ export type SilenceSetting = WireOf<typeof silenceSetting>;
 export type PipelineSeries = WireOf<typeof pipelineSeries>;
 export type LagRow = WireOf<typeof lagRow>;
 export type AppConfig = WireOf<typeof appConfig>;
+
+// Incident analysis (beyond the contract, documented in docs/api.md and docs/incidents.md).
+export type Incidents = WireOf<typeof incidents>;
+export type IncidentSuspect = WireOf<typeof incidentSuspect>;
+export type IncidentEvidence = WireOf<typeof incidentEvidence>;
+export type IncidentEvidenceKind = WireOf<typeof incidentEvidenceKind>;
+export type IncidentGroup = WireOf<typeof incidentGroup>;
+export type IncidentGroupTrend = WireOf<typeof incidentGroupTrend>;
 
 // Log search (routes beyond the contract, documented in docs/logs.md).
 export type LogSearchRow = WireOf<typeof logSearchRow>;

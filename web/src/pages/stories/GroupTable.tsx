@@ -1,10 +1,10 @@
 import type { StoryGroup } from '../../api/types';
-import { Link, setQuery } from '../../app/router';
-import { KindBadge } from '../../components/KindBadge';
+import { setQuery } from '../../app/router';
 import { ServiceTag } from '../../components/ServiceTag';
 import { Sparkline } from '../../components/Sparkline';
 import { Time } from '../../components/Time';
 import { formatCount } from '../../lib/format';
+import { GroupCells } from './GroupCells';
 
 /** Story groups, most stories first; a row opens the newest story, the count opens the group. */
 export function GroupTable({ groups, startMs, endMs, windowQuery }: { groups: StoryGroup[]; startMs: number; endMs: number; windowQuery: string }) {
@@ -25,16 +25,7 @@ export function GroupTable({ groups, startMs, endMs, windowQuery }: { groups: St
       <tbody>
         {groups.map((group) => (
           <tr key={group.fingerprint}>
-            <td>
-              <KindBadge kind={group.kind} />
-            </td>
-            <td className="summary-cell">
-              <Link to={`/stories/${group.sample_story_id}${windowQuery}`}>{group.summary}</Link>
-            </td>
-            <td>
-              <ServiceTag service={group.rc_service} />
-              <div className="sub">{group.rc_span_name}</div>
-            </td>
+            <GroupCells group={group} windowQuery={windowQuery} />
             <td>
               <ServiceTag service={group.endpoint_service} />
               <div className="sub">{group.endpoint_name}</div>

@@ -13,10 +13,11 @@ import { windowBounds, withWindow } from '../../lib/window';
 import { GroupExamples } from './GroupExamples';
 import { GroupTable } from './GroupTable';
 import { OverviewFigures } from './OverviewFigures';
+import { WhatChanged } from './WhatChanged';
 
 const DEFAULT_SINCE = '1h';
 
-/** Stories: overview figures, the stories chart and the story groups of the window. */
+/** Stories: what changed at the window's end, overview figures, the stories chart and the story groups of the window. */
 export default function StoriesPage() {
   useTitle('Stories');
   const { query } = useLocation();
@@ -44,6 +45,7 @@ export default function StoriesPage() {
         <h1>Stories</h1>
         <WindowPicker defaultSince={DEFAULT_SINCE} />
       </div>
+      <WhatChanged query={query} windowQuery={windowQuery} />
       {overview.error !== undefined && <ErrorBox error={overview.error} what="the overview" />}
       {filteredSeries.error !== undefined && <ErrorBox error={filteredSeries.error} what="the stories series" />}
       <OverviewFigures overview={overview.data} series={series} startMs={startMs} endMs={endMs} alertsHref={withWindow('/logs/alerts', query)} />
