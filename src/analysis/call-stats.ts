@@ -29,8 +29,9 @@ export interface OpStat {
   errors: number;
   /** Failing spans with no failing child: the failure started here. */
   originErrors: number;
-  /** Time not covered by children, summed. */
+  /** Time not covered by children, summed over the successful calls (calls - errors). */
   selfNsSum: bigint;
+  /** Durations of the successful calls, summed. */
   durationNsSum: bigint;
 }
 
@@ -52,8 +53,9 @@ export interface CallStat {
   errors: number;
   /** Failing client spans with no failing child: the call itself failed (refused, timed out, reset). */
   originErrors: number;
+  /** Client time of the successful calls (calls - errors). */
   clientNsSum: bigint;
-  /** Client time not covered by the callee's spans: network, ingress, queueing. */
+  /** Client time not covered by the callee's spans (network, ingress, queueing), of the successful calls. */
   wireNsSum: bigint;
   /** Calls answered by a span of the callee, and the callee's time on them. */
   servedCalls: number;
@@ -101,8 +103,12 @@ export function callStats(tree: SpanTree, failing: readonly boolean[]): CallStat
       op.calls += 1;
       if (isFailing) op.errors += 1;
       if (isOrigin) op.originErrors += 1;
-      op.selfNsSum += selfNs;
-      op.durationNsSum += durationNs;
+      // Times of successful calls only: a failing call's time follows its error path (an early
+      // return, a retry), and a callee's failures would otherwise move its callers' times.
+      if (!isFailing) {
+        op.selfNsSum += selfNs;
+        op.durationNsSum += durationNs;
+      }
       continue;
     }
     const key = `${minuteS}\u0000${span.serviceName}\u0000${callee}\u0000${span.name}\u0000${peer}`;
@@ -113,8 +119,10 @@ export function callStats(tree: SpanTree, failing: readonly boolean[]): CallStat
     call.calls += 1;
     if (isFailing) call.errors += 1;
     if (isOrigin) call.originErrors += 1;
-    call.clientNsSum += durationNs;
-    call.wireNsSum += selfNs;
+    if (!isFailing) {
+      call.clientNsSum += durationNs;
+      call.wireNsSum += selfNs;
+    }
     if (served.length > 0) {
       call.servedCalls += 1;
       call.serverNsSum += nonNegative(durationNs - selfNs);

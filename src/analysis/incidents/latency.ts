@@ -28,7 +28,7 @@ export function selfTimeFindings(ops: readonly OpStat[], windowFromS: number): F
   const byService = new Map<string, MinuteSum[]>();
   for (const op of ops) {
     const list = byService.get(op.service) ?? [];
-    list.push({ key: op.operation, minuteS: op.minuteS, calls: op.calls, sum: Number(op.selfNsSum) });
+    list.push({ key: op.operation, minuteS: op.minuteS, calls: op.calls - op.errors, sum: Number(op.selfNsSum) });
     byService.set(op.service, list);
   }
   const findings: Finding[] = [];
@@ -92,7 +92,7 @@ export function wireFindings(calls: readonly CallStat[], windowFromS: number): F
   for (const c of calls) {
     const id = `${c.caller}\u0000${c.callee}`;
     const edge = byEdge.get(id) ?? { caller: c.caller, callee: c.callee, wire: [], server: [] };
-    edge.wire.push({ key: c.operation, minuteS: c.minuteS, calls: c.calls, sum: Number(c.wireNsSum) });
+    edge.wire.push({ key: c.operation, minuteS: c.minuteS, calls: c.calls - c.errors, sum: Number(c.wireNsSum) });
     if (c.servedCalls > 0) edge.server.push({ key: c.operation, minuteS: c.minuteS, calls: c.servedCalls, sum: Number(c.serverNsSum) });
     byEdge.set(id, edge);
   }

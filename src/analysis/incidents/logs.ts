@@ -13,8 +13,12 @@ const QUIET_WEIGHT = 0.8;
 const MIN_NEW_HITS = 3;
 const MIN_VANISHED_EXPECTED = 5;
 const RATE_FACTOR = 2;
-/** Traffic factors are bounded: a service whose calls vanish is traffic evidence, not a reason to expect no logs. */
-const TRAFFIC_FACTOR_RANGE = [0.25, 4] as const;
+/**
+ * A service's log lines are expected to follow its traffic: when its callers stop calling it (one of
+ * them broke), its lines fall silent without being news. A sudden flood is capped, so that lines
+ * which grow far beyond it still show.
+ */
+const MAX_TRAFFIC_FACTOR = 4;
 const MIN_TRAFFIC_CALLS = 30;
 const TEXT_CHARS = 160;
 
@@ -31,7 +35,7 @@ function trafficFactors(ops: readonly OpStat[], windowFromS: number, windowMinut
   for (const [service, t] of calls) {
     if (t.b < MIN_TRAFFIC_CALLS || windowMinutes <= 0 || baselineMinutes <= 0) continue;
     const factor = t.w / windowMinutes / (t.b / baselineMinutes);
-    factors.set(service, Math.min(TRAFFIC_FACTOR_RANGE[1], Math.max(TRAFFIC_FACTOR_RANGE[0], factor)));
+    factors.set(service, Math.min(MAX_TRAFFIC_FACTOR, factor));
   }
   return factors;
 }
@@ -41,16 +45,22 @@ export function templateFindings(templates: readonly TemplateCounts[], ops: read
   const factors = trafficFactors(ops, windowFromS, windowMinutes, baselineMinutes);
   const findings: Finding[] = [];
   for (const t of templates) {
-    const factor = factors.get(t.service) ?? 1;
     const meanPerMinute = t.baselineHits / baselineMinutes;
-    const expected = Math.max(meanPerMinute, 0.5 / baselineMinutes) * windowMinutes * factor;
     const variance = t.baselineSquares / baselineMinutes - meanPerMinute ** 2;
     const dispersion = meanPerMinute > 0 ? Math.min(20, Math.max(1, variance / meanPerMinute)) : 1;
-    const z = countSurprise(t.windowHits, expected, dispersion);
+    const byTime = Math.max(meanPerMinute, 0.5 / baselineMinutes) * windowMinutes;
+    // A line may follow the service's traffic (one per request) or the clock (a timer's job): a
+    // change is news only when it is surprising under both.
+    const factor = factors.get(t.service);
+    const candidates = factor === undefined ? [byTime] : [byTime, Math.max(byTime * factor, 1e-3)];
+    const judged = candidates.map((expected) => ({ expected, z: countSurprise(t.windowHits, expected, dispersion) }));
+    const calmest = judged.reduce((a, b) => (Math.abs(b.z) < Math.abs(a.z) ? b : a));
+    if (judged.some((j) => Math.sign(j.z) !== Math.sign(calmest.z))) continue;
+    const { expected, z } = calmest;
     let change: string | null = null;
     if (t.baselineHits === 0 && t.windowHits >= MIN_NEW_HITS) change = `new log line in ${t.service}`;
     else if (t.windowHits === 0 && expected >= MIN_VANISHED_EXPECTED) change = `log line gone from ${t.service}`;
-    else if (t.baselineHits > 0 && t.windowHits >= RATE_FACTOR * expected && t.windowHits > 0) change = `log line in ${t.service} ${rateWords(t.windowHits / expected)}`;
+    else if (t.baselineHits > 0 && t.windowHits >= RATE_FACTOR * expected) change = `log line in ${t.service} ${rateWords(t.windowHits / expected)}`;
     else if (t.windowHits > 0 && t.windowHits * RATE_FACTOR <= expected) change = `log line in ${t.service} ${rateWords(t.windowHits / expected)}`;
     if (change === null) continue;
     const strength = strengthOf(Math.abs(z)) * (t.maxSeverity >= SEVERITY_WARN ? 1 : QUIET_WEIGHT);

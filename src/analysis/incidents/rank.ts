@@ -13,8 +13,8 @@ import type { Evidence, EvidenceKind, Finding, IncidentInputs, IncidentReport, S
 /** Log lines are weighed a little below the other kinds: the noisiest evidence of all. */
 const KIND_WEIGHT: Record<EvidenceKind, number> = { story_group: 1, self_time: 1, edge_latency: 1, error_rate: 1, traffic: 1, log_template: 0.8 };
 /**
- * A caller whose only news is its logs and errors, while it calls a suspect with stronger news,
- * most likely reports that suspect's trouble: those findings count this much.
+ * A caller's log lines, while it calls a suspect with news other than log lines at least half as
+ * strong, most likely report that suspect's trouble: they count this much.
  */
 const ECHO_WEIGHT = 0.5;
 const MAX_SUSPECTS = 10;
@@ -73,7 +73,7 @@ function rank(findings: readonly Finding[], calls: IncidentInputs['calls'], wind
     calleesOf.set(c.caller, set);
   }
   for (const s of scored) {
-    if (s.findings.some((f) => !isEchoKind(f.kind))) continue;
+    if (!s.findings.some((f) => isEchoKind(f.kind))) continue;
     const louder = [...(calleesOf.get(s.service) ?? [])].some((callee) => {
       const other = rawOf.get(callee);
       return other !== undefined && other.service !== s.service && other.raw >= s.raw * ECHO_WEIGHT && other.findings.some((f) => f.kind !== 'log_template');
@@ -90,13 +90,20 @@ function rank(findings: readonly Finding[], calls: IncidentInputs['calls'], wind
     .map((s, i) => suspectOf(s, i + 1));
 }
 
-/** Log lines and failing calls are what a caller shows when a callee is in trouble. */
+/**
+ * Log lines are what a caller shows when a callee is in trouble ("call to X failed"). Its failures
+ * and stories are not: a failure passed up from a callee already counts in the callee, where it starts.
+ */
 function isEchoKind(kind: EvidenceKind): boolean {
-  return kind === 'log_template' || kind === 'error_rate' || kind === 'story_group';
+  return kind === 'log_template';
 }
 
 function weightOf(f: Finding, echoed: boolean): number {
-  return KIND_WEIGHT[f.kind] * (echoed ? ECHO_WEIGHT : 1);
+  return kindWeight(f.kind, echoed);
+}
+
+function kindWeight(kind: EvidenceKind, echoed: boolean): number {
+  return KIND_WEIGHT[kind] * (echoed && isEchoKind(kind) ? ECHO_WEIGHT : 1);
 }
 
 /** 0..1: one minus the chance that every kind's change is noise, kinds independent. */
@@ -104,7 +111,7 @@ function combine(findings: readonly Finding[], echoed: boolean): number {
   const byKind = new Map<EvidenceKind, number>();
   for (const f of findings) byKind.set(f.kind, 1 - (1 - (byKind.get(f.kind) ?? 0)) * (1 - f.strength));
   let quiet = 1;
-  for (const [kind, strength] of byKind) quiet *= 1 - KIND_WEIGHT[kind] * (echoed ? ECHO_WEIGHT : 1) * strength;
+  for (const [kind, strength] of byKind) quiet *= 1 - kindWeight(kind, echoed) * strength;
   return 1 - quiet;
 }
 

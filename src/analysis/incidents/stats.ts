@@ -42,11 +42,12 @@ export interface MinuteSum {
 }
 
 export interface SumShift {
-  /** Window sum over what the baseline's per-call means of each key would give for the window's calls. */
+  /** How many times the baseline's per-call measure a typical window minute shows, mix of keys adjusted. */
   ratio: number;
   /** Surprise of the ratio against the baseline minutes' own spread. */
   z: number;
   beforePerCall: number;
+  /** The baseline's per-call mean times the ratio: what a call typically took in the window. */
   afterPerCall: number;
   windowCalls: number;
 }
@@ -55,12 +56,18 @@ export interface SumShift {
 const MIN_MINUTE_SIGMA = 0.08;
 const MIN_BASELINE_CALLS = 10;
 const MIN_WINDOW_CALLS = 5;
+const MIN_BASELINE_MINUTES = 5;
+/** MAD to standard deviation for normal data, and the median's standard error over the mean's. */
+const MAD_TO_SIGMA = 1.4826;
+const MEDIAN_EFFICIENCY = 1.2533;
 
 /**
  * How a per-call measure (self time, wire time) moved from the baseline to the window, adjusted
- * for the mix of keys (operations): the window's sum against what each key's baseline mean
- * predicts for the window's calls. The noise is the spread of the same ratio over the baseline's
- * minutes, so a measure that always wanders needs a bigger change. Null when either side is thin.
+ * for the mix of keys (operations): each minute's sum against what each key's baseline mean
+ * predicts for that minute's calls, as a log-ratio. The window's median minute is compared with the
+ * baseline's median minute, against the baseline minutes' spread (MAD): a pause of a few hundred
+ * milliseconds in one or two minutes (garbage collection) moves a mean but not a median, while a
+ * service slowed on every call moves every minute. Null when either side is thin.
  */
 export function sumShift(rows: readonly MinuteSum[], windowFromS: number): SumShift | null {
   const meanByKey = new Map<string, { calls: number; sum: number }>();
@@ -76,48 +83,54 @@ export function sumShift(rows: readonly MinuteSum[], windowFromS: number): SumSh
     baseSum += r.sum;
   }
   if (baseCalls < MIN_BASELINE_CALLS || baseSum <= 0) return null;
-  const perMinute = new Map<number, { observed: number; expected: number; calls: number }>();
+  const perMinute = new Map<number, { observed: number; expected: number }>();
   let windowCalls = 0;
-  let windowSum = 0;
   for (const r of rows) {
     const m = meanByKey.get(r.key);
-    if (m === undefined || m.calls < 3) continue;
-    const minute = perMinute.get(r.minuteS) ?? { observed: 0, expected: 0, calls: 0 };
+    if (m === undefined || m.calls < 3 || r.calls <= 0) continue;
+    const minute = perMinute.get(r.minuteS) ?? { observed: 0, expected: 0 };
     minute.observed += r.sum;
     minute.expected += (r.calls * m.sum) / m.calls;
-    minute.calls += r.calls;
     perMinute.set(r.minuteS, minute);
-    if (r.minuteS >= windowFromS) {
-      windowCalls += r.calls;
-      windowSum += r.sum;
-    }
+    if (r.minuteS >= windowFromS) windowCalls += r.calls;
   }
-  let windowExpected = 0;
-  let windowObserved = 0;
-  let windowMinutes = 0;
   const baseLogs: number[] = [];
+  const windowLogs: number[] = [];
   for (const [minuteS, m] of perMinute) {
     if (m.expected <= 0) continue;
-    if (minuteS >= windowFromS) {
-      windowExpected += m.expected;
-      windowObserved += m.observed;
-      windowMinutes++;
-    } else {
-      baseLogs.push(Math.log(Math.max(m.observed, m.expected * 0.01) / m.expected));
-    }
+    const logRatio = Math.log(Math.max(m.observed, m.expected * 0.01) / m.expected);
+    (minuteS >= windowFromS ? windowLogs : baseLogs).push(logRatio);
   }
-  if (windowCalls < MIN_WINDOW_CALLS || windowExpected <= 0 || windowMinutes === 0) return null;
-  const ratio = Math.max(windowObserved, 1e-9) / windowExpected;
-  const sigma = Math.max(MIN_MINUTE_SIGMA, spread(baseLogs));
-  const z = Math.log(ratio) / (sigma / Math.sqrt(windowMinutes));
-  return { ratio, z, beforePerCall: baseSum / baseCalls, afterPerCall: windowCalls > 0 ? windowSum / windowCalls : 0, windowCalls };
+  if (windowCalls < MIN_WINDOW_CALLS || windowLogs.length === 0 || baseLogs.length < MIN_BASELINE_MINUTES) return null;
+  const baseCenter = median(baseLogs);
+  const shift = median(windowLogs) - baseCenter;
+  const sigma = Math.max(MIN_MINUTE_SIGMA, MAD_TO_SIGMA * median(baseLogs.map((v) => Math.abs(v - baseCenter))));
+  // The median alone is fooled when slow minutes (pauses) are common in the baseline and happen to
+  // be the majority of a short window; the window's minutes must also rank above the baseline's.
+  const z = rankSumZ(windowLogs, baseLogs) < NOISE_Z ? 0 : shift / ((MEDIAN_EFFICIENCY * sigma) / Math.sqrt(windowLogs.length));
+  const ratio = Math.exp(shift);
+  const beforePerCall = baseSum / baseCalls;
+  return { ratio, z, beforePerCall, afterPerCall: beforePerCall * ratio, windowCalls };
 }
 
-/** Sample standard deviation (0 for fewer than 3 values, where the floor applies). */
-function spread(values: readonly number[]): number {
-  if (values.length < 3) return 0;
-  const mean = values.reduce((a, b) => a + b, 0) / values.length;
-  return Math.sqrt(values.reduce((a, v) => a + (v - mean) ** 2, 0) / (values.length - 1));
+/**
+ * Mann-Whitney's rank-sum test as a z-score: how far the window's values rank above the
+ * baseline's, whatever their distribution (a heavy tail of slow minutes included).
+ */
+export function rankSumZ(window: readonly number[], baseline: readonly number[]): number {
+  const n = window.length;
+  const m = baseline.length;
+  if (n === 0 || m === 0) return 0;
+  let u = 0;
+  for (const w of window) for (const b of baseline) u += w > b ? 1 : w === b ? 0.5 : 0;
+  return (u - (n * m) / 2) / Math.sqrt((n * m * (n + m + 1)) / 12);
+}
+
+function median(values: readonly number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = sorted.length >> 1;
+  if (sorted.length === 0) return 0;
+  return sorted.length % 2 === 1 ? (sorted[mid] ?? 0) : ((sorted[mid - 1] ?? 0) + (sorted[mid] ?? 0)) / 2;
 }
 
 /** Milliseconds from nanoseconds, to one decimal under 100 ms and whole above. */

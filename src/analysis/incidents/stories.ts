@@ -10,6 +10,12 @@ import type { Finding, GroupCounts, GroupTrend, IncidentGroup } from './types.js
 const STORY_DISPERSION = 1.5;
 /** A rising group has at least this many times the stories the baseline predicts. */
 const RISE_FACTOR = 1.5;
+/**
+ * A slow story's root cause is the span with most own time on its critical path: often the caller
+ * waiting on a slow network or a queue, not where the time went. Latency evidence says that
+ * directly, so a slow group counts this much of an error group.
+ */
+const SLOW_GROUP_WEIGHT = 0.5;
 export const MAX_GROUPS = 100;
 
 export interface GroupReading {
@@ -48,7 +54,7 @@ export function readGroups(counts: readonly GroupCounts[], calls: readonly CallS
   const findings: Finding[] = [];
   for (const { g, z, trend } of judged) {
     if (trend !== 'new' && trend !== 'rising') continue;
-    const strength = strengthOf(z);
+    const strength = strengthOf(z) * (g.kind === 'slow' ? SLOW_GROUP_WEIGHT : 1);
     if (strength <= 0) continue;
     const callee = g.rc_span_kind === 'client' ? calleeOf(g.rc_service, g.rc_span_name, calls, windowFromS) : null;
     findings.push({
