@@ -16,7 +16,9 @@ import { createBus } from '../cli/bus.js';
 import { loadSettings } from '../config/load.js';
 import type { ComponentName } from '../config/settings.js';
 import { SettingSource } from '../config/sources.js';
+import { REJECT_REASONS } from '../ingest/http-body.js';
 import { OTLP_HTTP_ROUTES } from '../ingest/http-server.js';
+import { RETRY_REASONS } from '../ingest/refusal.js';
 import { createStore } from '../store/create-store.js';
 import { tempDataDir } from '../testing/all-in-one.js';
 import { createLogger } from '../util/log.js';
@@ -86,4 +88,24 @@ test('every setting the loader reads, for every component, is documented as `nam
   const text = docsText();
   const missing = [...paths].filter((path) => !text.includes(`\`${path}\``));
   assert.deepEqual(missing, [], 'settings missing from docs/*.md (write them as `name`)');
+});
+
+/** The row of docs/ingest.md's metrics table that describes `metric`. */
+function ingestMetricRow(metric: string): string {
+  const row = readFileSync(join(DOCS_DIR, 'ingest.md'), 'utf8')
+    .split('\n')
+    .find((line) => line.startsWith(`| \`${metric}{`));
+  assert.ok(row !== undefined, `docs/ingest.md has a row for ${metric}`);
+  return row;
+}
+
+test('every reason label ingest counts refusals under is listed in docs/ingest.md', () => {
+  const cases: [string, readonly string[]][] = [
+    ['svc_ingest_backpressure_total', RETRY_REASONS],
+    ['svc_ingest_rejected_requests_total', REJECT_REASONS],
+  ];
+  for (const [metric, reasons] of cases) {
+    const row = ingestMetricRow(metric);
+    assert.deepEqual(reasons.filter((reason) => !row.includes(`\`${reason}\``)), [], `reasons of ${metric} missing from its row in docs/ingest.md`);
+  }
 });
