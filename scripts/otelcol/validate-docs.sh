@@ -7,4 +7,4 @@ cd "$(dirname "$0")/../.."
 bin=$(bash scripts/otelcol/fetch.sh)
 npm run --silent build:tests
 echo "== $("$bin" --version 2>/dev/null || echo "$bin")"
-node --test --test-reporter=spec dist/src/e2e/otelcol-docs.interop.js
+SVC_OTELCOL_BIN="$bin" node --test --test-reporter=spec dist/src/e2e/otelcol-docs.interop.js
