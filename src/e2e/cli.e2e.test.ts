@@ -217,7 +217,7 @@ test('a data dir that cannot be created or opened stops all-in-one and writer mi
         const result = await runSvcToExit(args, { ...LOOPBACK_PORT_0, SVC__EMBEDDED__DATA_DIR: dir }, 60_000);
         assert.equal(result.code, 1, `${dir}: ${result.stderr}`);
         assert.equal(result.messages.length, 1, `${dir}: ${result.stderr}`);
-        assert.match(result.messages[0], message);
+        assert.match(result.messages[0] ?? '', message);
       }
     }
   } finally {
@@ -234,7 +234,7 @@ test('a data dir the engine refuses (a damaged metadata file) stops with one svc
     assert.equal(result.code, 1, result.stderr);
     const ours = result.messages.filter((line) => line.startsWith('svc:'));
     assert.equal(ours.length, 1, result.stderr);
-    assert.match(ours[0], new RegExp(`^svc: embedded\\.data_dir ${escapeRegExp(data.dir)}: cannot open the embedded database: .*the engine's message above says why`));
+    assert.match(ours[0] ?? '', new RegExp(`^svc: embedded\\.data_dir ${escapeRegExp(data.dir)}: cannot open the embedded database: .*the engine's message above says why`));
     assert.ok(!/^\s+at /m.test(result.stderr), `no stack trace in ${result.stderr}`);
   } finally {
     data.cleanup();
