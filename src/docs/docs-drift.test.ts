@@ -7,7 +7,7 @@
  */
 import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { hashSync } from '@node-rs/argon2';
 import { Registry } from 'prom-client';
@@ -16,10 +16,13 @@ import { createBus } from '../cli/bus.js';
 import { loadSettings } from '../config/load.js';
 import type { ComponentName } from '../config/settings.js';
 import { SettingSource } from '../config/sources.js';
+import { REJECT_REASONS } from '../ingest/http-body.js';
 import { OTLP_HTTP_ROUTES } from '../ingest/http-server.js';
+import { RETRY_REASONS } from '../ingest/refusal.js';
 import { createStore } from '../store/create-store.js';
 import { tempDataDir } from '../testing/all-in-one.js';
 import { createLogger } from '../util/log.js';
+import { everyMetric, METRICS_TABLE_BEGIN, METRICS_TABLE_END, renderMetricsTable } from './metrics-reference.test-support.js';
 
 const ROOT = new URL('../../../', import.meta.url).pathname;
 const DOCS_DIR = join(ROOT, 'docs');
@@ -86,4 +89,59 @@ test('every setting the loader reads, for every component, is documented as `nam
   const text = docsText();
   const missing = [...paths].filter((path) => !text.includes(`\`${path}\``));
   assert.deepEqual(missing, [], 'settings missing from docs/*.md (write them as `name`)');
+});
+
+/** The row of docs/ingest.md's metrics table that describes `metric`. */
+function ingestMetricRow(metric: string): string {
+  const row = readFileSync(join(DOCS_DIR, 'ingest.md'), 'utf8')
+    .split('\n')
+    .find((line) => line.startsWith(`| \`${metric}{`));
+  assert.ok(row !== undefined, `docs/ingest.md has a row for ${metric}`);
+  return row;
+}
+
+test('every reason label ingest counts refusals under is listed in docs/ingest.md', () => {
+  const cases: [string, readonly string[]][] = [
+    ['svc_ingest_backpressure_total', RETRY_REASONS],
+    ['svc_ingest_rejected_requests_total', REJECT_REASONS],
+  ];
+  for (const [metric, reasons] of cases) {
+    const row = ingestMetricRow(metric);
+    assert.deepEqual(reasons.filter((reason) => !row.includes(`\`${reason}\``)), [], `reasons of ${metric} missing from its row in docs/ingest.md`);
+  }
+});
+
+test('docs/metrics.md lists every metric of every component, with its type, labels and meaning, as the registry has them', () => {
+  const page = join(DOCS_DIR, 'metrics.md');
+  const text = readFileSync(page, 'utf8');
+  const begin = text.indexOf(METRICS_TABLE_BEGIN);
+  const end = text.indexOf(METRICS_TABLE_END);
+  assert.ok(begin >= 0 && end > begin, 'docs/metrics.md has the generated table between its markers');
+  const documented = text.slice(begin + METRICS_TABLE_BEGIN.length, end).trim();
+  const generated = renderMetricsTable();
+  if (process.env.SVC_WRITE_DOCS === '1' && documented !== generated) {
+    writeFileSync(page, `${text.slice(0, begin + METRICS_TABLE_BEGIN.length)}\n${generated}\n${text.slice(end)}`);
+    return;
+  }
+  assert.equal(documented, generated, 'docs/metrics.md differs from the metric registry: SVC_WRITE_DOCS=1 node --test dist/src/docs/docs-drift.test.js rewrites its table');
+  // Each metric once: two components must not register the same name.
+  const names = everyMetric().map((metric) => metric.name);
+  assert.deepEqual(names.filter((name, index) => names.indexOf(name) !== index), []);
+});
+
+test('every metric a source file declares is in the generated reference (a new metric set must be added to it)', () => {
+  const declared = new Set<string>();
+  const walk = (dir: string) => {
+    for (const entry of readdirSync(dir, { withFileTypes: true })) {
+      const path = join(dir, entry.name);
+      if (entry.isDirectory()) walk(path);
+      else if (entry.name.endsWith('.ts') && !entry.name.endsWith('.test.ts') && !entry.name.endsWith('.test-support.ts')) {
+        for (const match of readFileSync(path, 'utf8').matchAll(/name: ['`](svc_[a-z0-9_]+)['`]/g)) declared.add(match[1]!);
+      }
+    }
+  };
+  walk(join(ROOT, 'src'));
+  assert.ok(declared.size > 40, `found ${declared.size} metric names in the sources`);
+  const referenced = new Set(everyMetric().map((metric) => metric.name));
+  assert.deepEqual([...declared].filter((name) => !referenced.has(name)).sort(), [], 'metrics missing from METRIC_SETS in src/docs/metrics-reference.test-support.ts');
 });

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { createServer, type AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { verify } from '@node-rs/argon2';
@@ -76,15 +76,16 @@ test('a taken metrics port stops writer, assembler, logminer and notifier with a
   }
 });
 
-test('writer migrate creates the schema in the embedded data dir and is idempotent', async () => {
+test('writer migrate creates the schema in the embedded data dir, says so naming the directory, and is idempotent', async () => {
   const data = tempDataDir();
+  const logged = (stderr: string) => stderr.split('\n').filter((line) => line.startsWith('{')).map((line) => (JSON.parse(line) as { msg: string }).msg);
   try {
     const first = await svc(['writer', 'migrate'], { SVC__EMBEDDED__DATA_DIR: data.dir });
     assert.equal(first.code, 0, first.stderr);
-    assert.match(first.stderr, /schema migrated/);
+    assert.ok(logged(first.stderr).includes(`schema migrated in the embedded database at ${data.dir} (embedded.data_dir; clickhouse.url is not set)`), first.stderr);
     const second = await svc(['writer', 'migrate'], { SVC__EMBEDDED__DATA_DIR: data.dir });
     assert.equal(second.code, 0, second.stderr);
-    assert.match(second.stderr, /schema already current/);
+    assert.ok(logged(second.stderr).includes(`schema already current in the embedded database at ${data.dir} (embedded.data_dir; clickhouse.url is not set)`), second.stderr);
   } finally {
     data.cleanup();
   }
@@ -197,3 +198,49 @@ test('an unreachable broker or ClickHouse server stops a split component with on
   assert.equal(api.messages.length, 1, api.stderr);
   assert.match(api.messages[0], /^svc: clickhouse\.url: cannot open database svc on the ClickHouse server: .*ECONNREFUSED 127\.0\.0\.1:9$/);
 });
+
+test('a data dir that cannot be created or opened stops all-in-one and writer migrate with one line naming embedded.data_dir, no stack', async () => {
+  const data = tempDataDir();
+  try {
+    const aFile = join(data.dir, 'a-file');
+    writeFileSync(aFile, 'not a directory\n');
+    const cases: [string, RegExp][] = [
+      // Node's own recursive mkdir never returns here (ENOENT under /proc, retried for ever).
+      ['/proc/x/data', /^svc: embedded\.data_dir \/proc\/x\/data: cannot create the embedded data directory: \/proc does not accept new directories /],
+      [aFile, new RegExp(`^svc: embedded\\.data_dir ${escapeRegExp(aFile)}: cannot create the embedded data directory: ${escapeRegExp(aFile)} is not a directory$`)],
+      [join(aFile, 'data'), new RegExp(`^svc: embedded\\.data_dir ${escapeRegExp(join(aFile, 'data'))}: cannot create the embedded data directory: ${escapeRegExp(aFile)} is not a directory$`)],
+    ];
+    // A directory nobody may write in, even root: sysfs.
+    if (existsSync('/sys/kernel')) cases.push(['/sys/kernel', /^svc: embedded\.data_dir \/sys\/kernel: cannot open the embedded database: cannot write in the directory: /]);
+    for (const [dir, message] of cases) {
+      for (const args of [['all-in-one'], ['writer', 'migrate']]) {
+        const result = await runSvcToExit(args, { ...LOOPBACK_PORT_0, SVC__EMBEDDED__DATA_DIR: dir }, 60_000);
+        assert.equal(result.code, 1, `${dir}: ${result.stderr}`);
+        assert.equal(result.messages.length, 1, `${dir}: ${result.stderr}`);
+        assert.match(result.messages[0] ?? '', message);
+      }
+    }
+  } finally {
+    data.cleanup();
+  }
+});
+
+test('a data dir the engine refuses (a damaged metadata file) stops with one svc line naming embedded.data_dir after the engine\'s own message, no stack', async () => {
+  const data = tempDataDir();
+  try {
+    mkdirSync(join(data.dir, 'metadata'));
+    writeFileSync(join(data.dir, 'metadata', 'system.sql'), 'not a statement\n');
+    const result = await runSvcToExit(['writer', 'migrate'], { SVC__EMBEDDED__DATA_DIR: data.dir }, 60_000);
+    assert.equal(result.code, 1, result.stderr);
+    const ours = result.messages.filter((line) => line.startsWith('svc:'));
+    assert.equal(ours.length, 1, result.stderr);
+    assert.match(ours[0] ?? '', new RegExp(`^svc: embedded\\.data_dir ${escapeRegExp(data.dir)}: cannot open the embedded database: .*the engine's message above says why`));
+    assert.ok(!/^\s+at /m.test(result.stderr), `no stack trace in ${result.stderr}`);
+  } finally {
+    data.cleanup();
+  }
+});
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}

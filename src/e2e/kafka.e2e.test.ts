@@ -17,6 +17,8 @@ import { createKafkaBus, type KafkaBus } from '../bus/kafka/kafka-bus.js';
 import { KEY_HEADER, SIGNAL_HEADER, type BusRecord } from '../model/bus.js';
 import { startAllInOne, tempDataDir, type RunningAllInOne } from '../testing/all-in-one.js';
 import { getJson, metricValue } from '../testing/http.js';
+import { grpcExport } from '../testing/otlp-load.js';
+import { decodeRpcStatus } from '../testing/rpc-status.js';
 import { startKafka, type TestKafka } from '../testing/kafka.js';
 import { runSvcToExit, takenPort } from '../testing/run-svc.js';
 import { buildSampleLogs, buildSampleTrace, expectedApiSpan, exportLogs, exportSpans, logExporter, traceExporter } from '../testing/otel.js';
@@ -248,20 +250,24 @@ describe('a second ingest with other topic settings, then the broker stopped', (
     assert.deepEqual(await topicState('svc.logs'), { partitions: 12, retentionMs: DAY_MS });
   });
 
-  test('exports are answered retry-later (HTTP 503, gRPC UNAVAILABLE) and counted as publish failures', async () => {
+  test('exports are answered retry-later (HTTP 503 + Retry-After, gRPC UNAVAILABLE + RetryInfo) and counted as publish failures', async () => {
     await kafka.stop();
     const sample = buildSampleTrace('broker-down', Date.now(), 'k3');
     const body = Buffer.from(ProtobufTraceSerializer.serializeRequest(sample.spans)!);
     const response = await fetch(`http://127.0.0.1:${ingest.httpPort}/v1/traces`, { method: 'POST', headers: { 'content-type': 'application/x-protobuf' }, body });
     assert.equal(response.status, 503);
-    assert.ok(response.headers.get('retry-after') !== null, 'Retry-After set');
+    assert.equal(response.headers.get('retry-after'), '1');
+    const httpStatus = decodeRpcStatus(Buffer.from(await response.arrayBuffer()));
+    assert.deepEqual([httpStatus.code, httpStatus.message], [grpc.status.UNAVAILABLE, 'the message broker is unavailable, retry later']);
 
+    // As docs/ingest.md says: UNAVAILABLE with a RetryInfo of one second, like every other "retry later".
     const client = new grpc.Client(`127.0.0.1:${ingest.grpcPort}`, grpc.credentials.createInsecure());
-    const code = await new Promise<grpc.status>((resolve) => {
-      client.makeUnaryRequest('/opentelemetry.proto.collector.trace.v1.TraceService/Export', (value: Buffer) => value, (value: Buffer) => value, body, (error) => resolve(error ? (error.code as grpc.status) : grpc.status.OK));
-    });
+    const answer = await grpcExport(client, body);
     client.close();
-    assert.equal(code, grpc.status.UNAVAILABLE);
+    assert.equal(answer.code, grpc.status.UNAVAILABLE);
+    assert.ok(answer.statusDetails !== undefined, 'grpc-status-details-bin set');
+    const grpcStatus = decodeRpcStatus(answer.statusDetails);
+    assert.deepEqual(grpcStatus, { code: grpc.status.UNAVAILABLE, message: 'the message broker is unavailable, retry later', retryDelaysSecs: [1], detailTypes: ['type.googleapis.com/google.rpc.RetryInfo'] });
 
     const metrics = await (await fetch(`http://127.0.0.1:${ingest.httpPort}/metrics`)).text();
     assert.equal(metricValue(metrics, 'svc_ingest_publish_failures_total'), 2);

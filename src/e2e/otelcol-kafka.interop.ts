@@ -24,6 +24,7 @@ import { startSplitComponent, type SplitComponent, type StartedComponent } from 
 import { loadSettings } from '../config/load.js';
 import type { BusConsumer, BusRecord } from '../model/bus.js';
 import type { Store } from '../model/store.js';
+import { collectorKafkaConfig } from '../docs/collector-config.test-support.js';
 import { decodeLogs } from '../otlp/decode-logs.js';
 import { decodeTraces } from '../otlp/decode-traces.js';
 import { HttpStore } from '../store/http-store.js';
@@ -94,69 +95,16 @@ function freePort(): Promise<number> {
 }
 
 /**
- * The collector as a user would point it at svc: traces and logs to svc.signals keyed by trace id,
- * logs also to svc.logs; svc's `svc-signal` header set statically (record_headers), because one
- * topic carries both signals; Kafka's own murmur2 partitioner, as svc's producers use.
+ * The collector as docs/collector-kafka.md configures it, word for word but for the broker and the
+ * receiver's addresses: traces and logs to svc.signals keyed by trace id, logs also to svc.logs;
+ * svc's `svc-signal` header set statically (record_headers), because one topic carries both
+ * signals; Kafka's own murmur2 partitioner, as svc's producers use. The collector's own telemetry
+ * is off (its metrics port would clash with other runs on the machine).
  */
 function collectorConfig(brokers: string, ports: Endpoints): string {
-  return `receivers:
-  otlp:
-    protocols:
-      grpc:
-        endpoint: 127.0.0.1:${ports.grpcPort}
-      http:
-        endpoint: 127.0.0.1:${ports.otlpHttpPort}
-exporters:
-  kafka/spans:
-    brokers: [${brokers}]
-    traces:
-      topic: ${SIGNALS}
-      encoding: otlp_proto
-    partition_traces_by_id: true
-    record_partitioner:
-      sticky_key:
-        hasher: murmur2
-    record_headers:
-      - name: svc-signal
-        value: traces
-  kafka/logs:
-    brokers: [${brokers}]
-    logs:
-      topic: ${SIGNALS}
-      encoding: otlp_proto
-    partition_logs_by_trace_id: true
-    record_partitioner:
-      sticky_key:
-        hasher: murmur2
-    record_headers:
-      - name: svc-signal
-        value: logs
-  kafka/mining:
-    brokers: [${brokers}]
-    logs:
-      topic: ${LOGS}
-      encoding: otlp_proto
-    partition_logs_by_resource_attributes: true
-    record_partitioner:
-      sticky_key:
-        hasher: murmur2
-    record_headers:
-      - name: svc-signal
-        value: logs
-service:
-  telemetry:
-    metrics:
-      level: none
-    logs:
-      level: info
-  pipelines:
-    traces:
-      receivers: [otlp]
-      exporters: [kafka/spans]
-    logs:
-      receivers: [otlp]
-      exporters: [kafka/logs, kafka/mining]
-`;
+  const documented = collectorKafkaConfig(brokers, `127.0.0.1:${ports.grpcPort}`, `127.0.0.1:${ports.otlpHttpPort}`);
+  assert.ok(documented.includes('\nservice:\n'), 'the documented configuration has a service section');
+  return documented.replace('\nservice:\n', '\nservice:\n  telemetry:\n    metrics:\n      level: none\n    logs:\n      level: info\n');
 }
 
 before(async () => {

@@ -12,9 +12,17 @@ import { encodeRpcStatus } from './rpc-status.js';
  */
 export const GRPC_FIRST_BYTES = heldBytesFor(128 * 1024);
 
-/** OTLP/gRPC's throttling answer: UNAVAILABLE with a google.rpc.RetryInfo in grpc-status-details-bin. */
+/** OTLP/gRPC's throttling answer for a bound reached: UNAVAILABLE with a google.rpc.RetryInfo. */
 export function retryLaterStatus(reason: RetryReason): grpc.StatusObject {
-  const details = retryMessage(reason);
+  return unavailableWithRetryInfo(retryMessage(reason));
+}
+
+/**
+ * UNAVAILABLE with a google.rpc.RetryInfo of RETRY_AFTER_SECS in grpc-status-details-bin: every
+ * "retry later" (a bound, a full bus, a stop, an unreachable broker) tells the exporter when to
+ * retry, as HTTP's Retry-After does.
+ */
+export function unavailableWithRetryInfo(details: string): grpc.StatusObject {
   const metadata = new grpc.Metadata();
   metadata.set('grpc-status-details-bin', encodeRpcStatus(grpc.status.UNAVAILABLE, details, RETRY_AFTER_SECS));
   return { code: grpc.status.UNAVAILABLE, details, metadata };

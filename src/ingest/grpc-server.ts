@@ -4,7 +4,8 @@ import type { Logger } from '../util/log.js';
 import type { Acceptor, AcceptResult } from './accept.js';
 import { encodeExportResponse } from './partial-success.js';
 import type { DecodedExport, SignalCodec } from './codec.js';
-import { createGrpcAdmission, retryLaterStatus } from './grpc-admission.js';
+import { createGrpcAdmission, retryLaterStatus, unavailableWithRetryInfo } from './grpc-admission.js';
+import { BROKER_UNAVAILABLE_MESSAGE } from './refusal.js';
 import { MAX_OTLP_MESSAGE_BYTES } from './http-body.js';
 import type { InFlightBudget } from './in-flight-budget.js';
 import type { IngestMetrics } from './metrics.js';
@@ -108,8 +109,8 @@ export function createOtlpGrpcServer(deps: OtlpGrpcDeps) {
       callback(retryLaterStatus('bus_full'));
       return;
     }
-    // UNAVAILABLE is retryable for OTLP exporters without extra RetryInfo.
-    callback({ code: grpc.status.UNAVAILABLE, details: 'the message broker is unavailable, retry later' });
+    // Retryable for OTLP exporters as it is; the RetryInfo says when, as for every other "retry later".
+    callback(unavailableWithRetryInfo(BROKER_UNAVAILABLE_MESSAGE));
   }
 
   server.addService(TRACE_SERVICE, { Export: handler('traces') });

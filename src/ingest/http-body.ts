@@ -12,12 +12,16 @@ export const MAX_OTLP_MESSAGE_BYTES = 64 * 1024 * 1024;
 export const UNKNOWN_LENGTH_FIRST_BYTES = 64 * 1024;
 
 /** A request answered with an error that is not retried (4xx), counted in svc_ingest_rejected_requests_total. */
+/** Every `reason` label of svc_ingest_rejected_requests_total (gRPC has only `decode`). */
+export const REJECT_REASONS = ['decode', 'content_type', 'content_encoding', 'too_large'] as const;
+export type RejectReason = (typeof REJECT_REASONS)[number];
+
 export class HttpReject extends Error {
   constructor(
     readonly status: number,
     readonly grpcCode: number,
     message: string,
-    readonly reason: string,
+    readonly reason: RejectReason,
   ) {
     super(message);
   }

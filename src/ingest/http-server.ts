@@ -10,7 +10,7 @@ import type { InFlightBudget } from './in-flight-budget.js';
 import { heldBytesFor } from './in-flight-estimate.js';
 import type { IngestMetrics } from './metrics.js';
 import { encodeExportResponse } from './partial-success.js';
-import { RETRY_AFTER_SECS, retryMessage, type RetryReason } from './refusal.js';
+import { BROKER_UNAVAILABLE_MESSAGE, RETRY_AFTER_SECS, retryMessage, type RetryReason } from './refusal.js';
 import { encodeRpcStatus, GRPC_CODE } from './rpc-status.js';
 
 export { MAX_OTLP_MESSAGE_BYTES } from './http-body.js';
@@ -136,7 +136,7 @@ export function createOtlpHttpServer(deps: OtlpHttpDeps) {
       return;
     }
     response.setHeader('retry-after', String(RETRY_AFTER_SECS));
-    sendStatus(response, encoding, 503, GRPC_CODE.UNAVAILABLE, 'the message broker is unavailable, retry later');
+    sendStatus(response, encoding, 503, GRPC_CODE.UNAVAILABLE, BROKER_UNAVAILABLE_MESSAGE);
   }
 
   /** OTLP's throttling answer: 503 with Retry-After, counted. */

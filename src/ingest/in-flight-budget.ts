@@ -17,8 +17,9 @@ export interface InFlightLimits {
   maxWaitMs: number;
 }
 
-/** Why an export was refused; the label of the refusal counter. */
-export type Refusal = 'in_flight_requests' | 'in_flight_bytes' | 'stopping';
+/** Why an export was refused; the label of the refusal counter (docs/ingest.md lists each, held by the docs drift test). */
+export const REFUSALS = ['in_flight_requests', 'in_flight_bytes', 'stopping'] as const;
+export type Refusal = (typeof REFUSALS)[number];
 
 export interface InFlightLease {
   /** Bytes this export holds in the budget. */

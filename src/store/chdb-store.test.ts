@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { StorageError } from '../model/store.js';
+import { ConfigError } from '../config/config-error.js';
 import { ChdbStore } from './chdb-store.js';
 import { createStore } from './create-store.js';
 import { storeSuite } from './store-suite.test-support.js';
@@ -41,7 +41,7 @@ describe('chdb data directory', () => {
     const store = await ChdbStore.open(dataDir, 'svc_test');
     const other = mkdtempSync(join(tmpdir(), 'svc-store-other-'));
     try {
-      await assert.rejects(ChdbStore.open(other, 'svc_test'), (e: unknown) => e instanceof StorageError && e.message.includes(other));
+      await assert.rejects(ChdbStore.open(other, 'svc_test'), (e: unknown) => e instanceof ConfigError && e.message.startsWith(`embedded.data_dir ${other}: cannot open the embedded database: `));
     } finally {
       await store.close();
       rmSync(other, { recursive: true, force: true });

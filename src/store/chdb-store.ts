@@ -16,10 +16,12 @@
  *   process on the same directory fails on the engine's file lock (`<dir>/status`).
  */
 
-import { mkdirSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { Session } from 'chdb';
-import { StorageError, type QueryOptions, type QueryParams } from '../model/store.js';
+import { ConfigError } from '../config/config-error.js';
+import type { QueryOptions, QueryParams } from '../model/store.js';
+import { reasonChain } from '../config/start-failure.js';
+import { prepareDataDir } from './data-dir.js';
 import { assertDataDirFree } from './data-dir-lock.js';
 import { executionLimitSecs, toStorageError } from './errors.js';
 import { assertIdentifier } from './identifiers.js';
@@ -40,15 +42,21 @@ const CONNECTION_ARGS = [
   '--optimize_on_insert=1',
 ];
 
+/** A failure to open the data directory, as one line naming the setting (the CLI prints it without a stack). */
+function cannotOpen(dataDir: string, reason: string): ConfigError {
+  return new ConfigError(`embedded.data_dir ${dataDir}: cannot open the embedded database: ${reason}`);
+}
+
 function openSession(dataDir: string): Session {
   try {
     return new Session(dataDir, { connectionArgs: CONNECTION_ARGS });
   } catch (err) {
-    throw new StorageError(
-      `cannot open the embedded database in ${dataDir}: it is in use by another process ` +
-        '(one process per data directory; run the split deployment against a ClickHouse server) ' +
-        'or not accessible',
-      { cause: err },
+    // The directory is writable and no other process holds it (both checked before), so the engine
+    // refused it for a reason it has printed itself just above, e.g. a damaged metadata file; or
+    // this process already has another data directory open.
+    throw cannotOpen(
+      dataDir,
+      `${reasonChain(err)} (the engine's message above says why; one data directory per process, and several processes need a ClickHouse server, clickhouse.url)`,
     );
   }
 }
@@ -72,11 +80,7 @@ export class ChdbStore extends StoreDriver {
   static async open(dataDir: string, database: string): Promise<ChdbStore> {
     assertIdentifier(database, 'clickhouse.database');
     const dir = resolve(dataDir);
-    try {
-      mkdirSync(dir, { recursive: true });
-    } catch (err) {
-      throw new StorageError(`cannot create the embedded data directory ${dir}`, { cause: err });
-    }
+    prepareDataDir(dir);
     assertDataDirFree(dir);
     const writer = openSession(dir);
     let reader: Session | undefined;
@@ -90,7 +94,7 @@ export class ChdbStore extends StoreDriver {
     } catch (err) {
       reader?.close();
       writer.close();
-      throw err instanceof StorageError ? err : toStorageError(err, 'exec');
+      throw err instanceof ConfigError ? err : cannotOpen(dir, reasonChain(err));
     }
     return new ChdbStore(database, dir, reader, writer);
   }

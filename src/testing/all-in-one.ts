@@ -25,6 +25,10 @@ export interface StartOptions {
   nodeBin?: string;
   /** Extra node flags before the script (e.g. --cpu-prof, which NODE_OPTIONS does not allow). */
   nodeArgs?: string[];
+  /** Runs this command instead of this checkout's bin/svc.js under node (e.g. `svc` from an installed package, found on env.PATH). */
+  command?: string;
+  /** Working directory (defaults to the repository root). */
+  cwd?: string;
 }
 
 /** A fresh temp data directory, removed by the returned cleanup. */
@@ -36,8 +40,12 @@ export function tempDataDir(prefix = 'svc-test-'): { dir: string; cleanup: () =>
 /** Starts the real `svc all-in-one` on loopback port 0 and resolves once it reports ready. */
 export async function startAllInOne(options: StartOptions = {}): Promise<RunningAllInOne> {
   const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'svc-aio-'));
-  const child = spawn(options.nodeBin ?? process.env.SVC_TEST_NODE ?? process.execPath, [...(options.nodeArgs ?? []), join(ROOT, 'bin/svc.js'), 'all-in-one'], {
-    cwd: ROOT,
+  const [file, args] =
+    options.command !== undefined
+      ? [options.command, ['all-in-one']]
+      : [options.nodeBin ?? process.env.SVC_TEST_NODE ?? process.execPath, [...(options.nodeArgs ?? []), join(ROOT, 'bin/svc.js'), 'all-in-one']];
+  const child = spawn(file, args, {
+    cwd: options.cwd ?? ROOT,
     stdio: ['ignore', 'pipe', 'pipe'],
     env: {
       PATH: process.env.PATH ?? '',
