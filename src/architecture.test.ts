@@ -141,7 +141,7 @@ test('a forbidden import is reported, and an exception only excuses its own file
     ['mining/parallel.ts', "import { Worker } from 'node:worker_threads';\nimport { readFileSync } from 'node:fs';"],
     ['otlp/decode.ts', "import { span } from '../testing/otel.js';\nimport { spanProto } from './otlp-fixtures.test-support.js';"],
     ['store/store-suite.test-support.ts', "import { createApi } from '../api/server.js';\nimport { main } from '../cli.js';"],
-    ['writer/writer.test.ts', "import { MemoryBus } from '../bus/memory/memory-bus.js';\nimport { handle } from '../assembler/assembler.js';"],
+    ['writer/writer.test.ts', "import { DiskBus } from '../bus/disk/disk-bus.js';\nimport { handle } from '../assembler/assembler.js';"],
   ]);
   const reported = violations(edgesOf(sources)).map((line) => line.split('; ')[0]);
   assert.deepEqual(reported, [
