@@ -56,6 +56,17 @@ async function assertAcknowledgedKept(dir: string, bus: DiskBus, acknowledged: s
   assert.deepEqual(await readBack(dir), [...acknowledged].sort());
 }
 
+/** Runs `scenario` on a bus over a failing disk; then, the fault cleared, checks what must hold after any fault. */
+async function faultScenario(scenario: (run: Awaited<ReturnType<typeof faultyBus>> & { dir: string }) => Promise<void>): Promise<void> {
+  await withDir(async (dir) => {
+    const run = await faultyBus(dir);
+    await scenario({ ...run, dir });
+    run.fs.clear();
+    await assertAcknowledgedKept(dir, run.bus, run.acknowledged);
+    await run.bus.close();
+  });
+}
+
 const APPEND_FAULTS: { name: string; fault: Fault }[] = [
   { name: 'a short write on a full disk (ENOSPC)', fault: { call: 'write', file: SEGMENT, code: 'ENOSPC', partial: true } },
   { name: 'a failing write (EIO)', fault: { call: 'write', file: SEGMENT, code: 'EIO' } },
@@ -64,16 +75,13 @@ const APPEND_FAULTS: { name: string; fault: Fault }[] = [
 
 for (const { name, fault } of APPEND_FAULTS) {
   test(`append: ${name} refuses the publishes it carried, keeps every acknowledged record, and the bus accepts again once it clears`, async () => {
-    await withDir(async (dir) => {
-      const { fs, bus, acknowledged, publish } = await faultyBus(dir);
+    await faultScenario(async ({ fs, bus, publish }) => {
       await publish(messages('a', 5, 100));
       fs.inject(fault);
       await assert.rejects(bus.publish('signals', messages('b', 5, 100)), { code: fault.code });
       await assert.rejects(bus.publish('signals', messages('c', 5, 100)), { code: fault.code });
       fs.clear();
       await publish(messages('d', 5, 100));
-      await assertAcknowledgedKept(dir, bus, acknowledged);
-      await bus.close();
     });
   });
 }
@@ -89,8 +97,7 @@ const ROLL_FAULTS: { name: string; fault: Fault }[] = [
 
 for (const { name, fault } of ROLL_FAULTS) {
   test(`roll: when ${name} after the frames were synced, those records stay acknowledged and kept, later publishes are refused until the roll succeeds`, async () => {
-    await withDir(async (dir) => {
-      const { fs, bus, acknowledged, publish } = await faultyBus(dir);
+    await faultScenario(async ({ dir, fs, bus, publish }) => {
       await publish(messages('a', 5, 100));
       fs.inject(fault);
       // Fills the segment past its size: written, synced and acknowledged, then the roll fails.
@@ -100,28 +107,22 @@ for (const { name, fault } of ROLL_FAULTS) {
       fs.clear();
       await publish(messages('d', 5, 100));
       assert.equal((await readdir(dir)).filter((file) => SEGMENT.test(file)).length, 2, 'the roll happened once the fault cleared');
-      await assertAcknowledgedKept(dir, bus, acknowledged);
-      await bus.close();
     });
   });
 }
 
 test('roll: a roll that failed once is tried again before the next write, which then succeeds', async () => {
-  await withDir(async (dir) => {
-    const { fs, bus, acknowledged, publish } = await faultyBus(dir);
+  await faultScenario(async ({ dir, fs, publish }) => {
     fs.inject({ call: 'open', file: SEGMENT_ASIDE, code: 'ENOSPC', times: 1 });
     await publish(messages('b', 10, 1000));
     await publish(messages('c', 5, 100));
     assert.deepEqual(fs.failures.length, 1);
     assert.equal((await readdir(dir)).filter((file) => SEGMENT.test(file)).length, 2);
-    await assertAcknowledgedKept(dir, bus, acknowledged);
-    await bus.close();
   });
 });
 
 test('append: when the cut after a short write fails too, it is made before the next write, and what was acknowledged stays whole', async () => {
-  await withDir(async (dir) => {
-    const { fs, bus, acknowledged, publish } = await faultyBus(dir);
+  await faultScenario(async ({ fs, bus, publish }) => {
     await publish(messages('a', 5, 100));
     fs.inject({ call: 'write', file: SEGMENT, code: 'ENOSPC', partial: true, times: 1 });
     fs.inject({ call: 'truncate', file: SEGMENT, code: 'EIO', times: 1 });
@@ -130,14 +131,11 @@ test('append: when the cut after a short write fails too, it is made before the 
     await publish(messages('c', 1, 10));
     assert.equal(fs.count('truncate', SEGMENT), 2);
     await publish(messages('d', 5, 100));
-    await assertAcknowledgedKept(dir, bus, acknowledged);
-    await bus.close();
   });
 });
 
 test('concurrent appends share one datasync: when it fails all of them are refused, and all of the next are acknowledged by one', async () => {
-  await withDir(async (dir) => {
-    const { fs, bus, acknowledged, publish } = await faultyBus(dir);
+  await faultScenario(async ({ fs, bus, publish }) => {
     await publish(messages('a', 5, 100));
     const syncsBefore = fs.count('datasync', SEGMENT);
     fs.inject({ call: 'datasync', file: SEGMENT, code: 'EIO', times: 1 });
@@ -150,8 +148,6 @@ test('concurrent appends share one datasync: when it fails all of them are refus
     const batches = Array.from({ length: 20 }, (_, i) => messages(`k${i}`, 3, 50));
     await Promise.all(batches.map((batch) => publish(batch)));
     assert.equal(fs.count('datasync', SEGMENT) - syncsBefore, 2, 'and the next 20 shared one too');
-    await assertAcknowledgedKept(dir, bus, acknowledged);
-    await bus.close();
   });
 });
 
