@@ -187,9 +187,13 @@ test('a failed write of the topics file refuses ensureTopics, and the next call 
     await assert.rejects(bus.ensureTopics(TOPICS), { code: 'ENOSPC' });
     await assert.rejects(bus.publish('signals', messages('s', 1)), /unknown topic/);
     await bus.ensureTopics(TOPICS);
+    // Concurrent calls are written one after the other, each file holding the topics before it.
+    await Promise.all([bus.ensureTopics([{ ...TOPICS[0]!, name: 'extra-a' }]), bus.ensureTopics([{ ...TOPICS[0]!, name: 'extra-b' }])]);
     await bus.close();
     bus = await DiskBus.open({ dir, maxBytes: 64 * 1024 * 1024 });
     await bus.publish('signals', messages('s', 1));
+    await bus.publish('extra-a', messages('a', 1));
+    await bus.publish('extra-b', messages('b', 1));
     assert.deepEqual((await bus.offsets('w', 'logs')).length, 2, 'partition counts kept');
     await bus.close();
   });

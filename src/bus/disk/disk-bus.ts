@@ -76,6 +76,8 @@ export class DiskBus implements Bus {
   private flushing: Promise<void> | undefined;
   private closed = false;
   private readonly fs: DiskFs;
+  /** The last topics-file write (settled), so that the next waits for it. */
+  private topicsWritten: Promise<void> = Promise.resolve();
 
   private constructor(
     private readonly options: DiskBusOptions,
@@ -128,14 +130,21 @@ export class DiskBus implements Bus {
     return this.refusedPublishes;
   }
 
-  async ensureTopics(specs: TopicSpec[]): Promise<void> {
+  ensureTopics(specs: TopicSpec[]): Promise<void> {
+    // One at a time: each writes the whole file, which must hold the topics of the calls before it.
+    const adding = this.topicsWritten.then(() => this.addTopics(specs));
+    this.topicsWritten = adding.catch(() => undefined);
+    return adding;
+  }
+
+  private async addTopics(specs: TopicSpec[]): Promise<void> {
     const added = new Map<string, TopicSpec>();
     // An existing topic is never altered, also across restarts.
     for (const spec of specs) if (!this.topics.has(spec.name) && !added.has(spec.name)) added.set(spec.name, spec);
     if (added.size === 0) return;
     // Known only once on disk: after a failed write, the next call writes them again.
     await writeTopics(this.fs, this.options.dir, [...this.topics.values(), ...added.values()]);
-    for (const spec of added.values()) if (!this.topics.has(spec.name)) this.topics.set(spec.name, spec);
+    for (const spec of added.values()) this.topics.set(spec.name, spec);
   }
 
   async publish(topicName: string, messages: BusMessage[]): Promise<void> {
