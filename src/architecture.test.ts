@@ -147,7 +147,7 @@ test('a forbidden import is reported, and an exception only excuses its own file
     ['mining/parallel.ts', "import { Worker } from 'node:worker_threads';\nimport { readFileSync } from 'node:fs';"],
     ['otlp/decode.ts', "import { span } from '../testing/otel.js';\nimport { spanProto } from './otlp-fixtures.test-support.js';"],
     ['store/store-suite.test-support.ts', "import { createApi } from '../api/server.js';\nimport { main } from '../cli.js';"],
-    ['writer/writer.test.ts', "import { MemoryBus } from '../bus/memory/memory-bus.js';\nimport { handle } from '../assembler/assembler.js';"],
+    ['writer/writer.test.ts', "import { DiskBus } from '../bus/disk/disk-bus.js';\nimport { handle } from '../assembler/assembler.js';"],
     ['simulator/send.ts', "import { encodeTracesData } from '../otlp/encode-traces.js';\nimport { request } from 'node:http';\nimport { loadSettings } from '../config/load.js';"],
     ['api/routes/demo.ts', "import { createSimulator } from '../../simulator/simulate.js';"],
     ['cli/demo.ts', "import { createSimulator } from '../simulator/simulate.js';"],

@@ -1,5 +1,5 @@
 /**
- * The assembler component on the in-process bus and a real embedded chDB (one store for this
+ * The assembler component on the embedded bus and a real embedded chDB (one store for this
  * file: chDB binds one data directory per process). The clock is injected as real time plus an
  * offset, so a test moves past gap_ms without waiting for it.
  */
@@ -9,10 +9,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { Registry } from 'prom-client';
-import { MemoryBus } from '../testing/memory-bus/memory-bus.js';
+import { openTestBus } from '../testing/test-bus.js';
 import type { AssemblerSettings } from '../config/settings.js';
 import { DEFAULT_THRESHOLDS } from '../analysis/fixtures.test-support.js';
-import { ITEMS_HEADER, KEY_HEADER, SIGNAL_HEADER, type BusRecord } from '../model/bus.js';
+import { ITEMS_HEADER, KEY_HEADER, SIGNAL_HEADER, type Bus, type BusRecord } from '../model/bus.js';
 import type { Component } from '../model/component.js';
 import type { LogRow, SpanRow } from '../model/signals.js';
 import type { Store } from '../model/store.js';
@@ -41,7 +41,7 @@ const SETTINGS: AssemblerSettings = {
 
 const dataDir = mkdtempSync(join(tmpdir(), 'svc-assembler-'));
 let store: Store;
-let bus: MemoryBus;
+let bus: Bus;
 let assembler: Component;
 const registry = new Registry();
 let offsetMs = 0;
@@ -51,8 +51,7 @@ const published: BusRecord[] = [];
 before(async () => {
   store = await createStore({ clickhouse: { url: '', database: 'svc_assembler_component' }, embedded: { data_dir: dataDir } });
   await migrate(store);
-  bus = new MemoryBus({ durableGroups: {}, maxBufferedBytes: 64 * 1024 * 1024 });
-  await bus.ensureTopics([
+  bus = await openTestBus([
     { name: TOPIC, partitions: 4, retentionMs: -1, maxMessageBytes: 1_000_000 },
     { name: STORIES_TOPIC, partitions: 3, retentionMs: -1, maxMessageBytes: 1_000_000 },
   ]);

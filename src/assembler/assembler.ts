@@ -5,7 +5,7 @@
  *
  * Commit timing: a bus batch is committed as soon as its items are buffered, not when their traces
  * close. Holding the commit until close would pin up to max_age_ms (60 s) of the whole signals
- * stream in the bus (the in-process bus of all-in-one is bounded and keeps a record until every
+ * stream in the bus (the embedded bus of all-in-one is bounded and keeps a record until every
  * group commits it, so ingest would push back on clients for a derived output). The price: a crash
  * loses the stories of the traces open at that moment. Raw spans and logs are unaffected: the writer
  * stores them under its own group and commits only what is stored.
@@ -31,7 +31,7 @@ export const ASSEMBLER_GROUP = 'svc-assembler';
 const SCHEDULER_MS = 100;
 /** Analysis is synchronous; yield to the event loop after this long so I/O keeps flowing. */
 const YIELD_AFTER_MS = 20;
-/** On close, how long to wait for the rest of the topic to reach the buffer (in-process bus). */
+/** On close, how long to wait for the rest of the topic to reach the buffer (embedded bus). */
 const DRAIN_GRACE_MS = 5_000;
 
 export interface AssemblerDeps {

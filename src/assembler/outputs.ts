@@ -18,6 +18,7 @@ import { CallStatsAccumulator } from './call-stats-accumulator.js';
 import { EdgeAccumulator } from './edge-accumulator.js';
 import type { AssemblerMetrics } from './metrics.js';
 import { RowQueue } from './row-queue.js';
+import { STORE_WRITE_BACKOFF } from '../util/retry.js';
 
 /** Insert at this many rows, or when the oldest queued row is FLUSH_MS old. */
 const BATCH_ROWS = 5_000;
@@ -118,11 +119,8 @@ export class AssemblerOutputs {
       maxRows: BATCH_ROWS,
       maxAgeMs: FLUSH_MS,
       maxQueuedRows: MAX_QUEUED[table],
-      retryBaseMs: 250,
-      retryMaxMs: 10_000,
+      backoff: STORE_WRITE_BACKOFF,
       write,
-      // Rows that cannot be encoded (TypeError from the store modules) never will be.
-      isPermanent: (error) => error instanceof TypeError,
       nowMs: this.deps.nowMs,
       onWritten: (rows) => metrics.rowsWritten.inc({ table }, rows),
       onFailure: (error, attempt) => {

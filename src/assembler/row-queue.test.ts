@@ -1,5 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { PermanentError } from '../util/retry.js';
 import { RowQueue, type RowQueueOptions } from './row-queue.js';
 
 function queue(overrides: Partial<RowQueueOptions<number>> & { failures?: number } = {}) {
@@ -11,8 +12,7 @@ function queue(overrides: Partial<RowQueueOptions<number>> & { failures?: number
     maxRows: 3,
     maxAgeMs: 30,
     maxQueuedRows: 100,
-    retryBaseMs: 5,
-    retryMaxMs: 20,
+    backoff: { firstMs: 5, maxMs: 20 },
     nowMs: Date.now,
     write: async (rows) => {
       if (left-- > 0) throw new Error('store down');
@@ -94,10 +94,9 @@ test('a permanent failure drops its batch (counted) instead of blocking the queu
   const { q, writes, dropped } = queue({
     write: async (rows) => {
       calls++;
-      if (rows.includes(13)) throw new TypeError('cannot encode');
+      if (rows.includes(13)) throw new PermanentError('cannot encode');
       writes.push([...rows]);
     },
-    isPermanent: (error) => error instanceof TypeError,
   });
   q.push([12, 13, 14]);
   q.push([15]);

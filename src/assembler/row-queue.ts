@@ -1,3 +1,5 @@
+import { isPermanentError, retryWithBackoff, type Backoff } from '../util/retry.js';
+
 /**
  * A bounded, batching write queue for the assembler's outputs (one per table or topic): rows from
  * many closed traces share one insert, at `maxRows` rows or once the oldest queued row is
@@ -13,14 +15,13 @@ export interface RowQueueOptions<T> {
   maxRows: number;
   maxAgeMs: number;
   maxQueuedRows: number;
-  retryBaseMs: number;
-  retryMaxMs: number;
-  write: (rows: T[]) => Promise<void>;
+  /** Delays between attempts of a failed write. */
+  backoff: Backoff;
   /**
-   * A failure that retrying cannot fix (a row that cannot be encoded): the batch is dropped and
-   * counted instead of blocking the queue forever.
+   * Writes a batch. A failure that retrying cannot fix (a PermanentError: a row that cannot be
+   * encoded) drops the batch, counted, instead of blocking the queue forever.
    */
-  isPermanent?: (error: unknown) => boolean;
+  write: (rows: T[]) => Promise<void>;
   nowMs: () => number;
   onWritten: (rows: number, seconds: number) => void;
   onFailure: (error: unknown, attempt: number) => void;
@@ -95,25 +96,23 @@ export class RowQueue<T> {
 
   private async writeWithRetry(batch: T[]): Promise<void> {
     const startedMs = this.options.nowMs();
-    for (let attempt = 1; ; attempt++) {
-      try {
-        await this.options.write(batch);
-        this.options.onWritten(batch.length, (this.options.nowMs() - startedMs) / 1000);
+    try {
+      await retryWithBackoff(() => this.options.write(batch), {
+        backoff: this.options.backoff,
+        deadlineMs: () => this.closeDeadlineMs,
+        nowMs: this.options.nowMs,
+        onFailure: this.options.onFailure,
+      });
+    } catch (error) {
+      if (isPermanentError(error)) {
+        this.options.onDropped(batch.length);
         return;
-      } catch (error) {
-        this.options.onFailure(error, attempt);
-        if (this.options.isPermanent?.(error) === true) {
-          this.options.onDropped(batch.length);
-          return;
-        }
-        if (this.closeDeadlineMs !== undefined && this.options.nowMs() >= this.closeDeadlineMs) {
-          this.options.onDropped(batch.length + this.pending.length);
-          this.pending = [];
-          return;
-        }
-        const delayMs = Math.min(this.options.retryMaxMs, this.options.retryBaseMs * 2 ** Math.min(attempt - 1, 10));
-        await new Promise((resolve) => setTimeout(resolve, delayMs));
       }
+      // Closing, and the store still failing past the grace period: nothing left will be written.
+      this.options.onDropped(batch.length + this.pending.length);
+      this.pending = [];
+      return;
     }
+    this.options.onWritten(batch.length, (this.options.nowMs() - startedMs) / 1000);
   }
 }

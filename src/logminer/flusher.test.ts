@@ -5,6 +5,7 @@ import type { Store } from '../model/store.js';
 import { StorageError } from '../model/store.js';
 import type { TemplateRow } from '../store/templates.js';
 import { Flusher } from './flusher.js';
+import { PermanentError } from '../util/retry.js';
 
 /** Records raw inserts per table; `failures` makes the next inserts into a table throw. */
 function recordingStore(failures: Record<string, number>): Store & { inserts: Record<string, number> } {
@@ -35,7 +36,7 @@ describe('Flusher', () => {
   it('retries a failed flush without writing the summed minute counts twice', async () => {
     const store = recordingStore({ templates: 2 });
     const failures: number[] = [];
-    const flusher = new Flusher({ store, maxBatch: 100, flushMs: 10, templateRows: (ids) => [...ids].map(row), onFailure: (_e, attempt) => failures.push(attempt), retryBaseMs: 1 });
+    const flusher = new Flusher({ store, maxBatch: 100, flushMs: 10, templateRows: (ids) => [...ids].map(row), onFailure: (_e, attempt) => failures.push(attempt), backoff: { firstMs: 1, maxMs: 1 } });
     flusher.addHit(hit('1'), 1);
     flusher.addHit(hit('2'), 1);
     await flusher.commitPoint();
@@ -61,6 +62,6 @@ describe('Flusher', () => {
     const store = recordingStore({});
     const flusher = new Flusher({ store, maxBatch: 1, flushMs: 10, templateRows: () => [], onFailure: () => undefined });
     flusher.addHit({ ...hit('not-a-number') }, 1);
-    await assert.rejects(flusher.commitPoint(), TypeError);
+    await assert.rejects(flusher.commitPoint(), PermanentError);
   });
 });

@@ -10,6 +10,7 @@ import type { Store } from '../model/store.js';
 import { insertMinuteCounts, type MinuteCountRow } from '../store/template-minutes.js';
 import { insertTemplateHits, type TemplateHitRow } from '../store/template-hits.js';
 import { upsertTemplates, type TemplateRow } from '../store/templates.js';
+import { retryWithBackoff, STORE_WRITE_BACKOFF, type Backoff } from '../util/retry.js';
 
 export interface FlusherOptions {
   store: Store;
@@ -18,8 +19,9 @@ export interface FlusherOptions {
   /** Rows of the changed templates as they stand now. */
   templateRows(ids: ReadonlySet<string>): TemplateRow[];
   onFailure(error: unknown, attempt: number): void;
-  retryBaseMs?: number;
-  retryMaxMs?: number;
+  /** Delays between attempts of a failed flush (STORE_WRITE_BACKOFF by default). */
+  backoff?: Backoff;
+  nowMs?: () => number;
 }
 
 interface Pending {
@@ -35,7 +37,8 @@ export class Flusher {
   private pending = emptyPending();
   private timer: NodeJS.Timeout | undefined;
   private running: Promise<void> | undefined;
-  private closing = false;
+  /** Set once close() has waited its grace: a failing flush then gives up at its next failure. */
+  private closeDeadlineMs: number | undefined;
 
   constructor(private readonly options: FlusherOptions) {}
 
@@ -81,7 +84,7 @@ export class Flusher {
     this.kick();
     const timeout = new Promise<'timeout'>((resolve) => setTimeout(() => resolve('timeout'), graceMs).unref());
     const result = await Promise.race([waiting.then(() => 'done' as const), timeout]);
-    this.closing = true;
+    this.closeDeadlineMs = (this.options.nowMs ?? Date.now)();
     if (result === 'timeout') await this.running?.catch(() => undefined);
   }
 
@@ -116,19 +119,19 @@ export class Flusher {
       () => upsertTemplates(store, this.options.templateRows(batch.dirty)),
       () => insertMinuteCounts(store, [...batch.minutes.values()]),
     ];
-    const baseMs = this.options.retryBaseMs ?? 250;
-    const maxMs = this.options.retryMaxMs ?? 10_000;
     let step = 0;
-    for (let attempt = 1; ; attempt++) {
-      try {
+    // A PermanentError (rows that cannot be encoded never will be) ends it at once; past close's
+    // grace there is no time left to wait.
+    await retryWithBackoff(
+      async () => {
         for (; step < steps.length; step++) await steps[step]();
-        return;
-      } catch (error) {
-        this.options.onFailure(error, attempt);
-        // Rows that cannot be encoded never will be; on close there is no time left to wait.
-        if (error instanceof TypeError || this.closing) throw error;
-        await new Promise((resolve) => setTimeout(resolve, Math.min(maxMs, baseMs * 2 ** Math.min(attempt - 1, 10))));
-      }
-    }
+      },
+      {
+        backoff: this.options.backoff ?? STORE_WRITE_BACKOFF,
+        deadlineMs: () => this.closeDeadlineMs,
+        nowMs: this.options.nowMs,
+        onFailure: (error, attempt) => this.options.onFailure(error, attempt),
+      },
+    );
   }
 }

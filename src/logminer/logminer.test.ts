@@ -1,5 +1,5 @@
 /**
- * The logminer over real chDB (one temp data directory for this file) and the in-process bus:
+ * The logminer over real chDB (one temp data directory for this file) and the embedded bus:
  * mining and storing, commits after storing, `new` alerts stored and published, restart with
  * restored template ids, a masking change starting an epoch, republish and `svc remine`.
  */
@@ -9,13 +9,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { Registry } from 'prom-client';
-import { MemoryBus } from '../testing/memory-bus/memory-bus.js';
+import { openTestBus } from '../testing/test-bus.js';
 import type { LogminerSettings } from '../config/settings.js';
 import { alertId } from '../mining/alert-id.js';
 import type { LogAlert as MinedAlert } from '../mining/alert-types.js';
 import { MASKING_VERSION, maskLine } from '../mining/masking.js';
 import { DEFAULT_MINER_OPTIONS } from '../mining/miner.js';
-import { SIGNAL_HEADER, type BusMessage, type BusRecord } from '../model/bus.js';
+import { SIGNAL_HEADER, type Bus, type BusMessage, type BusRecord } from '../model/bus.js';
 import type { LogRow } from '../model/signals.js';
 import type { Store } from '../model/store.js';
 import { encodeLogsData } from '../otlp/encode-logs.js';
@@ -93,7 +93,7 @@ function log(service: string, body: string, tsMs: number, over: Partial<LogRow> 
 }
 
 interface Harness {
-  bus: MemoryBus;
+  bus: Bus;
   miner: Logminer;
   registry: Registry;
   alerts: BusRecord[];
@@ -101,10 +101,9 @@ interface Harness {
   close(): Promise<void>;
 }
 
-/** A logminer on a fresh in-process bus, with a consumer collecting the alerts topic. */
+/** A logminer on a fresh embedded bus, with a consumer collecting the alerts topic. */
 async function open(settings: Partial<LogminerSettings> = {}): Promise<Harness> {
-  const bus = new MemoryBus({ durableGroups: {}, maxBufferedBytes: 64 * 1024 * 1024 });
-  await bus.ensureTopics([
+  const bus = await openTestBus([
     { name: LOGS_TOPIC, partitions: 4, retentionMs: -1, maxMessageBytes: 1_000_000 },
     { name: ALERTS_TOPIC, partitions: 3, retentionMs: -1, maxMessageBytes: 1_000_000 },
   ]);
@@ -347,11 +346,10 @@ describe('alert republish', () => {
   }
 
   it('sends stored-but-unpublished alerts of the last 24 h oldest first and stops at the first failed send', async () => {
-    const bus = new MemoryBus({ durableGroups: {}, maxBufferedBytes: 1024 * 1024 });
-    await bus.ensureTopics([{ name: ALERTS_TOPIC, partitions: 3, retentionMs: -1, maxMessageBytes: 1_000_000 }]);
+    const bus = await openTestBus([{ name: ALERTS_TOPIC, partitions: 3, retentionMs: -1, maxMessageBytes: 1_000_000 }]);
     const sent: string[] = [];
     let failAfter = 2;
-    const failing = Object.assign(Object.create(bus) as MemoryBus, {
+    const failing = Object.assign(Object.create(bus) as Bus, {
       async publish(topic: string, messages: BusMessage[]) {
         if (failAfter-- <= 0) throw new Error('broker down');
         sent.push(...messages.map((m) => m.key));

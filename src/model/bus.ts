@@ -1,6 +1,7 @@
 /**
- * The message bus, with Kafka's semantics, so that the in-process bus of all-in-one and Apache Kafka
- * in the split deployment are interchangeable behind it.
+ * The message bus, with Kafka's semantics, so that the embedded bus of all-in-one (bus/disk) and
+ * Apache Kafka in the split deployment (bus/kafka) are interchangeable behind it. Both are held to
+ * one conformance suite (bus/bus-conformance.test-support.ts).
  */
 
 export interface BusMessage {
@@ -55,9 +56,12 @@ export interface Bus {
   /** Creates the topic when absent; an existing topic is never altered. */
   ensureTopics(topics: TopicSpec[]): Promise<void>;
   /**
-   * Publishes the messages; resolves once they are safe (acknowledged by the broker, or in the
-   * in-process bus, stored by the durable consumer group of the topic). Rejects with BusFullError
-   * under back-pressure, or another error when the broker cannot be reached.
+   * Publishes the messages; resolves once they are durable, whatever the consumers are doing:
+   * acknowledged by the broker (acks=all), or written and synced to the embedded bus's log. Each
+   * gets the next offset of the partition its key hashes to (Kafka's default partitioner). Rejects
+   * with BusFullError under back-pressure (the bus holds as many bytes as it may), or another error
+   * when the records could not be made durable (broker unreachable, disk failing); either is worth
+   * retrying later.
    */
   publish(topic: string, messages: BusMessage[]): Promise<void>;
   consume(options: ConsumerOptions): BusConsumer;

@@ -1,15 +1,15 @@
 /** Retry timing: exponential backoff and the target's Retry-After, both capped at 300 s (contract). */
+import { backoffDelayMs, type Backoff } from '../util/retry.js';
 
 export const MAX_RETRY_DELAY_MS = 300_000;
-const FIRST_RETRY_DELAY_MS = 1_000;
+const DELIVERY_BACKOFF: Backoff = { firstMs: 1_000, maxMs: MAX_RETRY_DELAY_MS };
 
 /**
  * Delay before the attempt after `attemptsDone` failed ones: 1 s, 2 s, 4 s, ... capped at 300 s.
  * No jitter: one notifier process sends to each target, so there is no herd to spread.
  */
 export function backoffMs(attemptsDone: number): number {
-  const exponent = Math.max(0, attemptsDone - 1);
-  return Math.min(MAX_RETRY_DELAY_MS, FIRST_RETRY_DELAY_MS * 2 ** Math.min(exponent, 30));
+  return backoffDelayMs(attemptsDone, DELIVERY_BACKOFF);
 }
 
 /**

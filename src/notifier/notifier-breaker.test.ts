@@ -1,6 +1,6 @@
 /**
  * A target's breaker end to end: real HTTP receiver, embedded chDB (its own data directory, one
- * store for this file) and the in-process bus, with an injected clock for the cooldown.
+ * store for this file) and the embedded bus, with an injected clock for the cooldown.
  */
 
 import assert from 'node:assert/strict';

@@ -3,8 +3,9 @@
 import { createServer, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Registry } from 'prom-client';
-import { MemoryBus } from '../testing/memory-bus/memory-bus.js';
+import { openTestBus } from '../testing/test-bus.js';
 import type { NotifierSettings, NotifierTarget } from '../config/settings.js';
+import type { Bus } from '../model/bus.js';
 import type { Store } from '../model/store.js';
 import { stringifyJson } from '../util/json.js';
 import { createLogger } from '../util/log.js';
@@ -121,11 +122,9 @@ export function alertValue(spec: AlertSpec, nowMs: number): { alert_id: string; 
 
 export const ALERTS_TOPIC = 'svc.alerts';
 
-/** A fresh in-process bus with the alerts topic. */
-export async function alertsBus(): Promise<MemoryBus> {
-  const bus = new MemoryBus({ durableGroups: {}, maxBufferedBytes: 16 * 1024 * 1024 });
-  await bus.ensureTopics([{ name: ALERTS_TOPIC, partitions: 3, retentionMs: 86_400_000, maxMessageBytes: 1_000_000 }]);
-  return bus;
+/** A fresh embedded bus with the alerts topic. */
+export function alertsBus(): Promise<Bus> {
+  return openTestBus([{ name: ALERTS_TOPIC, partitions: 3, retentionMs: 86_400_000, maxMessageBytes: 1_000_000 }]);
 }
 
 export function notifierSettings(targets: NotifierTarget[], over: Partial<NotifierSettings> = {}): { notifier: NotifierSettings } {

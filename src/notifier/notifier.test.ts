@@ -1,6 +1,6 @@
 /**
  * The notifier against real things: a node:http receiver on 127.0.0.1, embedded chDB (one store
- * for this file: chDB binds one data directory per process) and the in-process bus. Time moves
+ * for this file: chDB binds one data directory per process) and the embedded bus. Time moves
  * through an injected clock and sleep, so backoffs of minutes take no time.
  */
 
@@ -87,7 +87,7 @@ describe('notifier delivery', () => {
     } finally {
       await first.close();
     }
-    // The restart: a new process state and a new in-process bus; only the store remains.
+    // The restart: a new process state and a new embedded bus; only the store remains.
     clock.nowMs += 60_000;
     const second = await startNotifier(store, settings, clock);
     try {

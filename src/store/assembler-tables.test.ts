@@ -22,6 +22,7 @@ import { migrate } from './migrate.js';
 import { insertServiceEdges } from './service-edges.js';
 import { insertStories } from './stories.js';
 import { insertTraceSummaries, type TraceSummaryRow } from './trace-summaries.js';
+import { PermanentError } from '../util/retry.js';
 
 const dataDir = mkdtempSync(join(tmpdir(), 'svc-assembler-tables-'));
 let store: Store;
@@ -166,8 +167,8 @@ describe('stories', () => {
 
   it('refuses a fingerprint that is not an unsigned 64-bit decimal', async () => {
     const story = failingStory('d'.repeat(32), 'x');
-    await assert.rejects(insertStories(store, [{ story: { ...story, fingerprint: '1,2' }, writtenAtMs: 1 }]), TypeError);
-    await assert.rejects(insertStories(store, [{ story: { ...story, fingerprint: '18446744073709551616' }, writtenAtMs: 1 }]), TypeError);
+    await assert.rejects(insertStories(store, [{ story: { ...story, fingerprint: '1,2' }, writtenAtMs: 1 }]), PermanentError);
+    await assert.rejects(insertStories(store, [{ story: { ...story, fingerprint: '18446744073709551616' }, writtenAtMs: 1 }]), PermanentError);
   });
 });
 
@@ -190,6 +191,6 @@ describe('service edges', () => {
   });
 
   it('refuses a minute that is not whole', async () => {
-    await assert.rejects(insertServiceEdges(store, [{ minuteS: 61, parent: 'a', child: 'b', calls: 1, errors: 0, durationNsSum: 1n }]), TypeError);
+    await assert.rejects(insertServiceEdges(store, [{ minuteS: 61, parent: 'a', child: 'b', calls: 1, errors: 0, durationNsSum: 1n }]), PermanentError);
   });
 });

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { compactJsonRows, encodeLines, jsonValue } from './compact-json.js';
+import { PermanentError } from '../util/retry.js';
 
 describe('compactJsonRows', () => {
   it('writes bigint as exact bare integers and strings as JSON', () => {
@@ -12,8 +13,8 @@ describe('compactJsonRows', () => {
   });
 
   it('refuses values ClickHouse cannot read', () => {
-    assert.throws(() => jsonValue(Number.NaN), TypeError);
-    assert.throws(() => jsonValue(Symbol('x')), TypeError);
+    assert.throws(() => jsonValue(Number.NaN), PermanentError);
+    assert.throws(() => jsonValue(Symbol('x')), PermanentError);
   });
 });
 

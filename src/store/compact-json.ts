@@ -1,3 +1,5 @@
+import { PermanentError } from '../util/retry.js';
+
 /**
  * JSONCompactEachRow encoding: one JSON array per line. Written by hand because JSON.stringify
  * cannot write a bigint, and `*_ns` values above 2^53 must reach ClickHouse as exact integers.
@@ -11,7 +13,7 @@ export function jsonValue(value: unknown): string {
     case 'string':
       return JSON.stringify(value);
     case 'number':
-      if (!Number.isFinite(value)) throw new TypeError(`cannot encode ${value} for ClickHouse`);
+      if (!Number.isFinite(value)) throw new PermanentError(`cannot encode ${value} for ClickHouse`);
       return JSON.stringify(value);
     case 'boolean':
       return value ? 'true' : 'false';
@@ -22,7 +24,7 @@ export function jsonValue(value: unknown): string {
       if (Array.isArray(value)) return `[${value.map(jsonValue).join(',')}]`;
       return JSON.stringify(value, (_key, v: unknown) => (typeof v === 'bigint' ? v.toString() : v));
     default:
-      throw new TypeError(`cannot encode a ${typeof value} for ClickHouse`);
+      throw new PermanentError(`cannot encode a ${typeof value} for ClickHouse`);
   }
 }
 

@@ -4,6 +4,7 @@ import type { LogAlert as MinedAlert } from '../mining/alert-types.js';
 import type { Store } from '../model/store.js';
 import { encodeLines } from './compact-json.js';
 import { ALERT_COLUMNS_SQL, type StoredAlert } from './reads/log-alert-shape.js';
+import { PermanentError } from '../util/retry.js';
 
 const ALERT_COLUMNS = [
   'alert_id', 'kind', 'template_id', 'service', 'template', 'started_at_ns', 'last_at_ns', 'window_count', 'peak_count',
@@ -22,12 +23,12 @@ export interface AlertVersion {
 }
 
 function finite(value: number): number {
-  if (!Number.isFinite(value)) throw new TypeError('alert numbers must be finite');
+  if (!Number.isFinite(value)) throw new PermanentError('alert numbers must be finite');
   return value;
 }
 
 function alertLine({ alert: a, published, updatedAtMs }: AlertVersion): string {
-  if (!U64_DECIMAL.test(a.template_id) || !ALERT_ID.test(a.alert_id)) throw new TypeError('alert_id must be 16 hex and template_id a u64 decimal');
+  if (!U64_DECIMAL.test(a.template_id) || !ALERT_ID.test(a.alert_id)) throw new PermanentError('alert_id must be 16 hex and template_id a u64 decimal');
   const optional = (v: number | undefined) => (v === undefined ? 'null' : String(finite(v)));
   return `[${s(a.alert_id)},${s(a.kind)},${a.template_id},${s(a.service)},${s(a.template)},${a.started_at_ns},${a.last_at_ns},` +
     `${Math.max(0, Math.floor(a.window_count))},${Math.max(0, Math.floor(a.peak_count))},${finite(a.baseline_per_window)},` +

@@ -19,6 +19,7 @@ import { insertSilence, readSilences } from './silence.js';
 import { insertTemplateHits, readExampleTraceIds } from './template-hits.js';
 import { insertMinuteCounts, readCoverage, readMinuteCounts, readTemplateMinuteCounts } from './template-minutes.js';
 import { readAllTemplates, upsertTemplates, type TemplateRow } from './templates.js';
+import { PermanentError } from '../util/retry.js';
 
 const NOW_MS = Date.now();
 const MINUTE_NS = 60_000_000_000n;
@@ -69,7 +70,7 @@ describe('templates', () => {
     ]);
     assert.equal(rows[1].firstSeenNs, nsAgo(10));
     assert.equal(rows[1].createdSeq, 9n);
-    await assert.rejects(upsertTemplates(store, [template('12a')]), TypeError);
+    await assert.rejects(upsertTemplates(store, [template('12a')]), PermanentError);
   });
 });
 
@@ -135,7 +136,7 @@ describe('log alerts', () => {
     assert.deepEqual(spikes.map((r) => [r.a_template_id, r.alert_id]).sort(), [['77', '00000000000000a1'], ['78', '00000000000000a3']]);
     const mined = storedToMined(spikes.find((r) => r.alert_id === '00000000000000a1')!);
     assert.deepEqual(mined, { ...alert('00000000000000a1', { last_at_ns: nsAgo(5) }) });
-    await assert.rejects(insertAlertVersions(store, [{ alert: alert('not-hex'), published: false, updatedAtMs: 1 }]), TypeError);
+    await assert.rejects(insertAlertVersions(store, [{ alert: alert('not-hex'), published: false, updatedAtMs: 1 }]), PermanentError);
   });
 });
 

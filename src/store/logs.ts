@@ -6,6 +6,7 @@ import { attrsFromJson, attrsToJson } from './attrs-json.js';
 import { encodeLines } from './compact-json.js';
 import { oldestAllowedNs } from './lifetimes.js';
 import type { TraceReadOptions } from './spans.js';
+import { PermanentError } from '../util/retry.js';
 
 const LOG_COLUMNS = [
   'log_id', 'ts_ns', 'observed_ts_ns', 'trace_id', 'span_id', 'service_name', 'severity_number',
@@ -18,7 +19,7 @@ const s = JSON.stringify;
 /** One JSONCompactEachRow line per log; log_id and ns as bare integers so they stay exact. */
 function logLine(r: LogRow): string {
   // log_id is spliced in unquoted, so it must be digits only (a content hash from the decoder).
-  if (!U64_DECIMAL.test(r.logId)) throw new TypeError('logId must be an unsigned 64-bit decimal string');
+  if (!U64_DECIMAL.test(r.logId)) throw new PermanentError('logId must be an unsigned 64-bit decimal string');
   return `[${r.logId},${r.tsNs},${r.observedTsNs},${s(r.traceId)},${s(r.spanId)},${s(r.serviceName)},` +
     `${r.severityNumber},${s(r.severityText)},${s(r.body)},${s(attrsToJson(r.attrs))},` +
     `${s(attrsToJson(r.resource))},${s(r.scopeName)},${s(r.scopeVersion)}]\n`;

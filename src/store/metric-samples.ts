@@ -1,6 +1,7 @@
 /** Rows of metric_samples: the components' metrics as the API's recorder writes them (7 days). */
 
 import type { Store } from '../model/store.js';
+import { PermanentError } from '../util/retry.js';
 
 const SAMPLE_COLUMNS = ['ts_ms', 'job', 'instance', 'metric', 'labels', 'value'] as const;
 
@@ -29,8 +30,8 @@ export async function insertMetricSamples(store: Store, rows: readonly MetricSam
   if (rows.length === 0) return;
   let payload = '';
   for (const r of rows) {
-    if (!Number.isSafeInteger(r.tsMs)) throw new TypeError('tsMs must be whole Unix milliseconds');
-    if (!Number.isFinite(r.value)) throw new TypeError(`metric ${r.metric} has a non-finite value`);
+    if (!Number.isSafeInteger(r.tsMs)) throw new PermanentError('tsMs must be whole Unix milliseconds');
+    if (!Number.isFinite(r.value)) throw new PermanentError(`metric ${r.metric} has a non-finite value`);
     let labels = '{';
     let first = true;
     for (const key of Object.keys(r.labels).sort()) {

@@ -1,6 +1,7 @@
 /** Service-to-service calls per minute, summed by the table (SummingMergeTree). */
 
 import type { Store } from '../model/store.js';
+import { PermanentError } from '../util/retry.js';
 
 const EDGE_COLUMNS = ['minute', 'parent', 'child', 'calls', 'errors', 'duration_ns_sum'] as const;
 
@@ -22,7 +23,7 @@ export async function insertServiceEdges(store: Store, rows: readonly ServiceEdg
   if (rows.length === 0) return;
   let payload = '';
   for (const r of rows) {
-    if (!Number.isInteger(r.minuteS) || r.minuteS % 60 !== 0) throw new TypeError('minuteS must be a whole minute in Unix seconds');
+    if (!Number.isInteger(r.minuteS) || r.minuteS % 60 !== 0) throw new PermanentError('minuteS must be a whole minute in Unix seconds');
     payload += `[${r.minuteS},${s(r.parent)},${s(r.child)},${r.calls},${r.errors},${r.durationNsSum}]\n`;
   }
   await store.insertRaw('service_edges', EDGE_COLUMNS, payload);

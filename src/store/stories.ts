@@ -3,6 +3,7 @@
 import type { Store } from '../model/store.js';
 import type { Story } from '../analysis/types.js';
 import { stringifyJson } from '../util/json.js';
+import { PermanentError } from '../util/retry.js';
 
 const STORY_COLUMNS = [
   'story_id', 'fingerprint', 'kind', 'ts_ns', 'duration_ns', 'endpoint_service', 'endpoint_name', 'rc_service',
@@ -22,7 +23,7 @@ export interface StoryRow {
 function storyLine({ story, writtenAtMs }: StoryRow): string {
   // The fingerprint is spliced in unquoted, so it must be digits only (analysis's u64 decimal).
   if (!U64_DECIMAL.test(story.fingerprint) || BigInt(story.fingerprint) >= 1n << 64n) {
-    throw new TypeError('fingerprint must be an unsigned 64-bit decimal string');
+    throw new PermanentError('fingerprint must be an unsigned 64-bit decimal string');
   }
   return `[${s(story.story_id)},${story.fingerprint},${s(story.kind)},${story.ts_ns},${story.duration_ns},` +
     `${s(story.endpoint_service)},${s(story.endpoint_name)},${s(story.root_cause.service)},` +

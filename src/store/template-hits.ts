@@ -2,6 +2,7 @@
 
 import type { Store } from '../model/store.js';
 import { encodeLines } from './compact-json.js';
+import { PermanentError } from '../util/retry.js';
 
 const HIT_COLUMNS = ['ts_ns', 'template_id', 'service', 'log_id', 'trace_id', 'span_id', 'severity_number'] as const;
 
@@ -21,7 +22,7 @@ export interface TemplateHitRow {
 
 function hitLine(r: TemplateHitRow): string {
   // Both ids are spliced in unquoted, so they must be digits only.
-  if (!U64_DECIMAL.test(r.templateId) || !U64_DECIMAL.test(r.logId)) throw new TypeError('templateId and logId must be unsigned 64-bit decimal strings');
+  if (!U64_DECIMAL.test(r.templateId) || !U64_DECIMAL.test(r.logId)) throw new PermanentError('templateId and logId must be unsigned 64-bit decimal strings');
   return `[${r.tsNs},${r.templateId},${s(r.service)},${r.logId},${s(r.traceId)},${s(r.spanId)},${Math.min(255, Math.max(0, r.severityNumber | 0))}]\n`;
 }
 

@@ -6,6 +6,7 @@
 
 import type { Store } from '../model/store.js';
 import { encodeLines } from './compact-json.js';
+import { PermanentError } from '../util/retry.js';
 
 const MINUTE_COLUMNS = ['service', 'template_id', 'minute', 'hits'] as const;
 const U64_DECIMAL = /^\d{1,20}$/;
@@ -22,7 +23,7 @@ export interface MinuteCountRow {
 }
 
 function minuteLine(r: MinuteCountRow): string {
-  if (!U64_DECIMAL.test(r.templateId)) throw new TypeError('templateId must be an unsigned 64-bit decimal string');
+  if (!U64_DECIMAL.test(r.templateId)) throw new PermanentError('templateId must be an unsigned 64-bit decimal string');
   return `[${JSON.stringify(r.service)},${r.templateId},${r.minute},${r.hits}]\n`;
 }
 

@@ -3,6 +3,7 @@
 import type { Store } from '../model/store.js';
 import { encodeLines } from './compact-json.js';
 import { oldestAllowedNs } from './lifetimes.js';
+import { PermanentError } from '../util/retry.js';
 
 const TEMPLATE_COLUMNS = [
   'template_id', 'service', 'template', 'count', 'first_seen_ns', 'last_seen_ns', 'max_severity', 'sample',
@@ -35,7 +36,7 @@ export interface TemplateRow {
 
 function templateLine(r: TemplateRow): string {
   // Spliced in unquoted, so it must be digits only (ids come from the miner's xxh3 decimal).
-  if (!U64_DECIMAL.test(r.templateId)) throw new TypeError('templateId must be an unsigned 64-bit decimal string');
+  if (!U64_DECIMAL.test(r.templateId)) throw new PermanentError('templateId must be an unsigned 64-bit decimal string');
   return `[${r.templateId},${s(r.service)},${s(r.template)},${Math.max(0, Math.floor(r.count))},${r.firstSeenNs},${r.lastSeenNs},` +
     `${Math.min(255, Math.max(0, r.maxSeverity | 0))},${s(r.sample)},${r.maskingVersion},${s(r.signature)},${r.overflow},` +
     `${r.createdSeq},${Math.floor(r.updatedAtMs)}]\n`;

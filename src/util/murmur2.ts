@@ -1,5 +1,5 @@
 /**
- * Kafka's default partitioner hash (murmur2, seed 0x9747b28c), so that the in-process bus places a
+ * Kafka's default partitioner hash (murmur2, seed 0x9747b28c), so that the embedded bus places a
  * key in the same partition as a Kafka producer would.
  */
 export function murmur2(data: Uint8Array): number {

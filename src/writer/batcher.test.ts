@@ -24,8 +24,7 @@ function recordingSink(failures = 0) {
 const options = (overrides: Partial<BatcherOptions> = {}): BatcherOptions => ({
   maxRows: 3,
   maxAgeMs: 30,
-  retryBaseMs: 5,
-  retryMaxMs: 20,
+  backoff: { firstMs: 5, maxMs: 20 },
   nowMs: Date.now,
   onFlushed: () => {},
   onInsertFailure: () => {},

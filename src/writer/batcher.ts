@@ -1,3 +1,5 @@
+import { retryWithBackoff, type Backoff } from '../util/retry.js';
+
 /**
  * Where batches go: the store's span and log inserts. Batches arrive already encoded as insert
  * payloads, so a batch waiting for max_rows or max_age_ms holds compact bytes outside the JS heap
@@ -29,9 +31,8 @@ interface Pending {
 export interface BatcherOptions {
   maxRows: number;
   maxAgeMs: number;
-  /** Delay before retrying a failed insert, doubled up to the cap. */
-  retryBaseMs: number;
-  retryMaxMs: number;
+  /** Delays between attempts of a failed insert. */
+  backoff: Backoff;
   nowMs: () => number;
   onFlushed: (spans: number, logs: number, seconds: number) => void;
   onInsertFailure: (error: unknown, attempt: number) => void;
@@ -116,22 +117,24 @@ export class Batcher {
     const logs = Buffer.concat(batch.logChunks);
     batch.spanChunks = [];
     batch.logChunks = [];
-    for (let attempt = 1; ; attempt++) {
-      try {
-        if (batch.spanRows > 0) await this.sink.writeSpans(spans);
-        if (batch.logRows > 0) await this.sink.writeLogs(logs);
-        break;
-      } catch (error) {
-        this.options.onInsertFailure(error, attempt);
-        if (this.closeDeadlineMs !== undefined && this.options.nowMs() >= this.closeDeadlineMs) {
-          for (const waiter of batch.waiters) waiter.reject(error);
-          return;
-        }
-        const delayMs = Math.min(this.options.retryMaxMs, this.options.retryBaseMs * 2 ** Math.min(attempt - 1, 10));
-        await new Promise((resolve) => setTimeout(resolve, delayMs));
-        // A span insert that succeeded before a log insert failed is inserted again: the span table
-        // deduplicates replays, so repeating it is safe.
-      }
+    try {
+      await retryWithBackoff(
+        async () => {
+          // A span insert that succeeded before a log insert failed is inserted again: the span
+          // table deduplicates replays, so repeating it is safe.
+          if (batch.spanRows > 0) await this.sink.writeSpans(spans);
+          if (batch.logRows > 0) await this.sink.writeLogs(logs);
+        },
+        {
+          backoff: this.options.backoff,
+          deadlineMs: () => this.closeDeadlineMs,
+          nowMs: this.options.nowMs,
+          onFailure: this.options.onInsertFailure,
+        },
+      );
+    } catch (error) {
+      for (const waiter of batch.waiters) waiter.reject(error);
+      return;
     }
     this.options.onFlushed(batch.spanRows, batch.logRows, (this.options.nowMs() - startedMs) / 1000);
     for (const waiter of batch.waiters) waiter.resolve();

@@ -7,6 +7,7 @@ import { createLogOnce } from '../util/log-once.js';
 import { Batcher, type SignalSink } from './batcher.js';
 import { createWriterMetrics } from './metrics.js';
 import { createPayloadEncoder } from './payload-encoder.js';
+import { STORE_WRITE_BACKOFF } from '../util/retry.js';
 
 export const WRITER_GROUP = 'svc-writer';
 
@@ -29,8 +30,7 @@ export function createWriter(settings: { writer: WriterSettings; topic: string }
   const batcher = new Batcher(deps.sink, {
     maxRows: settings.writer.max_rows,
     maxAgeMs: settings.writer.max_age_ms,
-    retryBaseMs: 250,
-    retryMaxMs: 10_000,
+    backoff: STORE_WRITE_BACKOFF,
     nowMs,
     onFlushed(spans, logs, seconds) {
       metrics.rowsWritten.inc({ table: 'spans' }, spans);

@@ -1,9 +1,9 @@
-/** GET /api/v1/pipeline/lag through createApi: the in-process bus, the 5 s shared read and the 503. */
+/** GET /api/v1/pipeline/lag through createApi: the embedded bus, the 5 s shared read and the 503. */
 
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { Registry } from 'prom-client';
-import { MemoryBus } from '../../testing/memory-bus/memory-bus.js';
+import { openTestBus } from '../../testing/test-bus.js';
 import type { Bus, PartitionOffsets } from '../../model/bus.js';
 import type { Store } from '../../model/store.js';
 import { createLogger } from '../../util/log.js';
@@ -56,17 +56,16 @@ class ScriptedBus implements LagBus {
 }
 
 describe('pipeline lag', () => {
-  let bus: MemoryBus;
+  let bus: Bus;
   before(async () => {
-    bus = new MemoryBus({ durableGroups: {}, maxBufferedBytes: 1 << 20 });
-    await bus.ensureTopics([
+    bus = await openTestBus([
       { name: 'svc.signals', partitions: 2, retentionMs: -1, maxMessageBytes: 1000 },
       { name: 'svc.logs', partitions: 1, retentionMs: -1, maxMessageBytes: 1000 },
     ]);
   });
   after(() => bus.close());
 
-  it('lists every group and topic of the in-process bus with offsets summed over partitions', async () => {
+  it('lists every group and topic of the embedded bus with offsets summed over partitions', async () => {
     // Two groups; the logminer group holds on to its batch, so its offsets stay uncommitted.
     let release: () => void = () => undefined;
     const held = new Promise<void>((done) => (release = done));

@@ -6,7 +6,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { Registry } from 'prom-client';
-import { MemoryBus } from '../../testing/memory-bus/memory-bus.js';
+import type { Bus } from '../../model/bus.js';
+import { openTestBus } from '../../testing/test-bus.js';
 import { createTraceRepo } from '../../cli/store-adapters.js';
 import type { Store } from '../../model/store.js';
 import { createStore } from '../../store/create-store.js';
@@ -27,6 +28,7 @@ const SECOND = 1000;
 const dir = mkdtempSync(join(tmpdir(), 'svc-pipeline-series-'));
 let store: Store;
 let api: Api;
+let bus: Bus;
 
 type Point = [number, number | null];
 async function get(url: string): Promise<{ status: number; body: any }> { // eslint-disable-line @typescript-eslint/no-explicit-any -- checked field by field
@@ -54,6 +56,7 @@ before(async () => {
   await migrate(store);
   const registry = new Registry();
   const logger = createLogger('silent');
+  bus = await openTestBus([]);
   api = createApi(
     { listen: { host: '127.0.0.1', port: 0 }, queryTimeoutSecs: 15 },
     {
@@ -61,7 +64,7 @@ before(async () => {
       registry,
       metricRegistries: [],
       logger,
-      routes: [createPipelineRoutes({ store, bus: new MemoryBus({ durableGroups: {}, maxBufferedBytes: 1024 }), registry, logger, nowMs: () => NOW_MS })],
+      routes: [createPipelineRoutes({ store, bus, registry, logger, nowMs: () => NOW_MS })],
       checkResponses: true,
     },
   );
@@ -139,6 +142,7 @@ before(async () => {
 
 after(async () => {
   await api.close();
+  await bus.close();
   await store.close();
   rmSync(dir, { recursive: true, force: true });
 });

@@ -1,48 +1,13 @@
 import assert from 'node:assert/strict';
-import { appendFile, mkdtemp, readdir, rm, stat } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { appendFile, readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { BusFullError, type BusRecord, type TopicSpec } from '../../model/bus.js';
-import { DiskBus, type DiskBusOptions } from './disk-bus.js';
+import { BusFullError } from '../../model/bus.js';
+import { DiskBus } from './disk-bus.js';
+import { collector, messages, openBus, TOPICS, until, withDir } from './disk-bus.test-support.js';
 
-const TOPICS: TopicSpec[] = [
-  { name: 'signals', partitions: 4, retentionMs: -1, maxMessageBytes: 1 << 20 },
-  { name: 'logs', partitions: 2, retentionMs: -1, maxMessageBytes: 1 << 20 },
-  { name: 'stories', partitions: 1, retentionMs: -1, maxMessageBytes: 1 << 20 },
-];
-
-async function withDir(run: (dir: string) => Promise<void>): Promise<void> {
-  const dir = await mkdtemp(join(tmpdir(), 'svc-disk-bus-'));
-  try {
-    await run(dir);
-  } finally {
-    await rm(dir, { recursive: true, force: true });
-  }
-}
-
-async function openBus(dir: string, options: Partial<DiskBusOptions> = {}): Promise<DiskBus> {
-  const bus = await DiskBus.open({ dir, maxBytes: 64 * 1024 * 1024, offsetsFlushMs: 10, ...options });
-  await bus.ensureTopics(TOPICS);
-  return bus;
-}
-
-function messages(prefix: string, count: number, valueBytes = 16) {
-  return Array.from({ length: count }, (_, i) => ({
-    key: `${prefix}-${i % 7}`,
-    value: Buffer.from(`${prefix}:${i}:`.padEnd(valueBytes, 'x')),
-    headers: { 'svc-signal': 'traces', n: String(i) },
-  }));
-}
-
-/** Resolves once `predicate` holds, checking as often as the event loop allows; fails after `timeoutMs`. */
-async function until(predicate: () => boolean | Promise<boolean>, what: string, timeoutMs = 20_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await predicate())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 5));
-  }
-}
+// Publishing, keyed partitions, groups, commits after processing, redelivery of a failed batch and
+// resuming after a restart are the contract of every bus: see disk-bus-conformance.test.ts.
 
 /** Publishes to `signals` as soon as the log has room; any refusal other than a full log fails the test. */
 async function publishWhenRoom(bus: DiskBus, batch: ReturnType<typeof messages>, what: string): Promise<void> {
@@ -56,71 +21,6 @@ async function publishWhenRoom(bus: DiskBus, batch: ReturnType<typeof messages>,
     }
   }, what);
 }
-
-function collector() {
-  const seen: BusRecord[] = [];
-  return { seen, handler: async (records: BusRecord[]) => void seen.push(...records) };
-}
-
-async function lag(bus: DiskBus, group: string, topic: string): Promise<bigint> {
-  let total = 0n;
-  for (const p of await bus.offsets(group, topic)) total += p.end - p.committed;
-  return total;
-}
-
-test('records published are delivered to every group of their topic, in order per partition, with key, value and headers', async () => {
-  await withDir(async (dir) => {
-    const bus = await openBus(dir);
-    const a = collector();
-    const b = collector();
-    const consumers = [bus.consume({ group: 'a', topics: ['signals'], handler: a.handler }), bus.consume({ group: 'b', topics: ['signals', 'logs'], handler: b.handler })];
-    await bus.publish('signals', messages('s', 100));
-    await bus.publish('logs', messages('l', 10));
-    await until(() => a.seen.length === 100 && b.seen.length === 110, 'delivery');
-    const byPartition = new Map<number, bigint[]>();
-    for (const record of a.seen) byPartition.set(record.partition, [...(byPartition.get(record.partition) ?? []), record.offset]);
-    for (const offsets of byPartition.values()) assert.deepEqual(offsets, [...offsets].sort((x, y) => (x < y ? -1 : 1)));
-    const first = a.seen.find((record) => record.headers?.n === '0')!;
-    assert.equal(first.key, 's-0');
-    assert.equal(first.value.toString().startsWith('s:0:'), true);
-    assert.equal(first.topic, 'signals');
-    await until(async () => (await lag(bus, 'a', 'signals')) === 0n && (await lag(bus, 'b', 'logs')) === 0n, 'commits');
-    const offsets = await bus.offsets('a', 'signals');
-    assert.equal(offsets.reduce((sum, p) => sum + p.end, 0n), 100n);
-    assert.deepEqual((await bus.groups()).sort((x, y) => x.group.localeCompare(y.group)), [
-      { group: 'a', topics: ['signals'] },
-      { group: 'b', topics: ['signals', 'logs'] },
-    ]);
-    await Promise.all(consumers.map((consumer) => consumer.close()));
-    await bus.close();
-  });
-});
-
-test('after a restart a group resumes from its committed offsets: committed records are not delivered again, the rest are', async () => {
-  await withDir(async (dir) => {
-    let bus = await openBus(dir);
-    const first = collector();
-    let consumer = bus.consume({ group: 'w', topics: ['signals'], handler: first.handler });
-    await bus.publish('signals', messages('s', 50));
-    await until(async () => (await lag(bus, 'w', 'signals')) === 0n, 'commit of the first 50');
-    await consumer.close();
-    await bus.publish('signals', messages('t', 30));
-    await bus.close();
-
-    bus = await openBus(dir);
-    const second = collector();
-    consumer = bus.consume({ group: 'w', topics: ['signals'], handler: second.handler });
-    await until(() => second.seen.length >= 30, 'the 30 published while the group was away');
-    await until(async () => (await lag(bus, 'w', 'signals')) === 0n, 'commit after restart');
-    assert.deepEqual(second.seen.map((record) => record.value.toString().split(':')[0]), Array(30).fill('t'));
-    // Offsets go on from where they were, never reused.
-    await bus.publish('signals', messages('u', 1));
-    const ends = await bus.offsets('w', 'signals');
-    assert.equal(ends.reduce((sum, p) => sum + p.end, 0n), 81n);
-    await consumer.close();
-    await bus.close();
-  });
-});
 
 test('a crash without close loses nothing published: records not committed are delivered again', async () => {
   await withDir(async (dir) => {
@@ -221,29 +121,6 @@ test('a full log refuses with BusFullError and takes records again once consumer
     const consumer = bus.consume({ group: 'w', topics: ['signals'], handler: seen.handler });
     await until(() => seen.seen.length === Number(accepted), 'delivery of what was accepted');
     await publishWhenRoom(bus, messages('after', 10, 1000), 'room again');
-    await consumer.close();
-    await bus.close();
-  });
-});
-
-test('a failed batch is delivered again, and nothing after it is committed before it', async () => {
-  await withDir(async (dir) => {
-    const bus = await openBus(dir);
-    const seen: string[] = [];
-    let failures = 1;
-    const consumer = bus.consume({
-      group: 'w',
-      topics: ['logs'],
-      maxBatchRecords: 5,
-      handler: async (records) => {
-        if (records.some((record) => record.headers?.n === '7') && failures-- > 0) throw new Error('store down');
-        for (const record of records) seen.push(record.headers!.n);
-      },
-    });
-    await bus.publish('logs', messages('l', 20).map((message) => ({ ...message, key: 'one-key' })));
-    await until(() => new Set(seen).size === 20, 'every record after the retry');
-    assert.ok(seen.indexOf('7') >= 0);
-    await until(async () => (await lag(bus, 'w', 'logs')) === 0n, 'commit');
     await consumer.close();
     await bus.close();
   });

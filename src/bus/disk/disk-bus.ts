@@ -9,6 +9,7 @@ import {
   type TopicSpec,
 } from '../../model/bus.js';
 import { partitionForKey } from '../../util/murmur2.js';
+import { nodeDiskFs, type DiskFs } from './disk-fs.js';
 import { encodeRecordFrame, type PartitionNext } from './entry-codec.js';
 import { LogConsumer, type LogSource } from './log-consumer.js';
 import { copyOffsets, readOffsets, writeOffsets, type CommittedOffsets } from './offsets-file.js';
@@ -29,6 +30,8 @@ export interface DiskBusOptions {
   onConsumerError?: (group: string, error: unknown) => void;
   /** How long commits wait to be written together to the offsets file. */
   offsetsFlushMs?: number;
+  /** The file system (node's; tests hand in one that fails chosen calls). */
+  fs?: DiskFs;
 }
 
 const DEFAULT_SEGMENT_BYTES = 64 * 1024 * 1024;
@@ -72,6 +75,9 @@ export class DiskBus implements Bus {
   private flushTimer: NodeJS.Timeout | undefined;
   private flushing: Promise<void> | undefined;
   private closed = false;
+  private readonly fs: DiskFs;
+  /** The last topics-file write (settled), so that the next waits for it. */
+  private topicsWritten: Promise<void> = Promise.resolve();
 
   private constructor(
     private readonly options: DiskBusOptions,
@@ -79,6 +85,7 @@ export class DiskBus implements Bus {
     offsets: CommittedOffsets,
     topics: TopicSpec[],
   ) {
+    this.fs = options.fs ?? nodeDiskFs;
     this.committed = offsets;
     this.persisted = copyOffsets(offsets);
     this.tail = new TailCache(options.maxTailBytes ?? DEFAULT_TAIL_BYTES);
@@ -94,6 +101,7 @@ export class DiskBus implements Bus {
       }
     }
     log.onFramesDurable((frames, endPosition) => this.onDurable(frames, endPosition));
+    log.onFramesRefused((frames) => this.giveBackOffsets(frames));
   }
 
   /** Opens the bus in `options.dir`, recovering the log (a torn last record is cut) and the committed offsets. */
@@ -101,8 +109,9 @@ export class DiskBus implements Bus {
     let bus: DiskBus | undefined;
     const partitionsNow = (): PartitionNext[] => bus?.partitionsNow() ?? [];
     const segmentBytes = options.segmentBytes ?? Math.min(DEFAULT_SEGMENT_BYTES, Math.floor(options.maxBytes / SEGMENTS_PER_BOUND));
-    const log = await SegmentLog.open(options.dir, segmentBytes, partitionsNow);
-    bus = new DiskBus(options, log, await readOffsets(options.dir), await readTopics(options.dir));
+    const fs = options.fs ?? nodeDiskFs;
+    const log = await SegmentLog.open(fs, options.dir, segmentBytes, partitionsNow);
+    bus = new DiskBus(options, log, await readOffsets(fs, options.dir), await readTopics(fs, options.dir));
     return bus;
   }
 
@@ -121,14 +130,21 @@ export class DiskBus implements Bus {
     return this.refusedPublishes;
   }
 
-  async ensureTopics(specs: TopicSpec[]): Promise<void> {
-    let added = false;
-    for (const spec of specs) {
-      if (this.topics.has(spec.name)) continue; // an existing topic is never altered, also across restarts
-      this.topics.set(spec.name, spec);
-      added = true;
-    }
-    if (added) await writeTopics(this.options.dir, [...this.topics.values()]);
+  ensureTopics(specs: TopicSpec[]): Promise<void> {
+    // One at a time: each writes the whole file, which must hold the topics of the calls before it.
+    const adding = this.topicsWritten.then(() => this.addTopics(specs));
+    this.topicsWritten = adding.catch(() => undefined);
+    return adding;
+  }
+
+  private async addTopics(specs: TopicSpec[]): Promise<void> {
+    const added = new Map<string, TopicSpec>();
+    // An existing topic is never altered, also across restarts.
+    for (const spec of specs) if (!this.topics.has(spec.name) && !added.has(spec.name)) added.set(spec.name, spec);
+    if (added.size === 0) return;
+    // Known only once on disk: after a failed write, the next call writes them again.
+    await writeTopics(this.fs, this.options.dir, [...this.topics.values(), ...added.values()]);
+    for (const spec of added.values()) this.topics.set(spec.name, spec);
   }
 
   async publish(topicName: string, messages: BusMessage[]): Promise<void> {
@@ -255,6 +271,17 @@ export class DiskBus implements Bus {
     for (const consumer of this.consumers.keys()) consumer.wake();
   }
 
+  /**
+   * Offsets of records that were never written are given back where nothing after them was handed
+   * out yet, so a partition's end, and a group's lag, never count records that do not exist.
+   */
+  private giveBackOffsets(frames: AppendFrame[]): void {
+    for (let index = frames.length - 1; index >= 0; index--) {
+      const { key, record } = frames[index];
+      if (this.nextOffsets.get(key) === record.offset + 1n) this.nextOffsets.set(key, record.offset);
+    }
+  }
+
   /** The oldest position a consumer of this process may still read from memory. */
   private neededPosition(): number {
     let needed = Number.MAX_SAFE_INTEGER;
@@ -289,7 +316,7 @@ export class DiskBus implements Bus {
     while (this.flushing !== undefined) await this.flushing;
     const snapshot = copyOffsets(this.committed);
     this.flushing = (async () => {
-      await writeOffsets(this.options.dir, snapshot);
+      await writeOffsets(this.fs, this.options.dir, snapshot);
       this.persisted = snapshot;
       await this.log.deleteOldest((segment) => this.everyGroupCommitted(segment));
     })().finally(() => {

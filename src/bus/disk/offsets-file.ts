@@ -1,9 +1,10 @@
-import { open, readFile, rename } from 'node:fs/promises';
 import { join } from 'node:path';
+import type { DiskFs } from './disk-fs.js';
+import { readTextIfPresent, replaceFileDurably } from './durable-file.js';
 
 /**
  * Committed offsets of the embedded bus's consumer groups, kept in one small JSON file replaced
- * atomically (written aside, synced, renamed over). Per group: the next offset per topic and
+ * durably (see replaceFileDurably). Per group: the next offset per topic and
  * partition, and the log position from which a restarted consumer reads again (everything of its
  * topics before it is committed).
  */
@@ -25,14 +26,9 @@ interface FileShape {
 }
 
 /** Reads the offsets file in `dir`; none yet is no offsets. */
-export async function readOffsets(dir: string): Promise<CommittedOffsets> {
-  let text: string;
-  try {
-    text = await readFile(join(dir, FILE_NAME), 'utf8');
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return new Map();
-    throw error;
-  }
+export async function readOffsets(fs: DiskFs, dir: string): Promise<CommittedOffsets> {
+  const text = await readTextIfPresent(fs, join(dir, FILE_NAME));
+  if (text === undefined) return new Map();
   const parsed = JSON.parse(text) as FileShape;
   if (parsed.version !== FORMAT_VERSION) throw new Error(`${join(dir, FILE_NAME)}: unknown format version ${parsed.version}`);
   const offsets: CommittedOffsets = new Map();
@@ -47,7 +43,7 @@ export async function readOffsets(dir: string): Promise<CommittedOffsets> {
 }
 
 /** Replaces the offsets file in `dir` with `offsets`, durably. */
-export async function writeOffsets(dir: string, offsets: CommittedOffsets): Promise<void> {
+export async function writeOffsets(fs: DiskFs, dir: string, offsets: CommittedOffsets): Promise<void> {
   const shape: FileShape = { version: FORMAT_VERSION, groups: {} };
   for (const [group, entry] of offsets) {
     const topics: Record<string, Record<string, string>> = {};
@@ -56,22 +52,7 @@ export async function writeOffsets(dir: string, offsets: CommittedOffsets): Prom
     }
     shape.groups[group] = { resume_position: entry.resumePosition, topics };
   }
-  const path = join(dir, FILE_NAME);
-  const aside = `${path}.tmp`;
-  const handle = await open(aside, 'w');
-  try {
-    await handle.writeFile(JSON.stringify(shape));
-    await handle.sync();
-  } finally {
-    await handle.close();
-  }
-  await rename(aside, path);
-  const dirHandle = await open(dir, 'r');
-  try {
-    await dirHandle.sync();
-  } finally {
-    await dirHandle.close();
-  }
+  await replaceFileDurably(fs, join(dir, FILE_NAME), JSON.stringify(shape));
 }
 
 /** A deep copy, so a snapshot being written is not changed by later commits. */

@@ -1,5 +1,5 @@
-import { open, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
+import type { DiskFs } from './disk-fs.js';
 import { readFrame, type LogEntry } from './entry-codec.js';
 
 /**
@@ -18,8 +18,8 @@ export function segmentFileName(base: number): string {
 }
 
 /** Bases of the segment files in `dir`, oldest first. */
-export async function listSegmentBases(dir: string): Promise<number[]> {
-  const names = await readdir(dir);
+export async function listSegmentBases(fs: DiskFs, dir: string): Promise<number[]> {
+  const names = await fs.readdir(dir);
   return names
     .filter((name) => name.endsWith(SEGMENT_SUFFIX) && /^\d+$/.test(name.slice(0, -SEGMENT_SUFFIX.length)))
     .map((name) => Number(name.slice(0, -SEGMENT_SUFFIX.length)))
@@ -46,8 +46,8 @@ export interface SegmentScan {
  * Reads whole frames of the segment at `base` from file offset `fromBytes` up to `limitBytes`,
  * stopping after `maxBytes` of frames (at least one frame is returned when there is one).
  */
-export async function readSegment(dir: string, base: number, fromBytes: number, limitBytes: number, maxBytes: number): Promise<SegmentScan> {
-  const handle = await open(join(dir, segmentFileName(base)), 'r');
+export async function readSegment(fs: DiskFs, dir: string, base: number, fromBytes: number, limitBytes: number, maxBytes: number): Promise<SegmentScan> {
+  const handle = await fs.open(join(dir, segmentFileName(base)), 'r');
   try {
     const entries: PositionedEntry[] = [];
     let at = fromBytes;

@@ -1,6 +1,7 @@
-import { mkdir, open, stat, unlink, type FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { BusRecord } from '../../model/bus.js';
+import type { DiskFile, DiskFs } from './disk-fs.js';
+import { replaceFileDurably, writeAll } from './durable-file.js';
 import { encodeSnapshotFrame, type PartitionNext } from './entry-codec.js';
 import { listSegmentBases, readSegment, segmentFileName, type PositionedEntry } from './segment-files.js';
 
@@ -37,14 +38,23 @@ export interface AppendFrame {
  * The append side of the embedded bus's log: segment files in one directory, one active segment
  * written with a group commit (every append waiting at once shares one write and one fdatasync),
  * rolled at `segmentBytes`, older segments deleted when the caller says they are no longer needed.
+ *
+ * Failures never cost an acknowledged record: a failed write or sync rejects the appends it
+ * carried and cuts the active segment back to its durable bytes (again before the next write, if
+ * the cut itself failed); a failed roll leaves the full segment as it is and is tried again before
+ * the next write, which is refused (the caller answers retryably) while the roll keeps failing.
  */
 export class SegmentLog {
-  private active!: FileHandle;
+  private active!: DiskFile;
   private writer: Promise<void> | undefined;
   private queued: { frames: AppendFrame[]; waiters: { resolve: () => void; reject: (error: unknown) => void }[] } | undefined;
   private closed = false;
+  /** Set when a failed write may have left bytes past the active segment's durable end. */
+  private tailDirty = false;
+  private onRefused: (frames: AppendFrame[]) => void = () => undefined;
 
   private constructor(
+    private readonly fs: DiskFs,
     readonly dir: string,
     private readonly segmentBytes: number,
     readonly segments: Segment[],
@@ -56,15 +66,15 @@ export class SegmentLog {
   ) {}
 
   /** Opens (and recovers) the log in `dir`, creating it when absent. */
-  static async open(dir: string, segmentBytes: number, partitionsNow: () => PartitionNext[]): Promise<SegmentLog> {
-    await mkdir(dir, { recursive: true });
-    const bases = await listSegmentBases(dir);
+  static async open(fs: DiskFs, dir: string, segmentBytes: number, partitionsNow: () => PartitionNext[]): Promise<SegmentLog> {
+    await fs.mkdirAll(dir);
+    const bases = await listSegmentBases(fs, dir);
     const segments: Segment[] = [];
     const next = new Map<string, bigint>();
     const report: RecoveryReport = { segments: bases.length, records: 0, truncatedBytes: 0, reasons: [] };
     for (const [index, base] of bases.entries()) {
-      const fileBytes = (await stat(join(dir, segmentFileName(base)))).size;
-      const scan = await readSegment(dir, base, 0, fileBytes, Number.MAX_SAFE_INTEGER);
+      const fileBytes = await fs.sizeBytes(join(dir, segmentFileName(base)));
+      const scan = await readSegment(fs, dir, base, 0, fileBytes, Number.MAX_SAFE_INTEGER);
       const segment: Segment = { base, bytes: scan.validBytes, maxOffsets: new Map() };
       for (const { entry } of scan.entries) {
         if (entry.kind === 'snapshot') {
@@ -79,7 +89,7 @@ export class SegmentLog {
       if (scan.validBytes < fileBytes) {
         report.truncatedBytes += fileBytes - scan.validBytes;
         report.reasons.push(`${segmentFileName(base)}: ${scan.stoppedBy ?? 'short'} at byte ${scan.validBytes} of ${fileBytes}`);
-        const handle = await open(join(dir, segmentFileName(base)), 'r+');
+        const handle = await fs.open(join(dir, segmentFileName(base)), 'r+');
         await handle.truncate(scan.validBytes);
         await handle.sync();
         await handle.close();
@@ -88,14 +98,14 @@ export class SegmentLog {
       // readers step over, since the next segment keeps its own base. A last segment left without
       // even its snapshot (a crash while rolling) is removed: the one before it stays active.
       if (index < bases.length - 1 || segment.bytes > 0) segments.push(segment);
-      else await unlink(join(dir, segmentFileName(base)));
+      else await fs.unlink(join(dir, segmentFileName(base)));
     }
-    const log = new SegmentLog(dir, segmentBytes, segments, next, report, () => undefined);
+    const log = new SegmentLog(fs, dir, segmentBytes, segments, next, report, () => undefined);
     const last = segments[segments.length - 1];
     if (last === undefined) {
       await log.openNewSegment(0, partitionsNow);
     } else {
-      log.active = await open(join(dir, segmentFileName(last.base)), 'r+');
+      log.active = await fs.open(join(dir, segmentFileName(last.base)), 'r+');
     }
     return log;
   }
@@ -103,6 +113,11 @@ export class SegmentLog {
   /** Sets who is told when frames become durable (the bus, once it has taken the recovered state). */
   onFramesDurable(listener: (frames: AppendFrame[], endPosition: number) => void): void {
     this.onDurable = listener;
+  }
+
+  /** Sets who is told of frames that were not written (their appends rejected), in order. */
+  onFramesRefused(listener: (frames: AppendFrame[]) => void): void {
+    this.onRefused = listener;
   }
 
   /** Global position after the last durable frame. */
@@ -163,7 +178,7 @@ export class SegmentLog {
         continue;
       }
       try {
-        const scan = await readSegment(this.dir, segment.base, at - segment.base, endBytes, maxBytes);
+        const scan = await readSegment(this.fs, this.dir, segment.base, at - segment.base, endBytes, maxBytes);
         if (scan.entries.length > 0) return { entries: scan.entries, nextPosition: scan.entries[scan.entries.length - 1].nextPosition };
         // Nothing whole where recovery found whole frames: step over the rest of the segment.
         at = segment.base + endBytes;
@@ -180,7 +195,7 @@ export class SegmentLog {
     let deleted = 0;
     while (this.segments.length > 1 && deletable(this.segments[0])) {
       const segment = this.segments.shift()!;
-      await unlink(join(this.dir, segmentFileName(segment.base))).catch((error: NodeJS.ErrnoException) => {
+      await this.fs.unlink(join(this.dir, segmentFileName(segment.base))).catch((error: NodeJS.ErrnoException) => {
         if (error.code !== 'ENOENT') throw error;
       });
       deleted += 1;
@@ -210,8 +225,14 @@ export class SegmentLog {
     while (this.queued !== undefined) {
       const { frames, waiters } = this.queued;
       this.queued = undefined;
-      const segment = this.segments[this.segments.length - 1];
-      const startBytes = segment.bytes;
+      try {
+        await this.readyForWrite(partitionsNow);
+      } catch (error) {
+        this.refuse(frames, waiters, error);
+        continue;
+      }
+      const segment = this.activeSegment;
+      const durableBytes = segment.bytes;
       try {
         const buffers: Buffer[] = [];
         let bytes = 0;
@@ -219,54 +240,69 @@ export class SegmentLog {
           for (const buffer of frame.buffers) buffers.push(buffer);
           bytes += frame.bytes;
         }
-        await writeAll(this.active, Buffer.concat(buffers, bytes), startBytes);
+        await writeAll(this.active, Buffer.concat(buffers, bytes), durableBytes);
         await this.active.datasync();
-        segment.bytes = startBytes + bytes;
-        for (const frame of frames) raise(segment.maxOffsets, frame.key, frame.record.offset);
-        this.onDurable(frames, segment.base + segment.bytes);
-        for (const waiter of waiters) waiter.resolve();
-        if (segment.bytes >= this.segmentBytes) await this.roll(partitionsNow);
+        segment.bytes = durableBytes + bytes;
       } catch (error) {
-        // Cut whatever part of the write reached the file, so the log stays whole frames.
-        await this.active.truncate(startBytes).catch(() => undefined);
-        for (const waiter of waiters) waiter.reject(error);
+        // Whatever part of the write reached the file was never acknowledged: cut it, so the log
+        // stays whole frames. If the cut fails too, it is made again before the next write.
+        this.tailDirty = true;
+        await this.cutToDurable().catch(() => undefined);
+        this.refuse(frames, waiters, error);
+        continue;
       }
+      for (const frame of frames) raise(segment.maxOffsets, frame.key, frame.record.offset);
+      this.onDurable(frames, segment.base + segment.bytes);
+      for (const waiter of waiters) waiter.resolve();
+      // Rolled now, so a full segment is deletable without waiting for the next append; a roll
+      // that fails here is tried again before that append (readyForWrite), never undone by cutting.
+      await this.rollWhenFull(partitionsNow).catch(() => undefined);
     }
   }
 
-  private async roll(partitionsNow: () => PartitionNext[]): Promise<void> {
+  private refuse(frames: AppendFrame[], waiters: { reject: (error: unknown) => void }[], error: unknown): void {
+    this.onRefused(frames);
+    for (const waiter of waiters) waiter.reject(error);
+  }
+
+  private get activeSegment(): Segment {
+    return this.segments[this.segments.length - 1];
+  }
+
+  /** Repairs what an earlier failure left (bytes past the durable end, a full segment not rolled); throws while it cannot. */
+  private async readyForWrite(partitionsNow: () => PartitionNext[]): Promise<void> {
+    if (this.tailDirty) await this.cutToDurable();
+    await this.rollWhenFull(partitionsNow);
+  }
+
+  private async cutToDurable(): Promise<void> {
+    await this.active.truncate(this.activeSegment.bytes);
+    this.tailDirty = false;
+  }
+
+  private async rollWhenFull(partitionsNow: () => PartitionNext[]): Promise<void> {
+    if (this.activeSegment.bytes < this.segmentBytes) return;
     const previous = this.active;
-    await this.openNewSegment(this.endPosition, partitionsNow);
-    await previous.close();
+    try {
+      await this.openNewSegment(this.endPosition, partitionsNow);
+    } catch (error) {
+      throw new Error(`the embedded bus could not begin a new log segment in ${this.dir}; publishing is refused until it can`, { cause: error });
+    }
+    // Its frames are synced; a failed close only leaks the descriptor.
+    await previous.close().catch(() => undefined);
   }
 
-  /** A new active segment beginning with a snapshot of every partition's next offset, synced with its directory entry. */
+  /**
+   * A new active segment beginning with a snapshot of every partition's next offset, created whole
+   * (written aside and renamed) so a crash never leaves a segment without its snapshot.
+   */
   private async openNewSegment(base: number, partitionsNow: () => PartitionNext[]): Promise<void> {
-    const handle = await open(join(this.dir, segmentFileName(base)), 'w+');
+    const path = join(this.dir, segmentFileName(base));
     const snapshot = encodeSnapshotFrame(partitionsNow());
-    await writeAll(handle, snapshot, 0);
-    await handle.datasync();
-    await syncDirectory(this.dir);
-    this.active = handle;
+    await replaceFileDurably(this.fs, path, snapshot);
+    this.active = await this.fs.open(path, 'r+');
+    this.tailDirty = false;
     this.segments.push({ base, bytes: snapshot.length, maxOffsets: new Map() });
-  }
-}
-
-async function writeAll(handle: FileHandle, buffer: Buffer, position: number): Promise<void> {
-  let written = 0;
-  while (written < buffer.length) {
-    const { bytesWritten } = await handle.write(buffer, written, buffer.length - written, position + written);
-    written += bytesWritten;
-  }
-}
-
-/** Makes a created file's directory entry durable, so a crash does not lose the file itself. */
-async function syncDirectory(dir: string): Promise<void> {
-  const handle = await open(dir, 'r');
-  try {
-    await handle.sync();
-  } finally {
-    await handle.close();
   }
 }
 

@@ -1,6 +1,7 @@
-import { open, readFile, rename } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { TopicSpec } from '../../model/bus.js';
+import type { DiskFs } from './disk-fs.js';
+import { readTextIfPresent, replaceFileDurably } from './durable-file.js';
 
 /**
  * The embedded bus's topics, kept beside its log so that a topic keeps its partition count across
@@ -9,24 +10,12 @@ import type { TopicSpec } from '../../model/bus.js';
 
 const FILE_NAME = 'topics.json';
 
-export async function readTopics(dir: string): Promise<TopicSpec[]> {
-  try {
-    return (JSON.parse(await readFile(join(dir, FILE_NAME), 'utf8')) as { topics: TopicSpec[] }).topics;
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
-    throw error;
-  }
+export async function readTopics(fs: DiskFs, dir: string): Promise<TopicSpec[]> {
+  const text = await readTextIfPresent(fs, join(dir, FILE_NAME));
+  return text === undefined ? [] : (JSON.parse(text) as { topics: TopicSpec[] }).topics;
 }
 
-/** Replaces the topics file atomically (written aside, synced, renamed over). */
-export async function writeTopics(dir: string, topics: TopicSpec[]): Promise<void> {
-  const path = join(dir, FILE_NAME);
-  const handle = await open(`${path}.tmp`, 'w');
-  try {
-    await handle.writeFile(JSON.stringify({ topics }));
-    await handle.sync();
-  } finally {
-    await handle.close();
-  }
-  await rename(`${path}.tmp`, path);
+/** Replaces the topics file durably (see replaceFileDurably). */
+export async function writeTopics(fs: DiskFs, dir: string, topics: TopicSpec[]): Promise<void> {
+  await replaceFileDurably(fs, join(dir, FILE_NAME), JSON.stringify({ topics }));
 }

@@ -1,5 +1,6 @@
 import { Consumer, MessagesStreamFallbackModes, MessagesStreamModes, type Message, type MessagesStream } from '@platformatic/kafka';
 import type { BusRecord, ConsumerOptions } from '../../model/bus.js';
+import { backoffDelayMs, type Backoff } from '../../util/retry.js';
 
 /** A delivered batch; `last` carries the commit of everything up to and including it. */
 interface InFlight {
@@ -26,10 +27,10 @@ export interface KafkaGroupConsumerHooks {
   onError: (error: unknown, source: ConsumerErrorSource) => void;
 }
 
-/** After a handler failure, as in the memory bus. */
+/** After a handler failure, as on the embedded bus. */
 const RETRY_DELAY_MS = 500;
-/** A session that could not start (broker unreachable) is retried with doubling delays up to this. */
-const MAX_SESSION_RETRY_DELAY_MS = 10_000;
+/** A session that could not start (broker unreachable) is retried after 1 s, 2 s, 4 s, ... 10 s. */
+const SESSION_BACKOFF: Backoff = { firstMs: 2 * RETRY_DELAY_MS, maxMs: 10_000 };
 /** Fetched records, and their bytes, held per consumer before the fetch loop pauses (bounded buffer). */
 const MAX_WAITING_RECORDS = 5_000;
 const MAX_WAITING_BYTES = 32 * 1024 * 1024;
@@ -69,7 +70,7 @@ function toBusRecord(message: Message): BusRecord {
 }
 
 /**
- * A Kafka consumer-group member with the memory bus's delivery rules: several batches may be in
+ * A Kafka consumer-group member with the embedded bus's delivery rules: several batches may be in
  * flight, offsets commit strictly in order per partition and only after the handler resolved; a
  * failed batch ends the session, and a new one resumes every partition from its last commit after
  * a short delay (at-least-once: records delivered but not committed come again).
@@ -130,7 +131,7 @@ export class KafkaGroupConsumer {
       } catch (error) {
         this.hooks.onError(error, 'session');
         sessionFailures += 1;
-        delayMs = Math.min(MAX_SESSION_RETRY_DELAY_MS, RETRY_DELAY_MS * 2 ** sessionFailures);
+        delayMs = backoffDelayMs(sessionFailures, SESSION_BACKOFF);
       }
       if (this.closed) break;
       await new Promise<void>((resolve) => {

@@ -7,6 +7,7 @@ import type { BusConsumer, BusRecord } from '../../model/bus.js';
 import { partitionForKey } from '../../util/murmur2.js';
 import { startKafka, type TestKafka } from '../../testing/kafka.js';
 import { createLogger } from '../../util/log.js';
+import { busConformance } from '../bus-conformance.test-support.js';
 
 let kafka: TestKafka;
 let bus: KafkaBus;
@@ -22,6 +23,12 @@ after(async () => {
   await bus?.close();
   await admin?.close();
   await kafka?.stop();
+});
+
+// The contract every bus keeps, on this broker (each test opens a bus of its own).
+busConformance('KafkaBus', {
+  open: async () => createKafkaBus({ brokers: kafka.brokers, clientId: 'bus-conformance', maxRecordBytes: 10_000 }, { logger: createLogger('error') }),
+  timeoutMs: 90_000,
 });
 
 const spec = (name: string, partitions = 4) => ({ name, partitions, retentionMs: 3_600_000, maxMessageBytes: 10_000 });
@@ -54,68 +61,7 @@ test('ensureTopics creates absent topics with partitions, retention and message 
   assert.equal((await topicConfig('created'))['retention.ms'], '3600000', 'retention unchanged');
 });
 
-test('keyed records go to the default partitioner\'s partition in key order with headers, and commit after the handler', async () => {
-  await bus.ensureTopics([spec('ordered')]);
-  const keys = ['trace-a', 'trace-b', 'svc-c'];
-  for (let round = 0; round < 5; round++) {
-    await bus.publish('ordered', keys.map((key) => ({ key, value: Buffer.from(`${key}:${round}`), headers: { 'svc-signal': 'traces', round: String(round) } })));
-  }
-  const seen: BusRecord[] = [];
-  let release!: () => void;
-  const gate = new Promise<void>((resolve) => (release = resolve));
-  const consumer = bus.consume({ group: 'ordered-g', topics: ['ordered'], maxBatchRecords: 2, handler: async (records) => { seen.push(...records); await gate; } });
-  await waitFor('first deliveries', () => seen.length > 0);
-  // A second group reading the same records commits them all: by then the held group would have
-  // committed too, had it committed anything before its handler resolved.
-  const control = bus.consume({ group: 'ordered-control', topics: ['ordered'], handler: async () => undefined });
-  await waitFor('the control group\'s commits', async () => (await committedTotal('ordered-control', 'ordered')) === 15n);
-  await control.close();
-  assert.equal(await committedTotal('ordered-g', 'ordered'), 0n, 'nothing committed while the handler has not resolved');
-  release();
-  await waitFor('all 15 records', () => seen.length === 15);
-  await waitFor('commits up to the end', async () => (await committedTotal('ordered-g', 'ordered')) === 15n);
-  for (const key of keys) {
-    const records = seen.filter((record) => record.key === key);
-    assert.deepEqual(records.map((record) => record.value.toString()), [0, 1, 2, 3, 4].map((round) => `${key}:${round}`));
-    assert.ok(records.every((record) => record.partition === partitionForKey(key, 4)), `${key} on partition ${partitionForKey(key, 4)}`);
-    assert.deepEqual(records[2].headers, { 'svc-signal': 'traces', round: '2' });
-  }
-  const rows = await bus.offsets('ordered-g', 'ordered');
-  assert.equal(rows.length, 4);
-  assert.ok(rows.every((row) => row.committed === row.end));
-  await consumer.close();
-});
-
-test('a failed batch is delivered again and nothing after it commits first', async () => {
-  await bus.ensureTopics([spec('retry', 1)]);
-  await bus.publish('retry', [{ key: 'k', value: Buffer.from('x') }, { key: 'k', value: Buffer.from('y') }]);
-  const deliveries: string[] = [];
-  let failures = 1;
-  let committedAtFailure: bigint | undefined;
-  const consumer = bus.consume({
-    group: 'retry-g',
-    topics: ['retry'],
-    maxBatchRecords: 1,
-    maxInFlightBatches: 4,
-    handler: async (records) => {
-      const value = records[0].value.toString();
-      deliveries.push(value);
-      if (value === 'x' && failures-- > 0) {
-        // Let 'y' run and resolve first: its commit must still wait for 'x'.
-        await new Promise((resolve) => setTimeout(resolve, 200));
-        committedAtFailure = await committedTotal('retry-g', 'retry');
-        throw new Error('store down');
-      }
-    },
-  });
-  await waitFor('x delivered twice', () => deliveries.filter((value) => value === 'x').length === 2);
-  await waitFor('both committed', async () => (await committedTotal('retry-g', 'retry')) === 2n);
-  assert.equal(committedAtFailure, 0n, 'y was not committed ahead of the failed x');
-  assert.equal(deliveries[0], 'x');
-  await consumer.close();
-});
-
-test('lag of a stuck group is end minus committed, groups are listed with their topics, and an oversize record is refused', async () => {
+test('groups() of a bus scoped to the service\'s topics lists only their groups, and an oversize record is refused', async () => {
   await bus.ensureTopics([spec('lagging')]);
   let handed = 0;
   let release!: () => void;
@@ -123,13 +69,6 @@ test('lag of a stuck group is end minus committed, groups are listed with their 
   const consumer = bus.consume({ group: 'stuck-g', topics: ['lagging'], handler: () => { handed += 1; return stuck; } });
   await bus.publish('lagging', [{ key: 'a', value: Buffer.from('1') }, { key: 'b', value: Buffer.from('2') }, { key: 'c', value: Buffer.from('3') }]);
   await waitFor('a delivery', () => handed > 0);
-  const rows = await bus.offsets('stuck-g', 'lagging');
-  assert.equal(rows.length, 4);
-  assert.equal(rows.reduce((sum, row) => sum + row.end, 0n), 3n);
-  assert.equal(rows.reduce((sum, row) => sum + row.committed, 0n), 0n);
-  const groups = await bus.groups();
-  assert.deepEqual(groups.find((entry) => entry.group === 'stuck-g'), { group: 'stuck-g', topics: ['lagging'] });
-  assert.deepEqual(groups.find((entry) => entry.group === 'ordered-g'), { group: 'ordered-g', topics: ['ordered'] }, 'a closed group with commits is listed');
   await assert.rejects(bus.publish('lagging', [{ key: 'k', value: Buffer.alloc(10_001) }]), /exceeds kafka.max_record_bytes/);
   const scoped = createKafkaBus({ brokers: kafka.brokers, clientId: 'bus-test-scoped', maxRecordBytes: 10_000, onlyTopics: ['lagging'] }, { logger: createLogger('error') });
   assert.deepEqual(await scoped.groups(), [{ group: 'stuck-g', topics: ['lagging'] }], 'only groups of the service\'s topics');
