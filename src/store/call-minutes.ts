@@ -5,6 +5,7 @@
 
 import type { CallStat, OpStat } from '../analysis/call-stats.js';
 import type { QueryOptions, Store } from '../model/store.js';
+import { PermanentError } from '../util/retry.js';
 import { encodeLines } from './compact-json.js';
 
 const OP_COLUMNS = ['minute', 'service', 'operation', 'calls', 'errors', 'origin_errors', 'self_ns_sum', 'duration_ns_sum'] as const;
@@ -13,7 +14,7 @@ const CALL_COLUMNS = ['minute', 'caller', 'callee', 'operation', 'peer', 'calls'
 const s = JSON.stringify;
 
 function checkMinute(minuteS: number): void {
-  if (!Number.isInteger(minuteS) || minuteS % 60 !== 0 || minuteS < 0) throw new TypeError('minuteS must be a whole minute in Unix seconds');
+  if (!Number.isInteger(minuteS) || minuteS % 60 !== 0 || minuteS < 0) throw new PermanentError('minuteS must be a whole minute in Unix seconds');
 }
 
 function opLine(r: OpStat): string {
