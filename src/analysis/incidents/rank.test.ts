@@ -139,6 +139,13 @@ test('a peer without spans getting slow is named as its callers name it', () => 
   assert.match(report.suspects[0]?.evidence[0]?.summary ?? '', /sends no spans of its own/);
 });
 
+test('a service slow in itself is the suspect, not the database whose calls it makes slower while it is starved', () => {
+  const report = analyzeIncident(inputs(withChange({ cart: { windowSelfFactor: 2.5 } }, { 'cart>cart-cache': { windowAddedWireMs: 1.5 } })));
+  assert.equal(report.suspects[0]?.service, 'cart');
+  assert.ok(!report.suspects.some((s) => s.service === 'cart-cache'));
+  assert.match(report.suspects[0]?.evidence.find((e) => e.kind === 'edge_latency')?.summary ?? '', /as every call cart makes while it is slow itself/);
+});
+
 test('a callee that stops answering is named by the service its address belonged to, and its callers echo it in their logs', () => {
   const changed = withChange({ pricing: { callsPerMin: 0.0001 } }, { 'gateway>pricing': { windowUnanswered: true }, 'checkout>pricing': { windowUnanswered: true } });
   const callerLogs: TemplateCounts[] = [

@@ -17,6 +17,8 @@ const KIND_WEIGHT: Record<EvidenceKind, number> = { story_group: 1, self_time: 1
  * strong, most likely report that suspect's trouble: they count this much.
  */
 const ECHO_WEIGHT = 0.5;
+/** A caller's own slowdown must be at least this share of a call's to take the call's evidence. */
+const REATTRIBUTE_SHARE = 0.5;
 const MAX_SUSPECTS = 10;
 const MIN_SCORE = 5;
 const MAX_EVIDENCE = 6;
@@ -47,13 +49,34 @@ export function analyzeIncident(inputs: IncidentInputs): IncidentReport {
     const scope = downstreamOf(inputs.service, calls);
     findings = findings.filter((f) => scope.has(f.service));
   }
-  const suspects = rank(findings, calls, windowFromS);
+  const suspects = rank(reattributeOutgoingDelays(findings), calls, windowFromS);
   const top = suspects[0];
   const summary =
     top === undefined
       ? 'Nothing changed beyond the usual in this window.'
       : `Likeliest cause: ${top.service}${top.operation === null ? '' : ` (${top.operation})`}. ${capitalize(top.evidence[0]?.summary ?? '')}.`;
   return { summary, suspects, groups: groupReading.groups };
+}
+
+/**
+ * A caller that is itself slow (its own time grew) or slow to reach (the wire into it grew) makes
+ * every call it sends slower too: a CPU-starved process spends longer in its database client, and a
+ * delay on its network delays its requests out as well as in. Wire time grown on its calls out is
+ * then put on the caller, not on each service or database it calls.
+ */
+function reattributeOutgoingDelays(findings: readonly Finding[]): Finding[] {
+  const slowAtItself = new Map<string, number>();
+  for (const f of findings) {
+    if (f.kind === 'self_time' || (f.kind === 'edge_latency' && f.callee === f.service)) {
+      slowAtItself.set(f.service, Math.max(slowAtItself.get(f.service) ?? 0, f.strength));
+    }
+  }
+  return findings.map((f) => {
+    if (f.kind !== 'edge_latency' || f.caller === null) return f;
+    const atCaller = slowAtItself.get(f.caller) ?? 0;
+    if (atCaller === 0 || atCaller < f.strength * REATTRIBUTE_SHARE) return f;
+    return { ...f, service: f.caller, summary: `${f.summary}, as every call ${f.caller} makes while it is slow itself` };
+  });
 }
 
 function rank(findings: readonly Finding[], calls: IncidentInputs['calls'], windowFromS: number): Suspect[] {
