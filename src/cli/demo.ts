@@ -168,7 +168,7 @@ export async function runDemo(args: string[], env: NodeJS.ProcessEnv): Promise<n
   } finally {
     stop.dispose();
     if (svc !== undefined) {
-      say('svc demo: stopping svc all-in-one');
+      say('svc demo: stopping svc all-in-one (it stores what it holds first)');
       const clean = await svc.stop();
       if (!clean) process.exitCode = 1;
     }
@@ -179,12 +179,19 @@ export async function runDemo(args: string[], env: NodeJS.ProcessEnv): Promise<n
 async function play(options: DemoOptions, otlpUrl: string, apiUrl: string, stop: ReturnType<typeof stopSignal>): Promise<void> {
   const historyEndMs = Date.now();
   const history = createSimulator({ seed: options.seed, tracesPerSec: options.rate });
-  const sender = createOtlpSender({ url: otlpUrl, giveUpAfterMs: 30_000 });
+  let told = false;
+  // "Retry later" answers are svc pacing the backfill, as expected; an unreachable receiver is worth a line.
+  const onRetry = (_signal: string, reason: string) => {
+    if (told || reason.startsWith('answered')) return;
+    told = true;
+    say(`waiting for ${otlpUrl}: ${reason} (retrying for 30 s)`);
+  };
+  const sender = createOtlpSender({ url: otlpUrl, giveUpAfterMs: 30_000, onRetry });
 
   say(`svc demo: an online shop of ${history.model.services.length} services (every request enters through ${history.model.gateway}'s "${history.model.rootSpanName}")`);
   say(`  sending OTLP to ${otlpUrl}, about ${options.rate} requests/s`);
   say(`  open ${apiUrl} : Stories (what failed or was slow, and why), Logs (templates and alerts), Map, Pipeline`);
-  say(`  after the history, a fault every ${FAULT_EVERY_MS / 60_000} minutes for ${FAULT_LASTING_MS / 60_000}, for ${options.minutes} minutes (Ctrl-C stops)`);
+  say(`  after the history, a fault every ${FAULT_EVERY_MS / 60_000} minutes for ${FAULT_LASTING_MS / 60_000}, for ${options.minutes} minute${options.minutes === 1 ? '' : 's'} (Ctrl-C stops)`);
   try {
     if (options.historyMinutes > 0) await backfill(history, sender, historyEndMs, options.historyMinutes, stop);
     // The faults are scheduled from now, when the live traffic starts; the seconds the backfill took

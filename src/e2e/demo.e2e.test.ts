@@ -81,7 +81,7 @@ test('svc demo alone starts its own all-in-one in a temporary directory and stop
     child.kill('SIGINT');
     assert.equal(await exited, 0, stdout + stderr);
     assert.match(stdout, /^stopping: finishing the export in flight/m);
-    assert.match(stdout, /^svc demo: stopping svc all-in-one$/m);
+    assert.match(stdout, /^svc demo: stopping svc all-in-one \(it stores what it holds first\)$/m);
     assert.equal(existsSync(dataDir), false, 'the temporary data directory is removed');
   } finally {
     clearTimeout(timer);
