@@ -73,7 +73,8 @@ test('"retry later" is retried after its Retry-After; a refusal of another kind 
     const retries: string[] = [];
     const sender = createOtlpSender({ url: server.url, onRetry: (signal, reason, waitMs) => retries.push(`${signal} ${reason} ${waitMs}`) });
     await sender.send({ spans: batch.spans, logs: [] });
-    assert.deepEqual(retries, ['traces answered 503 1000', 'traces answered 429 500'] // no Retry-After: the pause doubles from 250 ms per attempt);
+    // Without Retry-After the pause doubles from 250 ms with each attempt.
+    assert.deepEqual(retries, ['traces answered 503 1000', 'traces answered 429 500']);
     assert.ok(server.bodies[1]!.atMs - server.bodies[0]!.atMs >= 990, 'waited for Retry-After');
     assert.equal(sender.totals().retries, 2);
     assert.equal(sender.totals().spans, batch.spans.length);
