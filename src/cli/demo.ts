@@ -18,7 +18,7 @@ import { startAllInOne, type RunningAllInOne } from './all-in-one.js';
 export const DEMO_USAGE = `usage: svc demo [--minutes N] [--rate N] [--seed N] [--otlp-url URL [--api-url URL]]
 
   --minutes N       how long to send live traffic (default 15, at most 1440)
-  --rate N          requests (traces) per second, about 23 spans and 10 log lines each (default 4)
+  --rate N          requests (traces) per second, about 24 spans and 10 log lines each (default 4)
   --seed N          the simulation's seed (default 1): the same seed gives the same shop and faults
   --otlp-url URL    send to a running svc's OTLP/HTTP receiver (e.g. http://localhost:4318) instead of
                     starting svc all-in-one
@@ -94,6 +94,7 @@ export function parseDemoArgs(args: string[]): DemoOptions {
 const clock = (ms: number) => new Date(ms).toTimeString().slice(0, 8);
 const say = (line: string) => process.stdout.write(`${line}\n`);
 const thousands = (value: number) => value.toLocaleString('en-US');
+const minutesText = (count: number) => `${count} minute${count === 1 ? '' : 's'}`;
 
 /** The demo's stop: the first SIGINT or SIGTERM ends the traffic and shuts down cleanly; a second one exits at once. */
 function stopSignal(): { stopped: () => boolean; sleep: (ms: number) => Promise<void>; dispose: () => void } {
@@ -191,7 +192,7 @@ async function play(options: DemoOptions, otlpUrl: string, apiUrl: string, stop:
   say(`svc demo: an online shop of ${history.model.services.length} services (every request enters through ${history.model.gateway}'s "${history.model.rootSpanName}")`);
   say(`  sending OTLP to ${otlpUrl}, about ${options.rate} requests/s`);
   say(`  open ${apiUrl} : Stories (what failed or was slow, and why), Logs (templates and alerts), Map, Pipeline`);
-  say(`  after the history, a fault every ${FAULT_EVERY_MS / 60_000} minutes for ${FAULT_LASTING_MS / 60_000}, for ${options.minutes} minute${options.minutes === 1 ? '' : 's'} (Ctrl-C stops)`);
+  say(`  after the history, a fault every ${FAULT_EVERY_MS / 60_000} minutes for ${FAULT_LASTING_MS / 60_000}, for ${minutesText(options.minutes)} (Ctrl-C stops)`);
   try {
     if (options.historyMinutes > 0) await backfill(history, sender, historyEndMs, options.historyMinutes, stop);
     // The faults are scheduled from now, when the live traffic starts; the seconds the backfill took
@@ -211,7 +212,7 @@ async function play(options: DemoOptions, otlpUrl: string, apiUrl: string, stop:
 /** The hour before the live traffic, fault-free, sent as fast as the receiver takes it. */
 async function backfill(simulator: Simulator, sender: OtlpSender, untilMs: number, minutes: number, stop: ReturnType<typeof stopSignal>): Promise<void> {
   const startedMs = Date.now();
-  say(`history: sending the last ${minutes} minutes of fault-free traffic`);
+  say(`history: sending the last ${minutesText(minutes)} of fault-free traffic`);
   for (let minute = 0; minute < minutes && !stop.stopped(); minute++) {
     const fromMs = untilMs - (minutes - minute) * 60_000;
     await sender.send(simulator.generate(fromMs, fromMs + 60_000));
