@@ -40,6 +40,8 @@ const FAULT_EVERY_MS = 4 * 60_000;
 const FAULT_LASTING_MS = 3 * 60_000;
 const FIRST_FAULT_AFTER_MS = 20_000;
 const TICK_MS = 1000;
+/** embedded.data_dir's default. */
+const DEFAULT_DATA_DIR = './svc-data';
 
 export class DemoUsageError extends Error {}
 
@@ -147,11 +149,14 @@ export async function runDemo(args: string[], env: NodeJS.ProcessEnv): Promise<n
     let otlpUrl: string;
     let apiUrl: string;
     if (options.otlpUrl === undefined) {
-      // A data directory of its own unless the settings name one; quiet logs unless RUST_LOG asks.
-      const demoEnv = { ...env };
-      if (env.SVC_CONFIG === undefined && env.SVC__EMBEDDED__DATA_DIR === undefined) demoEnv.SVC__EMBEDDED__DATA_DIR = tempDir = mkdtempSync(join(tmpdir(), 'svc-demo-'));
-      demoEnv.RUST_LOG ??= 'warn';
-      const settings = loadSettings('all-in-one', demoEnv);
+      // A data directory of its own unless the settings name one (the default ./svc-data counts as
+      // none: a demo should not fill the directory a real install would use); quiet logs unless RUST_LOG asks.
+      const demoEnv = { ...env, RUST_LOG: env.RUST_LOG ?? 'warn' };
+      let settings = loadSettings('all-in-one', demoEnv);
+      if (settings.embedded.data_dir === DEFAULT_DATA_DIR) {
+        tempDir = mkdtempSync(join(tmpdir(), 'svc-demo-'));
+        settings = loadSettings('all-in-one', { ...demoEnv, SVC__EMBEDDED__DATA_DIR: tempDir });
+      }
       say(`svc demo: starting svc all-in-one (data in ${settings.embedded.data_dir}${tempDir === undefined ? '' : ', removed when the demo ends'})`);
       svc = await startAllInOne(settings, createLogger(settings.log_filter));
       otlpUrl = `http://127.0.0.1:${svc.otlpHttpPort}`;

@@ -1,7 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { faultTargets } from './faults.js';
-import { DEMO_KIND_ORDER, faultSchedule } from './schedule.js';
+import { FAULT_KINDS, faultTargets } from './faults.js';
+import { DEMO_KIND_ORDER, faultSchedule, INTENSITY_RANGE, variedFaults } from './schedule.js';
+import { createSimulator } from './simulate.js';
 import { shopModel } from './shop.js';
 
 test('a demo schedule: one fault every period, rotating through every kind on valid targets, clipped to the end', () => {
@@ -21,4 +22,25 @@ test('a demo schedule: one fault every period, rotating through every kind on va
   assert.ok(new Set(faults.map((fault) => fault.service)).size >= 5, 'targets vary');
   const oneMinute = faultSchedule({ seed: 4, model, startMs, endMs: startMs + 60_000, firstAfterMs: 20_000, everyMs: 4 * 60_000, lastingMs: 3 * 60_000 });
   assert.deepEqual(oneMinute.map((fault) => [fault.kind, fault.fromMs, fault.toMs]), [['return_value', startMs + 20_000, startMs + 60_000]]);
+});
+
+test('varied faults for a benchmark: every kind, targets used about equally, intensities over the whole range', () => {
+  const model = shopModel();
+  const specs = variedFaults({ seed: 1, model, perKind: 40 });
+  assert.equal(specs.length, 40 * FAULT_KINDS.length);
+  for (const kind of FAULT_KINDS) {
+    const ofKind = specs.filter((spec) => spec.kind === kind);
+    assert.equal(ofKind.length, 40);
+    const targets = faultTargets(kind, model);
+    const uses = targets.map((target) => ofKind.filter((spec) => spec.service === target).length);
+    assert.ok(Math.max(...uses) - Math.min(...uses) <= 1, `${kind}: ${uses.join(',')}`);
+    const [min, max] = INTENSITY_RANGE[kind];
+    const intensities = ofKind.map((spec) => spec.intensity ?? NaN);
+    assert.equal(Math.min(...intensities), min);
+    assert.equal(Math.max(...intensities), max);
+    // Every spec can be injected.
+    createSimulator({ seed: 1, tracesPerSec: 1, faults: ofKind.map((spec) => ({ ...spec, fromMs: 0, toMs: 1 })) });
+  }
+  assert.deepEqual(variedFaults({ seed: 1, model, perKind: 40 }), specs);
+  assert.notDeepEqual(variedFaults({ seed: 2, model, perKind: 40 }), specs);
 });
