@@ -1,6 +1,7 @@
 /**
  * Incident ranking on the fault simulator: faults of every kind injected on varied services (and
- * databases) with varied strength, each in a 15-minute window after a fault-free hour, under the
+ * databases) with varied strength, each starting 0 to 10 minutes into a 15-minute window (after a
+ * fault-free hour) and lasting to its end, under the
  * simulator's background noise (chronic errors, drifting traffic, pauses, background jobs). Each
  * scenario runs the simulator's traces through the assembler's analysis and its logs through the
  * logminer's miner, in memory (src/testing/incident-harness.ts), and ranks the window. Prints, per
@@ -16,6 +17,8 @@ import { shopModel } from '../src/simulator/shop.js';
 /** A fixed hour: runs are comparable and repeatable. */
 const WINDOW_FROM_MS = Date.UTC(2026, 10, 2, 14, 0, 0);
 const WINDOW_MINUTES = 15;
+/** Minutes into the window a fault starts: it lasts to the window's end (an incident still going on), 15 to 5 minutes. */
+const START_MINUTES = [0, 5, 8, 10] as const;
 /** The strength range of each kind the issue names (return value and exception: share of executions). */
 const INTENSITY_RANGE: Record<FaultKind, [number, number]> = {
   return_value: [0.3, 1],
@@ -42,7 +45,8 @@ export function faultScenarios(perKind: number, seed = 1): Fault[] {
     for (let i = 0; i < perKind; i++) {
       const [low, high] = INTENSITY_RANGE[kind];
       const intensity = kind === 'crash' ? DEFAULT_INTENSITY.crash : low + (high - low) * rng.next();
-      faults.push({ kind, service: targets[i % targets.length] ?? '', fromMs: WINDOW_FROM_MS, toMs: WINDOW_FROM_MS + WINDOW_MINUTES * 60_000, intensity });
+      const startMinute = START_MINUTES[Math.floor(i / targets.length + i) % START_MINUTES.length] ?? 0;
+      faults.push({ kind, service: targets[i % targets.length] ?? '', fromMs: WINDOW_FROM_MS + startMinute * 60_000, toMs: WINDOW_FROM_MS + WINDOW_MINUTES * 60_000, intensity });
     }
   }
   return faults;
@@ -66,7 +70,7 @@ export async function main(argv: string[] = []): Promise<void> {
     const list = byKind.get(fault.kind) ?? [];
     list.push(result);
     byKind.set(fault.kind, list);
-    if (result.rank !== 1) console.log(`  miss: ${fault.kind} on ${fault.service} (strength ${fault.intensity?.toFixed(2)}): ranked ${result.rank ?? 'not listed'}, first ${result.first ?? 'none'}`);
+    if (result.rank !== 1) console.log(`  miss: ${fault.kind} on ${fault.service} (strength ${fault.intensity?.toFixed(2)}, last ${(fault.toMs - fault.fromMs) / 60_000} min): ranked ${result.rank ?? 'not listed'}, first ${result.first ?? 'none'}`);
   }
   let first = 0;
   let top3 = 0;

@@ -19,6 +19,7 @@ import { createTraceRepo } from '../src/cli/store-adapters.js';
 import { createStore } from '../src/store/create-store.js';
 import { migrate } from '../src/store/migrate.js';
 import { createLogger } from '../src/util/log.js';
+import type { Store } from '../src/model/store.js';
 
 const RUNS = 20;
 const MINUTES = 75;
@@ -35,11 +36,8 @@ function p95(samples: number[]): number {
   return sorted[Math.min(sorted.length - 1, Math.ceil(sorted.length * 0.95) - 1)] ?? 0;
 }
 
-export async function main(): Promise<void> {
-  const dir = mkdtempSync(join(tmpdir(), 'svc-bench-incidents-'));
-  const store = await createStore({ clickhouse: { url: '', database: 'svc_bench' }, embedded: { data_dir: join(dir, 'data') } });
-  try {
-    await migrate(store);
+/** Fills a migrated store with the tables' content (see the file comment). */
+export async function loadIncidentTables(store: Store): Promise<void> {
     const nowS = Math.floor(Date.now() / 1000);
     const firstSecond = nowS - MINUTES * 60;
     const seconds = MINUTES * 60;
@@ -85,6 +83,14 @@ export async function main(): Promise<void> {
       { first: firstSecond, stories },
     );
     console.log(`load: ${MINUTES} min of op, call and template minutes as 10k spans/s + 10k logs/s leave them unmerged, ${stories} stories, in ${((performance.now() - loadStarted) / 1000).toFixed(1)} s`);
+}
+
+export async function main(): Promise<void> {
+  const dir = mkdtempSync(join(tmpdir(), 'svc-bench-incidents-'));
+  const store = await createStore({ clickhouse: { url: '', database: 'svc_bench' }, embedded: { data_dir: join(dir, 'data') } });
+  try {
+    await migrate(store);
+    await loadIncidentTables(store);
 
     const api = createApi(
       { listen: { host: '127.0.0.1', port: 0 }, queryTimeoutSecs: 15 },

@@ -1,5 +1,6 @@
 import { reportFailure } from './cli/report-failure.js';
 import { runAllInOne } from './cli/all-in-one.js';
+import { runDemo } from './cli/demo.js';
 import { runHashPassword } from './cli/hash-password.js';
 import { runMcp } from './cli/mcp.js';
 import { runMigrate } from './cli/migrate.js';
@@ -8,6 +9,10 @@ import { runTemplates } from './cli/templates.js';
 import { isSplitComponent, runSplit } from './cli/split.js';
 
 const USAGE = `usage: svc <command>
+
+try it:
+  demo              a simulated online shop with faults that come and go, sent to svc all-in-one
+                    (started for you) or to a running svc; see svc demo --help
 
 components:
   all-in-one        every component in one process, embedded ClickHouse and bus (the default)
@@ -51,6 +56,8 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv): Promise<numb
         return await runTemplates(rest, env);
       case 'mcp':
         return await runMcp(rest, env);
+      case 'demo':
+        return await runDemo(rest, env);
       case undefined:
       case 'help':
       case '--help':

@@ -16,8 +16,26 @@ import { ensureTopicsAtStart } from './topics.js';
 export async function runAllInOne(env: NodeJS.ProcessEnv): Promise<number> {
   const settings = loadSettings('all-in-one', env);
   const logger = createLogger(settings.log_filter);
-  const startedMs = Date.now();
+  const running = await startAllInOne(settings, logger);
+  const signal = await waitForStopSignal(logger);
+  logger.info({ signal }, 'stopping: no new exports; draining buffers into storage');
+  const clean = await running.stop();
+  logger.info({ clean }, 'stopped');
+  return clean ? 0 : 1;
+}
 
+export interface RunningAllInOne {
+  /** The bound ports (a setting's port 0 resolved). */
+  apiPort: number;
+  grpcPort: number;
+  otlpHttpPort: number;
+  /** Stops every component in the draining order; resolves true when all closed cleanly. */
+  stop(): Promise<boolean>;
+}
+
+/** Starts every component (all-in-one, or `svc demo` when it runs its own svc) and logs the ready line. */
+export async function startAllInOne(settings: Settings, logger: Logger): Promise<RunningAllInOne> {
+  const startedMs = Date.now();
   // What is open so far, closed (last first) when a later step fails: a port in use must stop the
   // process, not leave consumers holding their groups' partitions with nothing serving.
   const opened: [string, () => Promise<void>][] = [];
@@ -35,25 +53,26 @@ export async function runAllInOne(env: NodeJS.ProcessEnv): Promise<number> {
     { api: `${parseListenAddr(settings.http_addr).host}:${api.port()}`, grpc: ingest.ports().grpc, otlp_http: ingest.ports().http, startup_ms: Date.now() - startedMs },
     'svc all-in-one ready',
   );
-
-  const signal = await waitForStopSignal(logger);
-  logger.info({ signal }, 'stopping: no new exports; draining buffers into storage');
-  // Ingest first so in-flight exports finish (their acks wait for the writer, or with Kafka for the broker), then the assembler
-  // takes the rest of the topic and analyses every open trace, the writer stores what it holds,
-  // then the readers and the store.
-  const clean = await closeInOrder(logger, [
-    ['ingest', () => ingest.close()],
-    ['assembler', () => assembler.close()],
-    ['logminer', () => logminer.close()],
-    ['notifier', () => notifier.close()],
-    ['writer', () => writer.close()],
-    ['recorder', () => recorder.close()],
-    ['api', () => api.close()],
-    ['bus', () => bus.close()],
-    ['store', () => store.close()],
-  ]);
-  logger.info({ clean }, 'stopped');
-  return clean ? 0 : 1;
+  return {
+    apiPort: api.port(),
+    grpcPort: ingest.ports().grpc,
+    otlpHttpPort: ingest.ports().http,
+    // Ingest first so in-flight exports finish (their acks wait for the writer, or with Kafka for the broker), then the assembler
+    // takes the rest of the topic and analyses every open trace, the writer stores what it holds,
+    // then the readers and the store.
+    stop: () =>
+      closeInOrder(logger, [
+        ['ingest', () => ingest.close()],
+        ['assembler', () => assembler.close()],
+        ['logminer', () => logminer.close()],
+        ['notifier', () => notifier.close()],
+        ['writer', () => writer.close()],
+        ['recorder', () => recorder.close()],
+        ['api', () => api.close()],
+        ['bus', () => bus.close()],
+        ['store', () => store.close()],
+      ]),
+  };
 }
 
 /** Migrates, opens the bus and starts every component; each started one is pushed on `opened`. */

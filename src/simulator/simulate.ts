@@ -239,7 +239,7 @@ export function createSimulator(options: SimulatorOptions): Simulator {
     }
     if (ownFailure !== undefined) logsAt.push([endMs, 'ERROR', `${operation.name} failed: ${ownFailure.message}`]);
     const result = ownFailure ?? failure;
-    pushSpan(trace, service, spanId, parentSpanId, operation.name, 'server', startMs, endMs, serverAttrs(service, operation, result !== undefined, rootPath), result, ownFailure?.event ?? false);
+    pushSpan(trace, service, spanId, parentSpanId, operation.name, 'server', startMs, endMs, cachedServerAttrs(service, operation, result !== undefined, rootPath), result, ownFailure?.event ?? false);
     for (const [atMs, severity, body] of logsAt) emitLog(trace, service, spanId, atMs, severity, body);
     return { endMs, failure: result };
   };
@@ -278,7 +278,7 @@ export function createSimulator(options: SimulatorOptions): Simulator {
     const operation = callee.operations.get(step.operation);
     if (operation === undefined) throw new Error(`${caller.def.name} calls unknown operation ${step.service} ${step.operation}`);
     const spanId = rng.hex(16);
-    const attrs = clientAttrs(callee, operation);
+    const attrs = cachedClientAttrs(callee, operation);
     let wireMs = Math.min(3, Math.max(0.3, rng.lognormal(1, 0.5)));
     const delay = faultOf(trace, callee.def.name, 'network_delay');
     if (delay !== undefined) wireMs += intensityOf(delay) * rng.between(0.8, 1.2);
@@ -313,12 +313,12 @@ export function createSimulator(options: SimulatorOptions): Simulator {
       callMs += step.chronicFailure?.extraMs ?? 0;
       logsAt.push([startMs + callMs, 'ERROR', `${step.statement} on ${peer.name} failed: ${failure.message}`]);
     }
-    pushSpan(trace, caller, rng.hex(16), parentSpanId, step.statement, 'client', startMs, startMs + callMs, peerAttrs(peer, step), failure, step.chronicFailure?.exceptionEvent ?? false);
+    pushSpan(trace, caller, rng.hex(16), parentSpanId, step.statement, 'client', startMs, startMs + callMs, cachedPeerAttrs(peer, step), failure, step.chronicFailure?.exceptionEvent ?? false);
     return { endMs: startMs + callMs, failure };
   };
 
   const playTrace = (rng: Rng, startMs: number, spans: SpanRow[], logs: LogRow[]) => {
-    let pick = rng.next() * totalWeight;
+    const pick = rng.next() * totalWeight;
     let typeIndex = 0;
     while (typeIndex < cumulativeWeights.length - 1 && pick >= (cumulativeWeights[typeIndex] ?? 0)) typeIndex++;
     const type = model.requestTypes[typeIndex];
@@ -367,6 +367,34 @@ export function createSimulator(options: SimulatorOptions): Simulator {
 }
 
 const EMPTY = new Map<string, Fault[]>();
+
+/**
+ * Attribute lists that never vary for an operation or a call are built once and shared by every row
+ * (like the resource lists): rows are read-only to everything downstream, and a generator that
+ * allocates less runs faster.
+ */
+const serverAttrsCache = new WeakMap<OperationDef, [ok: AttrPair[], failed: AttrPair[]]>();
+const clientAttrsCache = new WeakMap<OperationDef, AttrPair[]>();
+const peerAttrsCache = new WeakMap<PeerCall, AttrPair[]>();
+
+function cachedServerAttrs(service: ServiceInfo, operation: OperationDef, failed: boolean, rootPath?: string): AttrPair[] {
+  if (rootPath !== undefined) return serverAttrs(service, operation, failed, rootPath);
+  let pair = serverAttrsCache.get(operation);
+  if (pair === undefined) serverAttrsCache.set(operation, (pair = [serverAttrs(service, operation, false), serverAttrs(service, operation, true)]));
+  return failed ? pair[1] : pair[0];
+}
+
+function cachedClientAttrs(callee: ServiceInfo, operation: OperationDef): AttrPair[] {
+  let attrs = clientAttrsCache.get(operation);
+  if (attrs === undefined) clientAttrsCache.set(operation, (attrs = clientAttrs(callee, operation)));
+  return attrs;
+}
+
+function cachedPeerAttrs(peer: PeerDef, step: PeerCall): AttrPair[] {
+  let attrs = peerAttrsCache.get(step);
+  if (attrs === undefined) peerAttrsCache.set(step, (attrs = peerAttrs(peer, step)));
+  return attrs;
+}
 
 function httpParts(operationName: string): [method: string, route: string] {
   const space = operationName.indexOf(' ');

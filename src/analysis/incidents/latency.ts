@@ -19,6 +19,11 @@ function sized(shift: SumShift): number {
   return strengthOf(shift.z) * Math.min(1, Math.log(shift.ratio) / Math.log(FULL_RATIO));
 }
 
+/** Words for the stretch a shift was seen in. */
+function stretch(shift: SumShift): string {
+  return shift.recentMinutes === null ? '' : ` in the last ${shift.recentMinutes} minutes`;
+}
+
 function times(ratio: number): string {
   return ratio >= 10 ? `${Math.round(ratio)}x` : `${ratio.toFixed(1)}x`;
 }
@@ -42,7 +47,7 @@ export function selfTimeFindings(ops: readonly OpStat[], windowFromS: number): F
     const after = roundMs(shift.afterPerCall);
     findings.push({
       kind: 'self_time',
-      summary: `${service}'s own time per call is ${times(shift.ratio)} its usual (${before} ms → ${after} ms)${worst === null ? '' : `, most on ${worst}`}`,
+      summary: `${service}'s own time per call is ${times(shift.ratio)} its usual (${before} ms → ${after} ms)${stretch(shift)}${worst === null ? '' : `, most on ${worst}`}`,
       strength,
       service,
       operation: worst,
@@ -108,8 +113,8 @@ export function wireFindings(calls: readonly CallStat[], windowFromS: number): F
     const added = roundMs(shift.afterPerCall - shift.beforePerCall);
     const summary =
       server === null
-        ? `calls from ${edge.caller} to ${edge.callee} take ${times(shift.ratio)} as long (${before} ms → ${after} ms); ${edge.callee} sends no spans of its own`
-        : `calls from ${edge.caller} to ${edge.callee} wait ${added} ms longer on the wire (${before} ms → ${after} ms) while ${edge.callee}'s own answer time ${server.ratio < MIN_RATIO ? 'is flat' : `grew ${times(server.ratio)}`} (${roundMs(server.beforePerCall)} ms → ${roundMs(server.afterPerCall)} ms): the network to ${edge.callee} or its ingress`;
+        ? `calls from ${edge.caller} to ${edge.callee} take ${times(shift.ratio)} as long (${before} ms → ${after} ms)${stretch(shift)}; ${edge.callee} sends no spans of its own`
+        : `calls from ${edge.caller} to ${edge.callee} wait ${added} ms longer on the wire (${before} ms → ${after} ms)${stretch(shift)} while ${edge.callee}'s own answer time ${server.ratio < MIN_RATIO ? 'is flat' : `grew ${times(server.ratio)}`} (${roundMs(server.beforePerCall)} ms → ${roundMs(server.afterPerCall)} ms): the network to ${edge.callee} or its ingress`;
     findings.push({
       kind: 'edge_latency',
       summary,

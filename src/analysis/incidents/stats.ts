@@ -50,7 +50,18 @@ export interface SumShift {
   /** The baseline's per-call mean times the ratio: what a call typically took in the window. */
   afterPerCall: number;
   windowCalls: number;
+  /** Set when the change holds in the window's last minutes only: how many. */
+  recentMinutes: number | null;
 }
+
+/**
+ * The stretches compared: the whole window (0), and its last minutes, where a change that began
+ * inside the window shows (an incident is usually still going on at the window's end). Shorter
+ * than 5 minutes, a rank-sum test against 60 baseline minutes cannot reach its gate.
+ */
+const RECENT_MINUTES = [0, 10, 5] as const;
+/** Trying several stretches is several chances for noise to look like a change: each shorter one pays this. */
+const RECENT_PENALTY_Z = 0.5;
 
 /** Smallest spread assumed for a minute's log-ratio: synthetic or very steady series must not make tiny changes certain. */
 const MIN_MINUTE_SIGMA = 0.08;
@@ -64,10 +75,11 @@ const MEDIAN_EFFICIENCY = 1.2533;
 /**
  * How a per-call measure (self time, wire time) moved from the baseline to the window, adjusted
  * for the mix of keys (operations): each minute's sum against what each key's baseline mean
- * predicts for that minute's calls, as a log-ratio. The window's median minute is compared with the
- * baseline's median minute, against the baseline minutes' spread (MAD): a pause of a few hundred
- * milliseconds in one or two minutes (garbage collection) moves a mean but not a median, while a
- * service slowed on every call moves every minute. Null when either side is thin.
+ * predicts for that minute's calls, as a log-ratio. The median minute of the window (or of its
+ * last minutes, RECENT_MINUTES) is compared with the baseline's median minute, against the baseline
+ * minutes' spread (MAD): a pause of a few hundred milliseconds in one or two minutes (garbage
+ * collection) moves a mean but not a median, while a service slowed on every call moves every
+ * minute. The stretch that differs most is kept. Null when either side is thin.
  */
 export function sumShift(rows: readonly MinuteSum[], windowFromS: number): SumShift | null {
   const meanByKey = new Map<string, { calls: number; sum: number }>();
@@ -95,22 +107,34 @@ export function sumShift(rows: readonly MinuteSum[], windowFromS: number): SumSh
     if (r.minuteS >= windowFromS) windowCalls += r.calls;
   }
   const baseLogs: number[] = [];
-  const windowLogs: number[] = [];
+  const windowMinutes: [number, number][] = [];
   for (const [minuteS, m] of perMinute) {
     if (m.expected <= 0) continue;
     const logRatio = Math.log(Math.max(m.observed, m.expected * 0.01) / m.expected);
-    (minuteS >= windowFromS ? windowLogs : baseLogs).push(logRatio);
+    if (minuteS >= windowFromS) windowMinutes.push([minuteS, logRatio]);
+    else baseLogs.push(logRatio);
   }
-  if (windowCalls < MIN_WINDOW_CALLS || windowLogs.length === 0 || baseLogs.length < MIN_BASELINE_MINUTES) return null;
+  if (windowCalls < MIN_WINDOW_CALLS || windowMinutes.length === 0 || baseLogs.length < MIN_BASELINE_MINUTES) return null;
+  windowMinutes.sort((a, b) => a[0] - b[0]);
   const baseCenter = median(baseLogs);
-  const shift = median(windowLogs) - baseCenter;
   const sigma = Math.max(MIN_MINUTE_SIGMA, MAD_TO_SIGMA * median(baseLogs.map((v) => Math.abs(v - baseCenter))));
-  // The median alone is fooled when slow minutes (pauses) are common in the baseline and happen to
-  // be the majority of a short window; the window's minutes must also rank above the baseline's.
-  const z = rankSumZ(windowLogs, baseLogs) < NOISE_Z ? 0 : shift / ((MEDIAN_EFFICIENCY * sigma) / Math.sqrt(windowLogs.length));
-  const ratio = Math.exp(shift);
   const beforePerCall = baseSum / baseCalls;
-  return { ratio, z, beforePerCall, afterPerCall: beforePerCall * ratio, windowCalls };
+  let best: SumShift | null = null;
+  for (const minutes of RECENT_MINUTES) {
+    const whole = minutes === 0;
+    if (!whole && minutes >= windowMinutes.length) continue;
+    const logs = (whole ? windowMinutes : windowMinutes.slice(-minutes)).map(([, v]) => v);
+    const penalty = whole ? 0 : RECENT_PENALTY_Z;
+    const shift = median(logs) - baseCenter;
+    // The median alone is fooled when slow minutes (pauses) are common in the baseline and happen
+    // to be the majority of a short stretch; the stretch's minutes must also rank above the baseline's.
+    const z = rankSumZ(logs, baseLogs) < NOISE_Z + penalty ? 0 : shift / ((MEDIAN_EFFICIENCY * sigma) / Math.sqrt(logs.length)) - penalty;
+    if (best === null || z > best.z) {
+      const ratio = Math.exp(shift);
+      best = { ratio, z, beforePerCall, afterPerCall: beforePerCall * ratio, windowCalls, recentMinutes: whole ? null : minutes };
+    }
+  }
+  return best;
 }
 
 /**
