@@ -99,19 +99,22 @@ const thousands = (value: number) => value.toLocaleString('en-US');
 const minutesText = (count: number) => `${count} minute${count === 1 ? '' : 's'}`;
 
 /** The demo's stop: the first SIGINT or SIGTERM ends the traffic and shuts down cleanly; a second one exits at once. */
-function stopSignal(): { stopped: () => boolean; sleep: (ms: number) => Promise<void>; dispose: () => void } {
+function stopSignal(): { stopped: () => boolean; sleep: (ms: number) => Promise<void>; onStop: (callback: () => void) => void; dispose: () => void } {
   let stopped = false;
   let wake: (() => void) | undefined;
+  const callbacks: (() => void)[] = [];
   const onSignal = () => {
     if (stopped) process.exit(130);
     stopped = true;
     say('stopping: finishing the export in flight (Ctrl-C again to quit at once)');
     wake?.();
+    for (const callback of callbacks) callback();
   };
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
   return {
     stopped: () => stopped,
+    onStop: (callback) => callbacks.push(callback),
     sleep: (ms) =>
       new Promise<void>((resolve) => {
         const timer = setTimeout(done, ms);
@@ -169,6 +172,7 @@ export async function runDemo(args: string[], env: NodeJS.ProcessEnv): Promise<n
     return 0;
   } catch (error) {
     if (!(error instanceof SendError)) throw error;
+    if (stop.stopped()) return 0;
     process.stderr.write(`svc demo: could not send: ${error.message}\n`);
     return 1;
   } finally {
@@ -193,6 +197,8 @@ async function play(options: DemoOptions, otlpUrl: string, apiUrl: string, stop:
     say(`waiting for ${otlpUrl}: ${reason} (retrying for 30 s)`);
   };
   const sender = createOtlpSender({ url: otlpUrl, giveUpAfterMs: 30_000, onRetry });
+  // Ctrl-C while an export waits to be retried (svc busy or unreachable) stops at once.
+  stop.onStop(() => sender.stopRetrying());
 
   say(`svc demo: an online shop of ${history.model.services.length} services (every request enters through ${history.model.gateway}'s "${history.model.rootSpanName}")`);
   say(`  sending OTLP to ${otlpUrl}, about ${options.rate} requests/s`);

@@ -95,3 +95,17 @@ test('a receiver that cannot be reached is retried, then given up with the reaso
   assert.ok(sender.totals().retries >= 1);
   assert.equal(sender.totals().exports, 0);
 });
+
+test('stopRetrying ends an export waiting for its retry at once', async () => {
+  const server = await receiver((_path, _index, response) => response.writeHead(503, { 'retry-after': '30' }).end());
+  try {
+    const sender = createOtlpSender({ url: server.url, onRetry: () => sender.stopRetrying() });
+    const batch = createSimulator({ seed: 4, tracesPerSec: 2 }).generate(T0, T0 + 2_000);
+    const startedMs = Date.now();
+    await assert.rejects(sender.send({ spans: batch.spans, logs: [] }), (error: unknown) => error instanceof SendError && /answered 503; not retried \(stopping\)/.test(error.message));
+    assert.ok(Date.now() - startedMs < 20_000, 'did not wait for the 30 s Retry-After');
+    assert.equal(server.bodies.length, 1);
+  } finally {
+    await server.close();
+  }
+});

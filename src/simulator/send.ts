@@ -33,7 +33,9 @@ export interface OtlpSender {
   /** Sends every row of the batch; resolves once the receiver accepted all of it. */
   send(batch: SignalBatch): Promise<void>;
   totals(): SenderTotals;
-  /** Stops: waits for retries end at once and later sends are refused. */
+  /** Ends retrying: an export waiting to be sent again fails at once; one in flight still gets its answer. */
+  stopRetrying(): void;
+  /** Stops: exports in flight are abandoned, waits for retries end at once and later sends are refused. */
   close(): void;
 }
 
@@ -49,6 +51,7 @@ export function createOtlpSender(options: OtlpSenderOptions): OtlpSender {
   const giveUpAfterMs = options.giveUpAfterMs ?? 120_000;
   const totals: SenderTotals = { spans: 0, logs: 0, exports: 0, bytes: 0, retries: 0 };
   const stop = new AbortController();
+  const noMoreRetries = new AbortController();
   /** The tail of each signal's queue: a send waits for the one before it, so one export per signal is in flight. */
   const tails = { traces: Promise.resolve(), logs: Promise.resolve() };
   /** Bytes an item took in the last export of its signal, to size the next one. */
@@ -56,14 +59,14 @@ export function createOtlpSender(options: OtlpSenderOptions): OtlpSender {
 
   const wait = (ms: number) =>
     new Promise<void>((resolve) => {
-      if (stop.signal.aborted) return resolve();
+      if (noMoreRetries.signal.aborted) return resolve();
       const timer = setTimeout(done, ms);
       function done() {
         clearTimeout(timer);
-        stop.signal.removeEventListener('abort', done);
+        noMoreRetries.signal.removeEventListener('abort', done);
         resolve();
       }
-      stop.signal.addEventListener('abort', done);
+      noMoreRetries.signal.addEventListener('abort', done);
     });
 
   const post = async (signal: 'traces' | 'logs', body: Buffer): Promise<void> => {
@@ -91,10 +94,12 @@ export function createOtlpSender(options: OtlpSenderOptions): OtlpSender {
         reason = error instanceof Error && error.cause instanceof Error ? error.cause.message : String(error);
         waitMs = backoffMs;
       }
+      if (noMoreRetries.signal.aborted) throw new SendError(`${base}/v1/${signal}: ${reason}; not retried (stopping)`);
       if (Date.now() - startedMs + waitMs > giveUpAfterMs) throw new SendError(`${base}/v1/${signal}: ${reason}; gave up after ${Math.round((Date.now() - startedMs) / 1000)} s`);
       totals.retries++;
       options.onRetry?.(signal, reason, waitMs);
       await wait(waitMs);
+      if (noMoreRetries.signal.aborted) throw new SendError(`${base}/v1/${signal}: ${reason}; not retried (stopping)`);
       backoffMs = Math.min(MAX_BACKOFF_MS, backoffMs * 2);
     }
   };
@@ -141,7 +146,11 @@ export function createOtlpSender(options: OtlpSenderOptions): OtlpSender {
       if (logsResult.status === 'rejected') throw logsResult.reason;
     },
     totals: () => ({ ...totals }),
+    stopRetrying() {
+      noMoreRetries.abort();
+    },
     close() {
+      noMoreRetries.abort();
       stop.abort();
     },
   };
