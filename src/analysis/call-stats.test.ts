@@ -35,6 +35,7 @@ test('a client span with its callee answering: the wire is the client time the c
       originErrors: 0,
       clientNsSum: 80_000_000n,
       wireNsSum: 40_000_000n,
+      wireNsMax: 40_000_000n,
       servedCalls: 1,
       serverNsSum: 40_000_000n,
     },

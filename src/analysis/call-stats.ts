@@ -33,6 +33,8 @@ export interface OpStat {
   selfNsSum: bigint;
   /** Durations of the successful calls, summed. */
   durationNsSum: bigint;
+  /** The largest self time of one successful call: a minute's mean can leave out its one outlier (a pause). */
+  selfNsMax: bigint;
 }
 
 /** Calls from a caller's client span to a callee in one minute (by client span start). */
@@ -57,6 +59,8 @@ export interface CallStat {
   clientNsSum: bigint;
   /** Client time not covered by the callee's spans (network, ingress, queueing), of the successful calls. */
   wireNsSum: bigint;
+  /** The largest wire time of one successful call. */
+  wireNsMax: bigint;
   /** Calls answered by a span of the callee, and the callee's time on them. */
   servedCalls: number;
   serverNsSum: bigint;
@@ -98,7 +102,7 @@ export function callStats(tree: SpanTree, failing: readonly boolean[]): CallStat
       const key = `${minuteS}\u0000${span.serviceName}\u0000${span.name}`;
       let op = ops.get(key);
       if (op === undefined) {
-        ops.set(key, (op = { minuteS, service: span.serviceName, operation: span.name, calls: 0, errors: 0, originErrors: 0, selfNsSum: 0n, durationNsSum: 0n }));
+        ops.set(key, (op = { minuteS, service: span.serviceName, operation: span.name, calls: 0, errors: 0, originErrors: 0, selfNsSum: 0n, durationNsSum: 0n, selfNsMax: 0n }));
       }
       op.calls += 1;
       if (isFailing) op.errors += 1;
@@ -108,13 +112,14 @@ export function callStats(tree: SpanTree, failing: readonly boolean[]): CallStat
       if (!isFailing) {
         op.selfNsSum += selfNs;
         op.durationNsSum += durationNs;
+        if (selfNs > op.selfNsMax) op.selfNsMax = selfNs;
       }
       continue;
     }
     const key = `${minuteS}\u0000${span.serviceName}\u0000${callee}\u0000${span.name}\u0000${peer}`;
     let call = calls.get(key);
     if (call === undefined) {
-      calls.set(key, (call = { minuteS, caller: span.serviceName, callee, operation: span.name, peer, calls: 0, errors: 0, originErrors: 0, clientNsSum: 0n, wireNsSum: 0n, servedCalls: 0, serverNsSum: 0n }));
+      calls.set(key, (call = { minuteS, caller: span.serviceName, callee, operation: span.name, peer, calls: 0, errors: 0, originErrors: 0, clientNsSum: 0n, wireNsSum: 0n, wireNsMax: 0n, servedCalls: 0, serverNsSum: 0n }));
     }
     call.calls += 1;
     if (isFailing) call.errors += 1;
@@ -122,6 +127,7 @@ export function callStats(tree: SpanTree, failing: readonly boolean[]): CallStat
     if (!isFailing) {
       call.clientNsSum += durationNs;
       call.wireNsSum += selfNs;
+      if (selfNs > call.wireNsMax) call.wireNsMax = selfNs;
     }
     if (served.length > 0) {
       call.servedCalls += 1;

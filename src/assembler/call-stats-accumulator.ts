@@ -27,6 +27,7 @@ export class CallStatsAccumulator {
         row.originErrors += op.originErrors;
         row.selfNsSum += op.selfNsSum;
         row.durationNsSum += op.durationNsSum;
+        if (op.selfNsMax > row.selfNsMax) row.selfNsMax = op.selfNsMax;
       } else if (this.size >= this.maxKeys) dropped++;
       else this.ops.set(key, { ...op });
     }
@@ -39,6 +40,7 @@ export class CallStatsAccumulator {
         row.originErrors += call.originErrors;
         row.clientNsSum += call.clientNsSum;
         row.wireNsSum += call.wireNsSum;
+        if (call.wireNsMax > row.wireNsMax) row.wireNsMax = call.wireNsMax;
         row.servedCalls += call.servedCalls;
         row.serverNsSum += call.serverNsSum;
       } else if (this.size >= this.maxKeys) dropped++;

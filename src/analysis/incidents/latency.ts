@@ -33,7 +33,7 @@ export function selfTimeFindings(ops: readonly OpStat[], windowFromS: number): F
   const byService = new Map<string, MinuteSum[]>();
   for (const op of ops) {
     const list = byService.get(op.service) ?? [];
-    list.push({ key: op.operation, minuteS: op.minuteS, calls: op.calls - op.errors, sum: Number(op.selfNsSum) });
+    list.push({ key: op.operation, minuteS: op.minuteS, calls: op.calls - op.errors, sum: Number(op.selfNsSum), max: Number(op.selfNsMax) });
     byService.set(op.service, list);
   }
   const findings: Finding[] = [];
@@ -97,8 +97,8 @@ export function wireFindings(calls: readonly CallStat[], windowFromS: number): F
   for (const c of calls) {
     const id = `${c.caller}\u0000${c.callee}`;
     const edge = byEdge.get(id) ?? { caller: c.caller, callee: c.callee, wire: [], server: [] };
-    edge.wire.push({ key: c.operation, minuteS: c.minuteS, calls: c.calls - c.errors, sum: Number(c.wireNsSum) });
-    if (c.servedCalls > 0) edge.server.push({ key: c.operation, minuteS: c.minuteS, calls: c.servedCalls, sum: Number(c.serverNsSum) });
+    edge.wire.push({ key: c.operation, minuteS: c.minuteS, calls: c.calls - c.errors, sum: Number(c.wireNsSum), max: Number(c.wireNsMax) });
+    if (c.servedCalls > 0) edge.server.push({ key: c.operation, minuteS: c.minuteS, calls: c.servedCalls, sum: Number(c.serverNsSum), max: 0 });
     byEdge.set(id, edge);
   }
   const findings: Finding[] = [];

@@ -57,7 +57,7 @@ function build(opSpecs: OpSpec[], callSpecs: CallSpec[], seed = 1): { ops: OpSta
       for (let i = 0; i < n; i++) if (random() < share) errors++;
       const factor = inWindow ? (o.windowSelfFactor ?? 1) : 1;
       const selfNs = Math.round(n * o.selfMs * 1e6 * factor * jitter());
-      ops.push({ minuteS, service: o.service, operation: o.operation, calls: n, errors, originErrors: errors, selfNsSum: BigInt(selfNs), durationNsSum: BigInt(selfNs) });
+      ops.push({ minuteS, service: o.service, operation: o.operation, calls: n, errors, originErrors: errors, selfNsSum: BigInt(selfNs), durationNsSum: BigInt(selfNs), selfNsMax: 0n });
     }
     for (const c of callSpecs) {
       const n = Math.max(1, Math.round(c.callsPerMin * jitter()));
@@ -75,6 +75,7 @@ function build(opSpecs: OpSpec[], callSpecs: CallSpec[], seed = 1): { ops: OpSta
         originErrors: unanswered ? n : 0,
         clientNsSum: BigInt(Math.round(n * (wire + (served ? c.serverMs : 0)) * 1e6)),
         wireNsSum: BigInt(Math.round(n * (unanswered ? 1 : wire) * 1e6)),
+        wireNsMax: 0n,
         servedCalls: served ? n : 0,
         serverNsSum: BigInt(served ? Math.round(n * c.serverMs * 1e6 * jitter()) : 0),
       });

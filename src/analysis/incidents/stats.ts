@@ -33,12 +33,23 @@ export function dispersionOf(counts: readonly number[]): number {
   return Math.min(20, Math.max(1, variance / mean));
 }
 
-/** Sums of a measure per key and minute, and how many calls carried it. */
+/** Sums of a measure per key and minute, how many calls carried it, and its largest single value. */
 export interface MinuteSum {
   key: string;
   minuteS: number;
   calls: number;
   sum: number;
+  /** 0 when unknown: nothing is left out. */
+  max: number;
+}
+
+/**
+ * A minute's calls and sum without its single largest call: one pause of a few hundred
+ * milliseconds would otherwise move a quiet operation's whole minute.
+ */
+function trimmed(r: MinuteSum): { calls: number; sum: number } {
+  if (r.max <= 0 || r.calls < 2) return { calls: r.calls, sum: r.sum };
+  return { calls: r.calls - 1, sum: Math.max(0, r.sum - r.max) };
 }
 
 export interface SumShift {
@@ -77,7 +88,7 @@ const MEDIAN_EFFICIENCY = 1.2533;
  * for the mix of keys (operations): each minute's sum against what each key's baseline mean
  * predicts for that minute's calls, as a log-ratio. The median minute of the window (or of its
  * last minutes, RECENT_MINUTES) is compared with the baseline's median minute, against the baseline
- * minutes' spread (MAD): a pause of a few hundred milliseconds in one or two minutes (garbage
+ * minutes' spread: a pause of a few hundred milliseconds in one or two minutes (garbage
  * collection) moves a mean but not a median, while a service slowed on every call moves every
  * minute. The stretch that differs most is kept. Null when either side is thin.
  */
@@ -87,35 +98,38 @@ export function sumShift(rows: readonly MinuteSum[], windowFromS: number): SumSh
   let baseSum = 0;
   for (const r of rows) {
     if (r.minuteS >= windowFromS) continue;
+    const t = trimmed(r);
     const m = meanByKey.get(r.key) ?? { calls: 0, sum: 0 };
-    m.calls += r.calls;
-    m.sum += r.sum;
+    m.calls += t.calls;
+    m.sum += t.sum;
     meanByKey.set(r.key, m);
-    baseCalls += r.calls;
-    baseSum += r.sum;
+    baseCalls += t.calls;
+    baseSum += t.sum;
   }
   if (baseCalls < MIN_BASELINE_CALLS || baseSum <= 0) return null;
   const perMinute = new Map<number, { observed: number; expected: number }>();
   let windowCalls = 0;
   for (const r of rows) {
     const m = meanByKey.get(r.key);
-    if (m === undefined || m.calls < 3 || r.calls <= 0) continue;
+    const t = trimmed(r);
+    if (m === undefined || m.calls < 3 || t.calls <= 0) continue;
     const minute = perMinute.get(r.minuteS) ?? { observed: 0, expected: 0 };
-    minute.observed += r.sum;
-    minute.expected += (r.calls * m.sum) / m.calls;
+    minute.observed += t.sum;
+    minute.expected += (t.calls * m.sum) / m.calls;
     perMinute.set(r.minuteS, minute);
     if (r.minuteS >= windowFromS) windowCalls += r.calls;
   }
-  const baseLogs: number[] = [];
+  const baseMinutes: [number, number][] = [];
   const windowMinutes: [number, number][] = [];
   for (const [minuteS, m] of perMinute) {
     if (m.expected <= 0) continue;
     const logRatio = Math.log(Math.max(m.observed, m.expected * 0.01) / m.expected);
-    if (minuteS >= windowFromS) windowMinutes.push([minuteS, logRatio]);
-    else baseLogs.push(logRatio);
+    (minuteS >= windowFromS ? windowMinutes : baseMinutes).push([minuteS, logRatio]);
   }
-  if (windowCalls < MIN_WINDOW_CALLS || windowMinutes.length === 0 || baseLogs.length < MIN_BASELINE_MINUTES) return null;
+  if (windowCalls < MIN_WINDOW_CALLS || windowMinutes.length === 0 || baseMinutes.length < MIN_BASELINE_MINUTES) return null;
   windowMinutes.sort((a, b) => a[0] - b[0]);
+  baseMinutes.sort((a, b) => a[0] - b[0]);
+  const baseLogs = baseMinutes.map(([, v]) => v);
   const baseCenter = median(baseLogs);
   const sigma = Math.max(MIN_MINUTE_SIGMA, MAD_TO_SIGMA * median(baseLogs.map((v) => Math.abs(v - baseCenter))));
   const beforePerCall = baseSum / baseCalls;
@@ -126,9 +140,11 @@ export function sumShift(rows: readonly MinuteSum[], windowFromS: number): SumSh
     const logs = (whole ? windowMinutes : windowMinutes.slice(-minutes)).map(([, v]) => v);
     const penalty = whole ? 0 : RECENT_PENALTY_Z;
     const shift = median(logs) - baseCenter;
-    // The median alone is fooled when slow minutes (pauses) are common in the baseline and happen
-    // to be the majority of a short stretch; the stretch's minutes must also rank above the baseline's.
-    const z = rankSumZ(logs, baseLogs) < NOISE_Z + penalty ? 0 : shift / ((MEDIAN_EFFICIENCY * sigma) / Math.sqrt(logs.length)) - penalty;
+    // The noise of a median of this many minutes: as if minutes were independent, or as the
+    // baseline's own stretches of that length wandered, whichever is larger (slow minutes from
+    // pauses cluster, and a stretch can hold more of them than a share suggests).
+    const noise = Math.max((MEDIAN_EFFICIENCY * sigma) / Math.sqrt(logs.length), spread(slidingMedians(baseLogs, logs.length)));
+    const z = shift / noise - penalty;
     if (best === null || z > best.z) {
       const ratio = Math.exp(shift);
       best = { ratio, z, beforePerCall, afterPerCall: beforePerCall * ratio, windowCalls, recentMinutes: whole ? null : minutes };
@@ -137,17 +153,19 @@ export function sumShift(rows: readonly MinuteSum[], windowFromS: number): SumSh
   return best;
 }
 
-/**
- * Mann-Whitney's rank-sum test as a z-score: how far the window's values rank above the
- * baseline's, whatever their distribution (a heavy tail of slow minutes included).
- */
-export function rankSumZ(window: readonly number[], baseline: readonly number[]): number {
-  const n = window.length;
-  const m = baseline.length;
-  if (n === 0 || m === 0) return 0;
-  let u = 0;
-  for (const w of window) for (const b of baseline) u += w > b ? 1 : w === b ? 0.5 : 0;
-  return (u - (n * m) / 2) / Math.sqrt((n * m * (n + m + 1)) / 12);
+/** Medians of every run of `length` consecutive values (none when there are too few to tell a spread). */
+function slidingMedians(values: readonly number[], length: number): number[] {
+  if (values.length < length + MIN_BASELINE_MINUTES) return [];
+  const out: number[] = [];
+  for (let i = 0; i + length <= values.length; i++) out.push(median(values.slice(i, i + length)));
+  return out;
+}
+
+/** Sample standard deviation (0 for fewer than 3 values). */
+function spread(values: readonly number[]): number {
+  if (values.length < 3) return 0;
+  const mean = values.reduce((a, b) => a + b, 0) / values.length;
+  return Math.sqrt(values.reduce((a, v) => a + (v - mean) ** 2, 0) / (values.length - 1));
 }
 
 function median(values: readonly number[]): number {

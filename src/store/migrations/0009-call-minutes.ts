@@ -6,7 +6,9 @@
  * - call_minutes: per caller, callee, client span name and the peer its attributes
  *   name (so an address seen answered by a service names that service when it stops answering): calls, errors, errors of the call
  *   itself, client time, its wire part (not covered by the callee's spans) and the callee's time.
- * Both are sums of deltas (SummingMergeTree); reads sum() because merges are eventual. Kept
+ * Both are sums of deltas (SummingMergeTree), except the largest single self or wire time of the
+ * minute (`*_max`, kept by max), which lets a minute's mean leave out its one outlier (a pause);
+ * reads sum() and max() because merges are eventual. Kept
  * 8 days: an incident window may start 7 days back and is compared with the hour before it.
  */
 
@@ -24,7 +26,8 @@ export const migration0009: Migration = {
       errors UInt64,
       origin_errors UInt64,
       self_ns_sum UInt64,
-      duration_ns_sum UInt64
+      duration_ns_sum UInt64,
+      self_ns_max SimpleAggregateFunction(max, UInt64)
     ) ENGINE = SummingMergeTree
     PARTITION BY toDate(minute)
     ORDER BY (minute, service, operation)
@@ -41,6 +44,7 @@ export const migration0009: Migration = {
       origin_errors UInt64,
       client_ns_sum UInt64,
       wire_ns_sum UInt64,
+      wire_ns_max SimpleAggregateFunction(max, UInt64),
       served_calls UInt64,
       server_ns_sum UInt64
     ) ENGINE = SummingMergeTree
