@@ -267,6 +267,8 @@ export function buildCases(baseNs: bigint): JaegerCase[] {
   const us = (offsetMs: number) => String((baseNs + BigInt(offsetMs) * MS) / 1_000n);
   const ms = (offsetMs: number) => String((baseNs + BigInt(offsetMs) * MS) / MS);
   const range = `start=${us(-3_600_000)}&end=${us(3_600_000)}`;
+  const iso = (offsetMs: number) => new Date(Number((baseNs + BigInt(offsetMs) * MS) / MS)).toISOString();
+  const v3range = `query.start_time_min=${iso(-3_600_000)}&query.start_time_max=${iso(3_600_000)}`;
   const q = (value: string) => encodeURIComponent(value);
   const search = (params: string) => `/api/traces?${range}&${params}`;
   return [
@@ -326,5 +328,25 @@ export function buildCases(baseNs: bigint): JaegerCase[] {
     { name: 'bad search trace id param', url: '/api/traces?traceID=xyz' },
     { name: 'bad dependencies end', url: '/api/dependencies?endTs=later' },
     { name: 'bad dependencies lookback', url: `/api/dependencies?endTs=${ms(0)}&lookback=1h` },
+    { name: 'v3 services', url: '/api/v3/services' },
+    { name: 'v3 operations checkout', url: '/api/v3/operations?service=checkout' },
+    { name: 'v3 operations checkout server', url: '/api/v3/operations?service=checkout&span_kind=server' },
+    { name: 'v3 operations unknown service', url: '/api/v3/operations?service=nosuch' },
+    { name: 'v3 trace checkout', url: `/api/v3/traces/${TRACE.checkout}` },
+    { name: 'v3 trace skewed', url: `/api/v3/traces/${TRACE.skewed}` },
+    { name: 'v3 trace orphan', url: `/api/v3/traces/${TRACE.orphan}` },
+    { name: 'v3 trace short id', url: `/api/v3/traces/${TRACE.shortId.slice(16)}` },
+    { name: 'v3 trace unknown', url: '/api/v3/traces/ffffffffffffffff0000000000000001' },
+    { name: 'v3 trace bad id', url: '/api/v3/traces/xyz' },
+    { name: 'v3 trace bad start', url: `/api/v3/traces/${TRACE.checkout}?start_time=yesterday` },
+    { name: 'v3 search frontend', url: `/api/v3/traces?query.service_name=frontend&${v3range}&query.num_traces=20` },
+    { name: 'v3 search operation', url: `/api/v3/traces?query.service_name=checkout&query.operation_name=${q('consume order')}&${v3range}&query.num_traces=20` },
+    { name: 'v3 search duration', url: `/api/v3/traces?query.service_name=frontend&${v3range}&query.num_traces=20&query.duration_min=1s` },
+    { name: 'v3 search no match', url: `/api/v3/traces?query.service_name=frontend&${v3range}&query.num_traces=20&query.duration_min=1h` },
+    { name: 'v3 search default depth', url: `/api/v3/traces?query.service_name=inventory&${v3range}` },
+    { name: 'v3 search without times', url: '/api/v3/traces?query.service_name=frontend' },
+    { name: 'v3 search bad time', url: `/api/v3/traces?query.service_name=frontend&query.start_time_min=yesterday&query.start_time_max=${iso(3_600_000)}` },
+    { name: 'v3 search bad duration', url: `/api/v3/traces?query.service_name=frontend&${v3range}&query.duration_max=10` },
+    { name: 'v3 search bad num traces', url: `/api/v3/traces?query.service_name=frontend&${v3range}&query.num_traces=many` },
   ];
 }

@@ -18,7 +18,8 @@ import { migrate } from '../../store/migrate.js';
 import { insertSpans } from '../../store/spans.js';
 import { createLogger } from '../../util/log.js';
 import { createApi, type Api } from '../server.js';
-import { MAX_ANSWER_SPANS, createJaegerRoutes } from './routes.js';
+import { createJaegerRoutes } from './routes.js';
+import { MAX_ANSWER_SPANS } from './trace-reads.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'svc-jaeger-routes-'));
 let store: Store;
@@ -92,6 +93,8 @@ describe('the Jaeger query API', () => {
     assert.deepEqual(JSON.parse(good.body), { data: ['bulk'], total: 1, limit: 0, offset: 0, errors: null });
     const trace = await api.app.inject({ method: 'GET', url: `/jaeger/api/traces/${BIG_TRACE}` });
     assert.equal(trace.statusCode, 401, 'a trace is as closed as the service list');
+    const v3 = await api.app.inject({ method: 'GET', url: `/jaeger/api/v3/traces/${BIG_TRACE}` });
+    assert.equal(v3.statusCode, 401, 'and so is API v3');
   });
 
   it('answers a trace larger than its bound with the earliest spans up to the bound and a warning saying so', async () => {
@@ -102,6 +105,14 @@ describe('the Jaeger query API', () => {
     assert.equal(trace.spans[0]!.spanID, '0000000000000001');
     assert.ok(!trace.spans.some((s) => s.spanID === (MAX_ANSWER_SPANS + 1).toString(16).padStart(16, '0')), 'the latest-starting spans are the ones left out');
     assert.deepEqual(trace.warnings, [`this answer holds at most ${MAX_ANSWER_SPANS} spans: later spans were left out`]);
+  });
+
+  it('API v3 holds a trace to the same bound', async () => {
+    const response = await api.app.inject({ method: 'GET', url: `/jaeger/api/v3/traces/${BIG_TRACE}`, headers: { authorization: GOOD } });
+    assert.equal(response.statusCode, 200);
+    const body = JSON.parse(response.body) as { result: { resourceSpans: { scopeSpans: { spans: unknown[] }[] }[] } };
+    const spans = body.result.resourceSpans.flatMap((rs) => rs.scopeSpans.flatMap((ss) => ss.spans));
+    assert.equal(spans.length, MAX_ANSWER_SPANS);
   });
 
   it('a search page shares the same bound', async () => {

@@ -104,8 +104,14 @@ function hostKey(span: SpanRow): string {
   return typeof ip[1] === 'string' ? ip[1] : '';
 }
 
+/** Jaeger's words for a span whose parent is not in the trace: its JSON API's, or its API v3's. */
+export const MISSING_PARENT = {
+  v1: (parentSpanId: string) => `invalid parent span IDs=${parentSpanId}; skipping clock skew adjustment`,
+  v3: (parentSpanId: string) => `parent span ID=${parentSpanId} is not in the trace; skipping clock skew adjustment`,
+};
+
 /** Warnings per span id from Jaeger's clock-skew check with adjustment disabled. */
-export function clockSkewWarnings(spans: readonly SpanRow[]): Map<string, string[]> {
+export function clockSkewWarnings(spans: readonly SpanRow[], missingParent = MISSING_PARENT.v1): Map<string, string[]> {
   const warnings = new Map<string, string[]>();
   const warn = (spanId: string, text: string) => warnings.set(spanId, [...(warnings.get(spanId) ?? []), text]);
   const byId = new Map(spans.map((span) => [span.spanId, span]));
@@ -117,7 +123,7 @@ export function clockSkewWarnings(spans: readonly SpanRow[]): Map<string, string
     } else if (byId.has(span.parentSpanId)) {
       children.set(span.parentSpanId, [...(children.get(span.parentSpanId) ?? []), span]);
     } else {
-      warn(span.spanId, `invalid parent span IDs=${span.parentSpanId}; skipping clock skew adjustment`);
+      warn(span.spanId, missingParent(span.parentSpanId));
       roots.push(span);
     }
   }

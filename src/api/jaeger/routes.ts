@@ -6,13 +6,11 @@
 
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { z } from 'zod';
-import type { SpanRow } from '../../model/signals.js';
 import type { Store } from '../../model/store.js';
 import { oldestAllowedNs } from '../../store/lifetimes.js';
 import { readEdgeTotals } from '../../store/reads/service-edges.js';
 import { findTraceIdsBySpan, readOperations } from '../../store/reads/span-search.js';
 import { listServices } from '../../store/services.js';
-import { getTracesSpans } from '../../store/spans.js';
 import { readOptions } from '../data-route.js';
 import { declareRoute } from '../declared-route.js';
 import { classifyError } from '../errors.js';
@@ -32,15 +30,12 @@ import {
   type RawQuery,
 } from './params.js';
 import { parseGoInt } from './go-text.js';
+import { MAX_ANSWER_SPANS, readTraceSpans } from './trace-reads.js';
+import { registerJaegerV3Routes } from './routes-v3.js';
 
 /** The path prefix: Grafana's data source URL is the API's address plus this. */
 export const JAEGER_PREFIX = '/jaeger';
 
-/**
- * The answer's bound: at most this many spans in one answer (Jaeger sets none; its UI freezes
- * long before). A trace past it is cut at its latest-starting spans and says so in its warnings.
- */
-export const MAX_ANSWER_SPANS = 10_000;
 
 const JAEGER_SPAN_KINDS = new Set(['', 'unspecified', 'internal', 'server', 'client', 'producer', 'consumer']);
 
@@ -63,21 +58,10 @@ function sendError(reply: FastifyReply, error: unknown): FastifyReply {
   return reply.code(status).send({ data: null, total: 0, limit: 0, offset: 0, errors: [{ code: status, msg: message }] });
 }
 
-/** Spans grouped per trace in the order of `traceIds`, within the answer's bound. */
 async function readTraces(store: Store, traceIds: readonly string[], options: ReturnType<typeof readOptions>, nowMs: number): Promise<Map<string, JaegerTrace>> {
-  const spans = await getTracesSpans(store, traceIds, { ...options, nowMs, maxSpans: MAX_ANSWER_SPANS + 1 });
-  const cut = spans.length > MAX_ANSWER_SPANS;
-  const kept = cut ? spans.slice(0, MAX_ANSWER_SPANS) : spans;
-  const byTrace = new Map<string, SpanRow[]>();
-  for (const span of kept) byTrace.set(span.traceId, [...(byTrace.get(span.traceId) ?? []), span]);
-  const traces = new Map<string, JaegerTrace>();
-  for (const traceId of traceIds) {
-    const rows = byTrace.get(traceId);
-    if (rows === undefined) continue;
-    const warnings = cut ? [`this answer holds at most ${MAX_ANSWER_SPANS} spans: later spans were left out`] : null;
-    traces.set(traceId, toJaegerTrace(traceId, rows, warnings));
-  }
-  return traces;
+  const { byTrace, cut } = await readTraceSpans(store, traceIds, options, nowMs);
+  const warnings = cut ? [`this answer holds at most ${MAX_ANSWER_SPANS} spans: later spans were left out`] : null;
+  return new Map([...byTrace].map(([traceId, rows]) => [traceId, toJaegerTrace(traceId, rows, warnings)]));
 }
 
 function registerJaegerRoutes(app: FastifyInstance, store: Store, nowMs: () => number, context: RequestContext): void {
@@ -183,8 +167,11 @@ function registerJaegerRoutes(app: FastifyInstance, store: Store, nowMs: () => n
   });
 }
 
-/** The Jaeger query API as one module for createApi's `routes`. `nowMs` injects the clock (tests). */
+/** The Jaeger query API (its JSON API and its API v3) as one module for createApi's `routes`. `nowMs` injects the clock (tests). */
 export function createJaegerRoutes(store: Store, options: { nowMs?: () => number } = {}): RouteModule {
   const nowMs = options.nowMs ?? Date.now;
-  return (app, context) => registerJaegerRoutes(app, store, nowMs, context);
+  return (app, context) => {
+    registerJaegerRoutes(app, store, nowMs, context);
+    registerJaegerV3Routes(app, store, nowMs, context);
+  };
 }

@@ -51,3 +51,50 @@ export const jaegerDependencies = envelope(z.array(z.strictObject({ parent: z.st
 export type JaegerKeyValue = z.output<typeof jaegerKeyValue>;
 export type JaegerSpan = z.output<typeof jaegerSpan>;
 export type JaegerTrace = z.output<typeof jaegerTrace>;
+
+type OtlpAnyValue = { [key: string]: unknown };
+/** An OTLP AnyValue in its JSON form (`{"stringValue": ...}`, `{"intValue": "..."}`, lists and maps nested). */
+const otlpAnyValue: z.ZodType<OtlpAnyValue> = z.lazy(() =>
+  z.union([
+    z.strictObject({ stringValue: z.string() }),
+    z.strictObject({ boolValue: z.boolean() }),
+    z.strictObject({ intValue: z.string() }),
+    z.strictObject({ doubleValue: z.number() }),
+    z.strictObject({ arrayValue: z.strictObject({ values: z.array(otlpAnyValue) }) }),
+    z.strictObject({ kvlistValue: z.strictObject({ values: z.array(z.strictObject({ key: z.string(), value: otlpAnyValue })) }) }),
+    z.strictObject({}),
+  ]),
+);
+const otlpAttributes = z.array(z.strictObject({ key: z.string(), value: otlpAnyValue }));
+
+/** Jaeger's API v3 answers: OTLP JSON traces wrapped in `result`, services, operations. */
+export const jaegerV3Traces = z.strictObject({
+  result: z.strictObject({
+    resourceSpans: z.array(
+      z.strictObject({
+        resource: z.strictObject({ attributes: otlpAttributes }),
+        scopeSpans: z.array(
+          z.strictObject({
+            scope: z.strictObject({ name: z.string().optional(), version: z.string().optional() }),
+            spans: z.array(
+              z.strictObject({
+                traceId: z.string(),
+                spanId: z.string(),
+                parentSpanId: z.string().optional(),
+                name: z.string(),
+                kind: z.number().int().optional(),
+                startTimeUnixNano: z.string(),
+                endTimeUnixNano: z.string(),
+                attributes: otlpAttributes.optional(),
+                events: z.array(z.strictObject({ timeUnixNano: z.string(), name: z.string(), attributes: otlpAttributes.optional() })).optional(),
+                status: z.strictObject({ code: z.number().int().optional(), message: z.string().optional() }),
+              }),
+            ),
+          }),
+        ),
+      }),
+    ),
+  }),
+});
+export const jaegerV3Services = z.strictObject({ services: z.array(z.string()) });
+export const jaegerV3Operations = z.strictObject({ operations: z.array(z.strictObject({ name: z.string(), spanKind: z.string().optional() })) });

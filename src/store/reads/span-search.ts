@@ -13,7 +13,8 @@ export interface SpanSearchFilter {
   fromNs: bigint;
   /** Inclusive, Unix ns. */
   toNs: bigint;
-  service: string;
+  /** Absent: spans of any service. */
+  service?: string;
   operation?: string;
   minDurationNs?: bigint;
   maxDurationNs?: bigint;
@@ -33,8 +34,11 @@ const ALL_PAIRS =
   "arrayConcat(JSONExtractArrayRaw(attrs), JSONExtractArrayRaw(resource), arrayFlatten(arrayMap(event -> JSONExtractArrayRaw(event, 'attrs'), JSONExtractArrayRaw(events))))";
 
 function conditions(filter: SpanSearchFilter, params: QueryParams): string {
-  const where = ['service_name = {service:String}', 'start_ns >= {from_ns:Int64}', 'start_ns <= {to_ns:Int64}'];
-  params.service = filter.service;
+  const where = ['start_ns >= {from_ns:Int64}', 'start_ns <= {to_ns:Int64}'];
+  if (filter.service !== undefined) {
+    where.push('service_name = {service:String}');
+    params.service = filter.service;
+  }
   params.from_ns = filter.fromNs;
   params.to_ns = filter.toNs;
   if (filter.operation !== undefined) {
