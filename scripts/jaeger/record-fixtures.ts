@@ -5,12 +5,9 @@
  * src/api/jaeger/jaeger-fixtures.test.ts holds svc to. Run through scripts/jaeger/record.sh.
  */
 
-import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { writeFileSync } from 'node:fs';
 import { buildCases, buildExports } from '../../src/api/jaeger/jaeger-dataset.test-support.js';
+import { startJaeger, waitFor } from '../../src/testing/jaeger.js';
 
 const [binary, output, version] = process.argv.slice(2);
 if (binary === undefined || output === undefined) {
@@ -18,85 +15,13 @@ if (binary === undefined || output === undefined) {
   process.exit(2);
 }
 
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      const port = typeof address === 'object' && address !== null ? address.port : 0;
-      server.close(() => resolve(port));
-    });
-  });
-}
-
-async function waitFor<T>(what: string, attempt: () => Promise<T | undefined>, timeoutMs = 60_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    try {
-      const value = await attempt();
-      if (value !== undefined) return value;
-    } catch {
-      // not up yet
-    }
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-}
-
-const [queryPort, grpcPort, otlpPort] = [await freePort(), await freePort(), await freePort()];
-const dir = mkdtempSync(join(tmpdir(), 'svc-jaeger-record-'));
-const config = join(dir, 'config.yaml');
-writeFileSync(
-  config,
-  `service:
-  extensions: [jaeger_storage, jaeger_query]
-  pipelines:
-    traces:
-      receivers: [otlp]
-      processors: [batch]
-      exporters: [jaeger_storage_exporter]
-  telemetry:
-    metrics:
-      level: none
-    logs:
-      level: warn
-extensions:
-  jaeger_query:
-    storage:
-      traces: memstore
-    enable_tracing: false
-    http:
-      endpoint: 127.0.0.1:${queryPort}
-    grpc:
-      endpoint: 127.0.0.1:${grpcPort}
-  jaeger_storage:
-    backends:
-      memstore:
-        memory:
-          max_traces: 100000
-receivers:
-  otlp:
-    protocols:
-      http:
-        endpoint: 127.0.0.1:${otlpPort}
-processors:
-  batch:
-exporters:
-  jaeger_storage_exporter:
-    trace_storage: memstore
-`,
-);
-
-const child = spawn(binary, ['--config', config], { stdio: ['ignore', 'inherit', 'inherit'] });
-const exited = new Promise<void>((resolve) => child.on('exit', () => resolve()));
-const queryUrl = `http://127.0.0.1:${queryPort}`;
+const jaeger = await startJaeger(binary, 'memory');
+const { queryUrl } = jaeger;
 try {
-  await waitFor('Jaeger to answer', async () => ((await fetch(`${queryUrl}/api/services`)).ok ? true : undefined));
   // A base ten minutes back, off the millisecond grid so that truncation to µs shows.
   const baseNs = BigInt(Date.now() - 600_000) * 1_000_000n + 123_456n;
   for (const exported of buildExports(baseNs)) {
-    const response = await fetch(`http://127.0.0.1:${otlpPort}/v1/traces`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: exported.body });
+    const response = await fetch(jaeger.otlpTracesUrl, { method: 'POST', headers: { 'content-type': 'application/json' }, body: exported.body });
     if (!response.ok) throw new Error(`Jaeger refused the export of ${exported.traceId}: ${response.status} ${await response.text()}`);
   }
   for (const exported of buildExports(baseNs)) {
@@ -123,7 +48,5 @@ try {
   writeFileSync(output, `{"jaeger":${JSON.stringify(version ?? 'unknown')},"baseNs":"${baseNs}","answers":[\n${answers.map((answer) => JSON.stringify(answer)).join(',\n')}\n]}\n`);
   console.error(`recorded ${answers.length} answers into ${output}`);
 } finally {
-  child.kill('SIGTERM');
-  await exited;
-  rmSync(dir, { recursive: true, force: true });
+  await jaeger.stop();
 }

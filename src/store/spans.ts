@@ -94,14 +94,20 @@ export async function getTraceSpans(store: Store, traceId: string, options: Trac
  */
 export async function getTracesSpans(store: Store, traceIds: readonly string[], options: TraceReadOptions = {}): Promise<SpanRow[]> {
   if (traceIds.length === 0) return [];
+  // One id compares by equality, as the trace page always has (the primary key's first column).
+  const single = traceIds.length === 1;
   const rows = await store.query<StoredSpan>(
     `SELECT ${SPAN_COLUMNS.join(', ')}
      FROM spans
-     WHERE trace_id IN {trace_ids:Array(String)} AND start_ns >= {oldest_ns:Int64}
+     WHERE ${single ? 'trace_id = {trace_id:String}' : 'trace_id IN {trace_ids:Array(String)}'} AND start_ns >= {oldest_ns:Int64}
      ORDER BY start_ns, span_id
      LIMIT 1 BY trace_id, span_id
      ${options.maxSpans === undefined ? '' : 'LIMIT {max_spans:UInt32}'}`,
-    { trace_ids: traceIds, oldest_ns: oldestAllowedNs('spans', options.nowMs ?? Date.now()), ...(options.maxSpans === undefined ? {} : { max_spans: options.maxSpans }) },
+    {
+      ...(single ? { trace_id: traceIds[0]! } : { trace_ids: traceIds }),
+      oldest_ns: oldestAllowedNs('spans', options.nowMs ?? Date.now()),
+      ...(options.maxSpans === undefined ? {} : { max_spans: options.maxSpans }),
+    },
     { timeoutSecs: options.timeoutSecs, signal: options.signal },
   );
   return rows.map(toSpanRow);
