@@ -83,7 +83,7 @@ function spanLogs(span: SpanRow): JaegerSpan['logs'] {
     } else if (event.name !== '' && !event.attrs.some(([key]) => key === 'event')) {
       head = [{ key: 'event', type: 'string', value: event.name }];
     }
-    return { timestamp: event.tsNs / 1000n, fields: [...head, ...rest.sort(compareKeyValues)] };
+    return { timestamp: Number(event.tsNs / 1000n), fields: [...head, ...rest.sort(compareKeyValues)] };
   });
 }
 
@@ -161,8 +161,9 @@ export function toJaegerTrace(traceId: string, spans: readonly SpanRow[], traceW
       spanID: span.spanId,
       operationName: span.name,
       references: span.parentSpanId === '' ? [] : [{ refType: 'CHILD_OF', traceID: jaegerTraceId, spanID: span.parentSpanId }],
-      startTime: span.startNs / 1000n,
-      duration: (span.endNs - span.startNs) / 1000n,
+      // Unix µs stay below 2^53 until the year 2255: plain numbers, so the reply is JSON.stringify's.
+      startTime: Number(span.startNs / 1000n),
+      duration: Number((span.endNs - span.startNs) / 1000n),
       tags: spanTags(span),
       logs: spanLogs(span),
       processID: processId,

@@ -19,7 +19,7 @@ import { goQuote, parseGoDuration } from './go-text.js';
 import { toOtlpTracesData } from './otlp-v3.js';
 import { JaegerError, MAX_SEARCH_LIMIT, formValue, parseJaegerTraceId, type RawQuery } from './params.js';
 import { parseRfc3339Nano } from './rfc3339.js';
-import { readTraceSpans } from './trace-reads.js';
+import { MAX_ANSWER_SPANS, readTraceSpans } from './trace-reads.js';
 
 const PREFIX = '/jaeger/api/v3';
 const BOOL_TEXT = new Set(['1', 't', 'T', 'TRUE', 'true', 'True', '0', 'f', 'F', 'FALSE', 'false', 'False']);
@@ -56,7 +56,10 @@ export function registerJaegerV3Routes(app: FastifyInstance, store: Store, nowMs
   const route = <R extends z.ZodType>(url: string, response: R, params: z.ZodType, handler: (input: { query: RawQuery; params: Record<string, string>; options: ReturnType<typeof readOptions> }) => Promise<z.output<R>>) => {
     declareRoute(app, { method: 'GET', url: `${PREFIX}${url}`, params, response }, async ({ request, reply }) => {
       try {
-        return await handler({ query: request.query as RawQuery, params: request.params as Record<string, string>, options: readOptions(context, request) });
+        const body = await handler({ query: request.query as RawQuery, params: request.params as Record<string, string>, options: readOptions(context, request) });
+        // Written by JSON.stringify (these answers hold no 64-bit integers): several times faster
+        // than the API's exact-integer serializer on a search page's thousands of tags.
+        return reply.type('application/json; charset=utf-8').send(JSON.stringify(body));
       } catch (error) {
         return sendError(reply, error);
       }
@@ -127,7 +130,7 @@ export function registerJaegerV3Routes(app: FastifyInstance, store: Store, nowMs
         maxDurationNs: maxDurationNs === 0n ? undefined : maxDurationNs,
         // Jaeger's HTTP gateway does not read query.attributes (its grpc-gateway cannot map them).
         tags: new Map(),
-        limit,
+        limit: Math.min(limit, MAX_ANSWER_SPANS),
       },
       options,
     );

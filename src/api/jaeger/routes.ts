@@ -68,7 +68,10 @@ function registerJaegerRoutes(app: FastifyInstance, store: Store, nowMs: () => n
   const route = <R extends z.ZodType>(url: string, response: R, params: z.ZodType, handler: (input: { query: RawQuery; params: Record<string, string>; options: ReturnType<typeof readOptions> }) => Promise<z.output<R>>) => {
     declareRoute(app, { method: 'GET', url: `${JAEGER_PREFIX}${url}`, params, response }, async ({ request, reply }) => {
       try {
-        return await handler({ query: request.query as RawQuery, params: request.params as Record<string, string>, options: readOptions(context, request) });
+        const body = await handler({ query: request.query as RawQuery, params: request.params as Record<string, string>, options: readOptions(context, request) });
+        // Written by JSON.stringify (these answers hold no 64-bit integers): several times faster
+        // than the API's exact-integer serializer on a search page's thousands of tags.
+        return reply.type('application/json; charset=utf-8').send(JSON.stringify(body));
       } catch (error) {
         return sendError(reply, error);
       }
@@ -122,7 +125,8 @@ function registerJaegerRoutes(app: FastifyInstance, store: Store, nowMs: () => n
         minDurationNs: search.minDurationNs === 0n ? undefined : search.minDurationNs,
         maxDurationNs: search.maxDurationNs === 0n ? undefined : search.maxDurationNs,
         tags: search.tags,
-        limit: search.limit,
+        // No answer holds more traces than spans: more ids would only be read to be left out.
+        limit: Math.min(search.limit, MAX_ANSWER_SPANS),
       },
       options,
     );
