@@ -149,6 +149,17 @@ export async function main(argv: string[]): Promise<void> {
       const queryUrl = jaeger.queryUrl;
       await waitFor('Jaeger to hold the last trace', async () => ((await fetch(`${queryUrl}/api/traces/${last}`)).ok ? true : undefined), 300_000);
     }
+    // Background merges after a bulk load: measure once the part count has settled, as it is
+    // under a steady stream (bounded wait).
+    let parts = -1;
+    for (let settled = 0, waited = 0; settled < 5 && waited < 120; waited++) {
+      const [row] = await store.query<{ n: string }>("SELECT count() AS n FROM system.parts WHERE database = currentDatabase() AND table = 'spans' AND active");
+      const now = Number(row?.n ?? 0);
+      settled = now === parts ? settled + 1 : 0;
+      parts = now;
+      await new Promise((resolve) => setTimeout(resolve, 1_000));
+    }
+    console.log(`jaeger-query spans table settled at ${parts} parts`);
     const startUs = (firstNs / 1000n).toString();
     const endUs = ((firstNs + 3_600_000_000_000n) / 1000n).toString();
     const targets = [{ name: 'svc', url: svcUrl }, ...(jaeger === undefined ? [] : [{ name: 'jaeger+badger', url: jaeger.queryUrl }])];

@@ -2,7 +2,7 @@
  * Records real Jaeger's answers for the Jaeger query API proof: starts the Jaeger v2 all-in-one
  * binary given as the first argument with in-memory storage on loopback ports, feeds it the
  * proof's OTLP traces, asks it every case and writes the answers as the fixture that
- * src/api/jaeger/jaeger-fixtures.test.ts holds svc to. Run through scripts/jaeger/record.sh.
+ * src/api/jaeger/jaeger-fixtures.e2e.test.ts holds svc to. Run through scripts/jaeger/record.sh.
  */
 
 import { writeFileSync } from 'node:fs';

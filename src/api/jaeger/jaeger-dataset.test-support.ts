@@ -2,7 +2,7 @@
  * The traces the Jaeger differential proof feeds into svc and into real Jaeger (as OTLP/HTTP JSON
  * exports), and the requests both are asked. Times are relative to a base so that the fixtures
  * recorded from Jaeger once can be compared with svc's answers on any later day.
- * Shared by scripts/jaeger/record-fixtures.ts (re-records) and jaeger-fixtures.test.ts (CI).
+ * Shared by scripts/jaeger/record-fixtures.ts (re-records) and jaeger-fixtures.e2e.test.ts (CI).
  */
 
 type OtlpValue =

@@ -1,6 +1,6 @@
 /**
  * The Jaeger query API behind the API's own authentication, and an answer held to its bound, over
- * real chDB (the answers themselves are held to real Jaeger's in jaeger-fixtures.test.ts).
+ * real chDB (the answers themselves are held to real Jaeger's in jaeger-fixtures.e2e.test.ts).
  */
 
 import { after, before, describe, it } from 'node:test';
