@@ -124,6 +124,27 @@ describe('the Jaeger query API', () => {
     assert.equal(traces[0]!.spans.length, MAX_ANSWER_SPANS);
   });
 
+  it('answers no services as Jaeger does while the store holds none in the last 24 hours', async () => {
+    const later = createApi(
+      { listen: { host: '127.0.0.1', port: 0 }, queryTimeoutSecs: 15 },
+      {
+        traces: createTraceRepo(store, 15),
+        registry: new Registry(),
+        metricRegistries: [],
+        logger: createLogger('silent'),
+        routes: [createJaegerRoutes(store, { nowMs: () => NOW_MS + 3 * 86_400_000 })],
+        checkResponses: true,
+      },
+    );
+    try {
+      const response = await later.app.inject({ method: 'GET', url: '/jaeger/api/services' });
+      assert.equal(response.statusCode, 200);
+      assert.deepEqual(JSON.parse(response.body), { data: null, total: 0, limit: 0, offset: 0, errors: null });
+    } finally {
+      await later.close();
+    }
+  });
+
   it('answers a path under /jaeger that does not exist with 404, not with the web app', async () => {
     const response = await api.app.inject({ method: 'GET', url: '/jaeger/api/nosuch', headers: { authorization: GOOD } });
     assert.equal(response.statusCode, 404);

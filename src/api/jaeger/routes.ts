@@ -80,7 +80,8 @@ function registerJaegerRoutes(app: FastifyInstance, store: Store, nowMs: () => n
 
   route('/api/services', jaegerServices, z.object({}), async ({ options }) => {
     const services = await listServices(store, nowMs(), options);
-    return envelope(services, services.length);
+    // Jaeger answers null, not an empty list, while it knows no service.
+    return envelope(services.length === 0 ? null : services, services.length);
   });
 
   const operations = async (service: string, spanKind: string, options: ReturnType<typeof readOptions>) => {

@@ -42,7 +42,7 @@ function envelope<T extends z.ZodType>(data: T) {
   return z.strictObject({ data, total: z.number().int(), limit: z.number().int(), offset: z.number().int(), errors: z.array(jaegerError).nullable() });
 }
 
-export const jaegerServices = envelope(z.array(z.string()));
+export const jaegerServices = envelope(z.array(z.string()).nullable());
 export const jaegerOperationNames = envelope(z.array(z.string()).nullable());
 export const jaegerOperations = envelope(z.array(z.strictObject({ name: z.string(), spanKind: z.string() })));
 export const jaegerTraces = envelope(z.array(jaegerTrace));
