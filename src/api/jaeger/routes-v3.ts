@@ -10,14 +10,14 @@ import type { Store } from '../../model/store.js';
 import { oldestAllowedNs } from '../../store/lifetimes.js';
 import { findTraceIdsBySpan, readOperations } from '../../store/reads/span-search.js';
 import { listServices } from '../../store/services.js';
-import { readOptions } from '../data-route.js';
-import { declareRoute } from '../declared-route.js';
+import type { readOptions } from '../data-route.js';
 import { classifyError } from '../errors.js';
 import type { RequestContext } from '../request-context.js';
 import { jaegerV3Operations, jaegerV3Services, jaegerV3Traces } from '../schemas/jaeger.js';
 import { goQuote, parseGoDuration } from './go-text.js';
 import { toOtlpTracesData } from './otlp-v3.js';
-import { JaegerError, MAX_SEARCH_LIMIT, formValue, parseJaegerTraceId, type RawQuery } from './params.js';
+import { jaegerRouteDeclarer } from './jaeger-route.js';
+import { JaegerError, MAX_SEARCH_LIMIT, formValue, parseJaegerTraceId } from './params.js';
 import { parseRfc3339Nano } from './rfc3339.js';
 import { MAX_ANSWER_SPANS, readTraceSpans } from './trace-reads.js';
 
@@ -25,7 +25,7 @@ const PREFIX = '/jaeger/api/v3';
 const BOOL_TEXT = new Set(['1', 't', 'T', 'TRUE', 'true', 'True', '0', 'f', 'F', 'FALSE', 'false', 'False']);
 
 function sendError(reply: FastifyReply, error: unknown): FastifyReply {
-  const { status, message } = error instanceof JaegerError ? { status: error.status, message: error.message } : { status: classifyError(error).apiError.status, message: classifyError(error).apiError.message };
+  const { status, message } = error instanceof JaegerError ? error : classifyError(error).apiError;
   return reply.code(status).send({ error: { httpCode: status, message } });
 }
 
@@ -53,18 +53,7 @@ function atoi(text: string): number {
 const noTraces = () => new JaegerError(404, 'No traces found');
 
 export function registerJaegerV3Routes(app: FastifyInstance, store: Store, nowMs: () => number, context: RequestContext): void {
-  const route = <R extends z.ZodType>(url: string, response: R, params: z.ZodType, handler: (input: { query: RawQuery; params: Record<string, string>; options: ReturnType<typeof readOptions> }) => Promise<z.output<R>>) => {
-    declareRoute(app, { method: 'GET', url: `${PREFIX}${url}`, params, response }, async ({ request, reply }) => {
-      try {
-        const body = await handler({ query: request.query as RawQuery, params: request.params as Record<string, string>, options: readOptions(context, request) });
-        // Written by JSON.stringify (these answers hold no 64-bit integers): several times faster
-        // than the API's exact-integer serializer on a search page's thousands of tags.
-        return reply.type('application/json; charset=utf-8').send(JSON.stringify(body));
-      } catch (error) {
-        return sendError(reply, error);
-      }
-    });
-  };
+  const route = jaegerRouteDeclarer(app, context, PREFIX, sendError);
 
   const tracesAnswer = async (traceIds: readonly string[], options: ReturnType<typeof readOptions>) => {
     const { byTrace } = await readTraceSpans(store, traceIds, options, nowMs());

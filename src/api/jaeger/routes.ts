@@ -11,8 +11,7 @@ import { oldestAllowedNs } from '../../store/lifetimes.js';
 import { readEdgeTotals } from '../../store/reads/service-edges.js';
 import { findTraceIdsBySpan, readOperations } from '../../store/reads/span-search.js';
 import { listServices } from '../../store/services.js';
-import { readOptions } from '../data-route.js';
-import { declareRoute } from '../declared-route.js';
+import type { readOptions } from '../data-route.js';
 import { classifyError } from '../errors.js';
 import type { RequestContext } from '../request-context.js';
 import type { RouteModule } from '../server.js';
@@ -27,15 +26,14 @@ import {
   parseJaegerTraceId,
   parseTraceSearch,
   timeParam,
-  type RawQuery,
 } from './params.js';
 import { parseGoInt } from './go-text.js';
 import { MAX_ANSWER_SPANS, readTraceSpans } from './trace-reads.js';
 import { registerJaegerV3Routes } from './routes-v3.js';
+import { jaegerRouteDeclarer } from './jaeger-route.js';
 
 /** The path prefix: Grafana's data source URL is the API's address plus this. */
 export const JAEGER_PREFIX = '/jaeger';
-
 
 const JAEGER_SPAN_KINDS = new Set(['', 'unspecified', 'internal', 'server', 'client', 'producer', 'consumer']);
 
@@ -45,16 +43,7 @@ function envelope<T>(data: T, total = 0) {
 
 /** Any failure as Jaeger's error envelope: its own refusals with their status, the store's as svc answers them. */
 function sendError(reply: FastifyReply, error: unknown): FastifyReply {
-  let status: number;
-  let message: string;
-  if (error instanceof JaegerError) {
-    status = error.status;
-    message = error.message;
-  } else {
-    const { apiError } = classifyError(error);
-    status = apiError.status;
-    message = apiError.message;
-  }
+  const { status, message } = error instanceof JaegerError ? error : classifyError(error).apiError;
   return reply.code(status).send({ data: null, total: 0, limit: 0, offset: 0, errors: [{ code: status, msg: message }] });
 }
 
@@ -65,18 +54,7 @@ async function readTraces(store: Store, traceIds: readonly string[], options: Re
 }
 
 function registerJaegerRoutes(app: FastifyInstance, store: Store, nowMs: () => number, context: RequestContext): void {
-  const route = <R extends z.ZodType>(url: string, response: R, params: z.ZodType, handler: (input: { query: RawQuery; params: Record<string, string>; options: ReturnType<typeof readOptions> }) => Promise<z.output<R>>) => {
-    declareRoute(app, { method: 'GET', url: `${JAEGER_PREFIX}${url}`, params, response }, async ({ request, reply }) => {
-      try {
-        const body = await handler({ query: request.query as RawQuery, params: request.params as Record<string, string>, options: readOptions(context, request) });
-        // Written by JSON.stringify (these answers hold no 64-bit integers): several times faster
-        // than the API's exact-integer serializer on a search page's thousands of tags.
-        return reply.type('application/json; charset=utf-8').send(JSON.stringify(body));
-      } catch (error) {
-        return sendError(reply, error);
-      }
-    });
-  };
+  const route = jaegerRouteDeclarer(app, context, JAEGER_PREFIX, sendError);
 
   route('/api/services', jaegerServices, z.object({}), async ({ options }) => {
     const services = await listServices(store, nowMs(), options);
