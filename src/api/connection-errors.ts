@@ -7,10 +7,13 @@ import http from 'node:http';
 import type { Socket } from 'node:net';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 
-/** True for /api and everything under it: those paths belong to the JSON API, never to the app. */
+/**
+ * True for /api and /jaeger (the Jaeger query API) and everything under them: those paths belong to
+ * the JSON APIs, never to the app, and take the API's credentials and time limits.
+ */
 export function isApiPath(url: string): boolean {
-  const pathname = url.split('?', 1)[0];
-  return pathname === '/api' || pathname.startsWith('/api/');
+  const pathname = url.split('?', 1)[0] ?? '';
+  return pathname === '/api' || pathname.startsWith('/api/') || pathname === '/jaeger' || pathname.startsWith('/jaeger/');
 }
 
 function parserError(code: string | undefined): { status: number; message: string } {

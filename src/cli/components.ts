@@ -1,3 +1,4 @@
+import { createJaegerRoutes } from '../api/jaeger/routes.js';
 import { fileURLToPath } from 'node:url';
 import type { Registry } from 'prom-client';
 import { parseListenAddr } from '../config/listen-addr.js';
@@ -70,7 +71,7 @@ export function buildApi(settings: Settings, deps: BuildDeps & { metricRegistrie
       registry,
       metricRegistries: deps.metricRegistries,
       logger,
-      routes: [createStoryRoutes(store), createLogRoutes(store), configRoutes(appConfig(settings)), createPipelineRoutes({ store, bus, registry, logger }), mcpRoutes(), staticRoutes(WEB_DIST_DIR)],
+      routes: [createStoryRoutes(store), createLogRoutes(store), createJaegerRoutes(store), configRoutes(appConfig(settings)), createPipelineRoutes({ store, bus, registry, logger }), mcpRoutes(), staticRoutes(WEB_DIST_DIR)],
     },
   );
 }

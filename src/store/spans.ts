@@ -79,17 +79,35 @@ export interface TraceReadOptions {
   nowMs?: number;
   timeoutSecs?: QueryOptions['timeoutSecs'];
   signal?: AbortSignal;
+  /** At most this many spans, the earliest-starting ones (absent: all). */
+  maxSpans?: number;
 }
 
 /** The spans of one trace within the spans lifetime, each once, ordered by start time. */
 export async function getTraceSpans(store: Store, traceId: string, options: TraceReadOptions = {}): Promise<SpanRow[]> {
+  return getTracesSpans(store, [traceId], options);
+}
+
+/**
+ * The spans of several traces within the spans lifetime in one read, each span once, ordered by
+ * start time (a search page reads its traces with one statement instead of one per trace).
+ */
+export async function getTracesSpans(store: Store, traceIds: readonly string[], options: TraceReadOptions = {}): Promise<SpanRow[]> {
+  if (traceIds.length === 0) return [];
+  // One id compares by equality, as the trace page always has (the primary key's first column).
+  const single = traceIds.length === 1;
   const rows = await store.query<StoredSpan>(
     `SELECT ${SPAN_COLUMNS.join(', ')}
      FROM spans
-     WHERE trace_id = {trace_id:String} AND start_ns >= {oldest_ns:Int64}
+     WHERE ${single ? 'trace_id = {trace_id:String}' : 'trace_id IN {trace_ids:Array(String)}'} AND start_ns >= {oldest_ns:Int64}
      ORDER BY start_ns, span_id
-     LIMIT 1 BY span_id`,
-    { trace_id: traceId, oldest_ns: oldestAllowedNs('spans', options.nowMs ?? Date.now()) },
+     LIMIT 1 BY trace_id, span_id
+     ${options.maxSpans === undefined ? '' : 'LIMIT {max_spans:UInt32}'}`,
+    {
+      ...(single ? { trace_id: traceIds[0]! } : { trace_ids: traceIds }),
+      oldest_ns: oldestAllowedNs('spans', options.nowMs ?? Date.now()),
+      ...(options.maxSpans === undefined ? {} : { max_spans: options.maxSpans }),
+    },
     { timeoutSecs: options.timeoutSecs, signal: options.signal },
   );
   return rows.map(toSpanRow);

@@ -1,0 +1,193 @@
+/**
+ * The Jaeger query API side by side with real Jaeger v2 + Badger on the same spans: p95 of
+ * `GET /api/traces/{id}` and of `GET /api/traces?service=…&limit=20`, each asked over HTTP,
+ * interleaved svc / Jaeger so that the machine's load falls on both alike. svc reads from chDB
+ * (the spans inserted straight into the store); Jaeger is fed the same spans over OTLP/HTTP.
+ * Jaeger runs when its binary is built (scripts/jaeger/fetch.sh; SVC_JAEGER_BIN names another).
+ * Usage: node dist/bench/jaeger-query.js [spans, default 1000000]
+ */
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { homedir, loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Registry } from 'prom-client';
+import { createJaegerRoutes } from '../src/api/jaeger/routes.js';
+import { createApi } from '../src/api/server.js';
+import { createTraceRepo } from '../src/cli/store-adapters.js';
+import type { SpanRow } from '../src/model/signals.js';
+import { createStore } from '../src/store/create-store.js';
+import { migrate } from '../src/store/migrate.js';
+import { insertSpans } from '../src/store/spans.js';
+import { startJaeger, waitFor, type RunningJaeger } from '../src/testing/jaeger.js';
+import { createLogger } from '../src/util/log.js';
+
+const SPANS_PER_TRACE = 20;
+const SERVICES = 12;
+const RUNS = 200;
+const BATCH_TRACES = 500;
+
+function p95(samples: number[]): number {
+  const sorted = [...samples].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.ceil(sorted.length * 0.95) - 1)] ?? 0;
+}
+
+const hex = (n: number, width: number) => n.toString(16).padStart(width, '0');
+const traceIdOf = (t: number) => `${hex(0x5eed0000 + (t % 65_536), 16)}${hex(t, 16)}`;
+
+/** One trace's spans: a server root and 19 children over the services, a few attributes each. */
+function traceSpans(t: number, startNs: bigint): SpanRow[] {
+  const traceId = traceIdOf(t);
+  return Array.from({ length: SPANS_PER_TRACE }, (_, i): SpanRow => {
+    const service = `service-${(t + i) % SERVICES}`;
+    const spanStart = startNs + BigInt(i) * 1_000_000n;
+    return {
+      traceId,
+      spanId: hex(t * SPANS_PER_TRACE + i + 1, 16),
+      parentSpanId: i === 0 ? '' : hex(t * SPANS_PER_TRACE + 1, 16),
+      serviceName: service,
+      name: i === 0 ? `GET /route/${t % 50}` : `op ${i % 40}`,
+      kind: i === 0 ? 'server' : 'client',
+      startNs: spanStart,
+      endNs: spanStart + 500_000n + BigInt((t * 7 + i) % 97) * 100_000n,
+      status: (t + i) % 50 === 0 ? 'error' : 'unset',
+      statusMessage: '',
+      attrs: [
+        ['http.status_code', (t + i) % 50 === 0 ? 500 : 200],
+        ['http.route', `/route/${t % 50}`],
+      ],
+      resource: [
+        ['service.name', service],
+        ['host.name', `host-${t % 8}`],
+      ],
+      events: [],
+      scopeName: 'bench',
+      scopeVersion: '1',
+    };
+  });
+}
+
+/** The same spans as one OTLP/HTTP JSON export. */
+function otlpExport(spans: SpanRow[]): string {
+  const byService = new Map<string, SpanRow[]>();
+  for (const span of spans) byService.set(span.serviceName, [...(byService.get(span.serviceName) ?? []), span]);
+  return JSON.stringify({
+    resourceSpans: [...byService].map(([service, rows]) => ({
+      resource: { attributes: rows[0]!.resource.map(([key, value]) => ({ key, value: { stringValue: String(value) } })) },
+      scopeSpans: [
+        {
+          scope: { name: 'bench', version: '1' },
+          spans: rows.map((span) => ({
+            traceId: span.traceId,
+            spanId: span.spanId,
+            ...(span.parentSpanId === '' ? {} : { parentSpanId: span.parentSpanId }),
+            name: span.name,
+            kind: span.kind === 'server' ? 2 : 3,
+            startTimeUnixNano: span.startNs.toString(),
+            endTimeUnixNano: span.endNs.toString(),
+            attributes: [
+              { key: 'http.status_code', value: { intValue: String(span.attrs[0]![1]) } },
+              { key: 'http.route', value: { stringValue: String(span.attrs[1]![1]) } },
+            ],
+            ...(span.status === 'error' ? { status: { code: 2 } } : {}),
+          })),
+        },
+      ],
+      service,
+    })).map(({ service: _service, ...rest }) => rest),
+  });
+}
+
+async function timedGet(url: string, headers: Record<string, string> = {}): Promise<number> {
+  const started = performance.now();
+  const response = await fetch(url, { headers });
+  await response.arrayBuffer();
+  if (!response.ok) throw new Error(`${url}: ${response.status}`);
+  return performance.now() - started;
+}
+
+function jaegerBinary(): string | undefined {
+  const named = process.env.SVC_JAEGER_BIN;
+  if (named !== undefined && named !== '') return named;
+  const cached = join(process.env.XDG_CACHE_HOME ?? join(homedir(), '.cache'), 'svc-jaeger', 'v1.76.0', 'bin', 'jaeger');
+  return existsSync(cached) ? cached : undefined;
+}
+
+export async function main(argv: string[]): Promise<void> {
+  const spans = Number(argv[0] ?? 1_000_000);
+  const traces = Math.floor(spans / SPANS_PER_TRACE);
+  const dir = mkdtempSync(join(tmpdir(), 'svc-bench-jaeger-'));
+  const store = await createStore({ clickhouse: { url: '', database: 'svc_bench_jaeger' }, embedded: { data_dir: join(dir, 'data') } });
+  const api = createApi(
+    { listen: { host: '127.0.0.1', port: 0 }, queryTimeoutSecs: 30 },
+    { traces: createTraceRepo(store, 30), registry: new Registry(), metricRegistries: [], logger: createLogger('silent'), routes: [createJaegerRoutes(store)] },
+  );
+  const binary = jaegerBinary();
+  let jaeger: RunningJaeger | undefined;
+  try {
+    await migrate(store);
+    await api.start();
+    if (binary !== undefined) jaeger = await startJaeger(binary, 'badger');
+    const svcUrl = `http://127.0.0.1:${api.port()}/jaeger`;
+    // Traces over the last hour, newest last.
+    const firstNs = BigInt(Date.now() - 3_600_000) * 1_000_000n;
+    const stepNs = 3_500_000_000_000n / BigInt(traces);
+    const loadStarted = performance.now();
+    let jaegerLoadMs = 0;
+    for (let first = 0; first < traces; first += BATCH_TRACES) {
+      const batch: SpanRow[] = [];
+      for (let t = first; t < Math.min(traces, first + BATCH_TRACES); t++) batch.push(...traceSpans(t, firstNs + BigInt(t) * stepNs));
+      await insertSpans(store, batch);
+      if (jaeger !== undefined) {
+        const started = performance.now();
+        const response = await fetch(jaeger.otlpTracesUrl, { method: 'POST', headers: { 'content-type': 'application/json' }, body: otlpExport(batch) });
+        if (!response.ok) throw new Error(`Jaeger refused an export: ${response.status}`);
+        jaegerLoadMs += performance.now() - started;
+      }
+    }
+    console.log(`jaeger-query loaded ${traces * SPANS_PER_TRACE} spans in ${traces} traces: ${((performance.now() - loadStarted) / 1000).toFixed(1)} s (of it Jaeger's OTLP: ${(jaegerLoadMs / 1000).toFixed(1)} s)`);
+    if (jaeger !== undefined) {
+      const last = traceIdOf(traces - 1);
+      const queryUrl = jaeger.queryUrl;
+      await waitFor('Jaeger to hold the last trace', async () => ((await fetch(`${queryUrl}/api/traces/${last}`)).ok ? true : undefined), 300_000);
+    }
+    // Background merges after a bulk load: measure once the part count has settled, as it is
+    // under a steady stream (bounded wait).
+    let parts = -1;
+    for (let settled = 0, waited = 0; settled < 5 && waited < 120; waited++) {
+      const [row] = await store.query<{ n: string }>("SELECT count() AS n FROM system.parts WHERE database = currentDatabase() AND table = 'spans' AND active");
+      const now = Number(row?.n ?? 0);
+      settled = now === parts ? settled + 1 : 0;
+      parts = now;
+      await new Promise((resolve) => setTimeout(resolve, 1_000));
+    }
+    console.log(`jaeger-query spans table settled at ${parts} parts`);
+    const startUs = (firstNs / 1000n).toString();
+    const endUs = ((firstNs + 3_600_000_000_000n) / 1000n).toString();
+    const targets = [{ name: 'svc', url: svcUrl }, ...(jaeger === undefined ? [] : [{ name: 'jaeger+badger', url: jaeger.queryUrl }])];
+    const byId = new Map(targets.map((target) => [target.name, [] as number[]]));
+    const search = new Map(targets.map((target) => [target.name, [] as number[]]));
+    // Warm both, then interleave the same requests.
+    for (const target of targets) await timedGet(`${target.url}/api/traces/${traceIdOf(0)}`);
+    const loadBefore = loadavg()[0]!;
+    for (let run = 0; run < RUNS; run++) {
+      const traceId = traceIdOf(Math.floor((run * 7_919) % traces));
+      const service = `service-${run % SERVICES}`;
+      for (const target of targets) {
+        byId.get(target.name)!.push(await timedGet(`${target.url}/api/traces/${traceId}`));
+        search.get(target.name)!.push(await timedGet(`${target.url}/api/traces?service=${service}&limit=20&start=${startUs}&end=${endUs}`));
+      }
+    }
+    const loadAfter = loadavg()[0]!;
+    for (const target of targets) {
+      console.log(`jaeger-query ${target.name} GET /api/traces/{id} p95 ${p95(byId.get(target.name)!).toFixed(1)} ms, GET /api/traces?service=&limit=20 p95 ${p95(search.get(target.name)!).toFixed(1)} ms (${RUNS} each)`);
+    }
+    if (jaeger === undefined) console.log('jaeger-query: Jaeger not built (bash scripts/jaeger/fetch.sh), svc only');
+    console.log(`jaeger-query load average ${loadBefore.toFixed(2)} before, ${loadAfter.toFixed(2)} after`);
+  } finally {
+    await jaeger?.stop();
+    await api.close();
+    await store.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+if (process.argv[1]?.endsWith('jaeger-query.js')) await main(process.argv.slice(2));
