@@ -25,39 +25,39 @@ interface Floors {
 }
 
 const REAL_FLOORS: Record<string, Floors> = {
-  'activemq': { ga: 0.782, pa: 0.735, fga: 0.674, fta: 0.445 },
-  'actix-server': { ga: 0.838, pa: 0.845, fga: 0.478, fta: 0.478 },
-  'caddy': { ga: 0.892, pa: 0.799, fga: 0.649, fta: 0.427 },
-  'cassandra': { ga: 0.882, pa: 0.826, fga: 0.790, fta: 0.546 },
-  'celery': { ga: 0.456, pa: 0.425, fga: 0.479, fta: 0.370 },
+  'activemq': { ga: 0.794, pa: 0.746, fga: 0.705, fta: 0.473 },
+  'actix-server': { ga: 0.838, pa: 0.845, fga: 0.486, fta: 0.486 },
+  'caddy': { ga: 0.914, pa: 0.818, fga: 0.713, fta: 0.477 },
+  'cassandra': { ga: 0.887, pa: 0.828, fga: 0.800, fta: 0.554 },
+  'celery': { ga: 0.580, pa: 0.547, fga: 0.527, fta: 0.398 },
   'chrony': { ga: 0.859, pa: 0.755, fga: 0.737, fta: 0.583 },
-  'coredns': { ga: 0.477, pa: 0.331, fga: 0.466, fta: 0.282 },
-  'dnsmasq': { ga: 0.831, pa: 0.391, fga: 0.638, fta: 0.474 },
-  'engine-io': { ga: 0.832, pa: 0.741, fga: 0.807, fta: 0.717 },
-  'etcd': { ga: 0.832, pa: 0.511, fga: 0.709, fta: 0.489 },
-  'express': { ga: 0.906, pa: 0.906, fga: 0.722, fta: 0.722 },
-  'gunicorn': { ga: 0.909, pa: 0.768, fga: 0.767, fta: 0.628 },
-  'haproxy': { ga: 0.883, pa: 0.741, fga: 0.727, fta: 0.396 },
-  'hickory-server': { ga: 0.345, pa: 0.260, fga: 0.495, fta: 0.270 },
-  'ioredis': { ga: 0.459, pa: 0.546, fga: 0.566, fta: 0.442 },
+  'coredns': { ga: 0.480, pa: 0.331, fga: 0.484, fta: 0.286 },
+  'dnsmasq': { ga: 0.856, pa: 0.402, fga: 0.650, fta: 0.484 },
+  'engine-io': { ga: 0.874, pa: 0.784, fga: 0.850, fta: 0.758 },
+  'etcd': { ga: 0.854, pa: 0.533, fga: 0.747, fta: 0.524 },
+  'express': { ga: 0.939, pa: 0.939, fga: 0.852, fta: 0.852 },
+  'gunicorn': { ga: 0.936, pa: 0.789, fga: 0.870, fta: 0.724 },
+  'haproxy': { ga: 0.912, pa: 0.745, fga: 0.774, fta: 0.423 },
+  'hickory-server': { ga: 0.746, pa: 0.451, fga: 0.633, fta: 0.321 },
+  'ioredis': { ga: 0.469, pa: 0.557, fga: 0.598, fta: 0.472 },
   'jetty': { ga: 0.793, pa: 0.318, fga: 0.626, fta: 0.289 },
   'kafka-clients': { ga: 0.737, pa: 0.395, fga: 0.787, fta: 0.170 },
   'kombu': { ga: 0.505, pa: 0.649, fga: 0.468, fta: 0.339 },
   'mqtt': { ga: 0.995, pa: 0.917, fga: 0.995, fta: 0.911 },
-  'nats': { ga: 0.732, pa: 0.601, fga: 0.584, fta: 0.396 },
-  'nginx': { ga: 0.435, pa: 0.232, fga: 0.361, fta: 0.225 },
-  'openvpn': { ga: 0.930, pa: 0.818, fga: 0.792, fta: 0.544 },
-  'pingora-core': { ga: 0.873, pa: 0.820, fga: 0.637, fta: 0.467 },
-  'postgresql': { ga: 0.647, pa: 0.639, fga: 0.485, fta: 0.387 },
+  'nats': { ga: 0.798, pa: 0.649, fga: 0.633, fta: 0.416 },
+  'nginx': { ga: 0.446, pa: 0.344, fga: 0.403, fta: 0.245 },
+  'openvpn': { ga: 0.936, pa: 0.819, fga: 0.811, fta: 0.562 },
+  'pingora-core': { ga: 0.878, pa: 0.820, fga: 0.656, fta: 0.470 },
+  'postgresql': { ga: 0.820, pa: 0.799, fga: 0.637, fta: 0.512 },
   'prometheus': { ga: 0.821, pa: 0.505, fga: 0.684, fta: 0.471 },
   'raft': { ga: 0.739, pa: 0.552, fga: 0.501, fta: 0.355 },
-  'redis': { ga: 0.606, pa: 0.502, fga: 0.753, fta: 0.600 },
-  'scrapy': { ga: 0.582, pa: 0.445, fga: 0.609, fta: 0.328 },
-  'squid': { ga: 0.864, pa: 0.727, fga: 0.824, fta: 0.532 },
-  'tomcat': { ga: 0.955, pa: 0.805, fga: 0.842, fta: 0.564 },
-  'tornado': { ga: 0.831, pa: 0.723, fga: 0.672, fta: 0.490 },
+  'redis': { ga: 0.614, pa: 0.510, fga: 0.772, fta: 0.618 },
+  'scrapy': { ga: 0.596, pa: 0.452, fga: 0.664, fta: 0.356 },
+  'squid': { ga: 0.870, pa: 0.730, fga: 0.857, fta: 0.546 },
+  'tomcat': { ga: 0.992, pa: 0.834, fga: 0.984, fta: 0.682 },
+  'tornado': { ga: 0.840, pa: 0.728, fga: 0.730, fta: 0.524 },
 };
-// Measured mean ga 0.7545 pa 0.6255 fga 0.6611 fta 0.4679
+// Measured mean ga 0.7897 pa 0.6533 fga 0.7033 fta 0.4985
 const LOGHUB_FLOORS: Record<string, Floors> = {
   'Apache': { ga: 0.995, pa: 0.995, fga: 0.995, fta: 0.995 },
   'BGL': { ga: 0.982, pa: 0.852, fga: 0.944, fta: 0.520 },
@@ -66,11 +66,11 @@ const LOGHUB_FLOORS: Record<string, Floors> = {
   'Hadoop': { ga: 0.969, pa: 0.621, fga: 0.903, fta: 0.646 },
   'Linux': { ga: 0.932, pa: 0.710, fga: 0.943, fta: 0.727 },
   'Spark': { ga: 0.991, pa: 0.968, fga: 0.860, fta: 0.621 },
-  'Thunderbird': { ga: 0.968, pa: 0.806, fga: 0.898, fta: 0.607 },
+  'Thunderbird': { ga: 0.972, pa: 0.806, fga: 0.923, fta: 0.615 },
   'Windows': { ga: 0.991, pa: 0.978, fga: 0.946, fta: 0.752 },
   'Zookeeper': { ga: 0.984, pa: 0.964, fga: 0.863, fta: 0.823 },
 };
-// Measured mean ga 0.9803 pa 0.8672 fga 0.9134 fta 0.7213
+// Measured mean ga 0.9807 pa 0.8672 fga 0.9159 fta 0.7221
 
 const repoRoot = resolve(fileURLToPath(new URL('../../../', import.meta.url)));
 
