@@ -3,13 +3,16 @@
  * template growth under replay (also with fresh numbers in every line), and on the LogHub 2k sets
  * grouping accuracy (GA), parsing accuracy (PA) and leave-one-dataset-out GA, plus GA/PA on the
  * project's own corpora for the failure classes of unseen logs. One figure a line.
- * Usage: node dist/bench/mining.js [all|ga|speed] [data_dir]
+ * `table` prints GA, PA, FGA and FTA per system on the corpora from real software's log statements
+ * (testdata/log-corpora) and on the ten LogHub sets, as Markdown tables.
+ * Usage: node dist/bench/mining.js [all|ga|speed|table] [data_dir]
  */
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { groupingAccuracy } from '../src/mining/accuracy.test-support.js';
 import { evalCorpora } from '../src/mining/eval-corpora.test-support.js';
-import { leaveOneOut, scoreAll } from '../src/mining/evaluation.test-support.js';
+import { leaveOneOut, scoreAll, scoreTable } from '../src/mining/evaluation.test-support.js';
+import { loadCorpora } from '../src/testing/log-corpora.js';
 import { defaultLoghubDir, loadLoghubSets, type LabelledSet } from '../src/testing/loghub.js';
 import { DEFAULT_MINER_OPTIONS, LogMiner, type MinerOptions } from '../src/mining/miner.js';
 import { ParallelMiner } from '../src/mining/parallel.js';
@@ -122,6 +125,13 @@ export async function main(argv: string[] = process.argv.slice(2)): Promise<void
   const dir = resolve(argv[1] ?? defaultLoghubDir());
   const all = loadLoghubSets(dir);
   if (all.length === 0) throw new Error(`no LogHub 2k datasets under ${dir}`);
+  if (mode === 'all' || mode === 'table') {
+    const corpora = loadCorpora();
+    const language = new Map(corpora.map((c) => [c.name, c.language]));
+    console.log(scoreTable('System (real log statements)', scoreAll(corpora).sets, language));
+    console.log('');
+    console.log(scoreTable('LogHub 2k set', scoreAll(all).sets));
+  }
   if (mode === 'all' || mode === 'ga') {
     let sum = 0;
     for (const d of all) {

@@ -8,6 +8,7 @@ import { overflowTemplateId, templateId } from './template-id.js';
 import { differsInFirstWordOnly, fitsButFirst } from './first-word.js';
 import { introducesName } from './name-introducer.js';
 import { isNameLike } from './name-like.js';
+import { differsInValueSlot, followsLabel } from './value-slot.js';
 import { skeletonShape } from './token-shape.js';
 
 /** Contract limits: tree depth 4 (root, length, two token levels), 100 children per node. */
@@ -131,8 +132,9 @@ export function similarity(template: readonly string[], line: readonly string[],
       // Tokens carrying a masked part (`user=<*>` against `user=`) differ in a value, not a word;
       // where either token is a compound name, the position holds names (`gamma` against
       // `alpha,beta`, `report` against `sync_ledger`), which vary; so does a word right after
-      // `user` or `by` in both (name-introducer.ts).
-      if (!allowWordChange && !t.includes(WILDCARD) && !l.includes(WILDCARD) && !(isNameLike(t) || isNameLike(l)) && !(i > 0 && template[i - 1] === line[i - 1] && introducesName(line[i - 1]))) return -1;
+      // `user` or `by` in both (name-introducer.ts); so does a word in the same quotes or brackets,
+      // and the last word after a label such as `for:` (value-slot.ts).
+      if (!allowWordChange && !t.includes(WILDCARD) && !l.includes(WILDCARD) && !(isNameLike(t) || isNameLike(l)) && !differsInValueSlot(t, l) && !(i === compared - 1 && followsLabel(template, line, i)) && !(i > 0 && template[i - 1] === line[i - 1] && introducesName(line[i - 1]))) return -1;
       fits = false;
     }
   }

@@ -1,0 +1,34 @@
+/**
+ * Tokens whose differing part sits in a slot that holds values: a word in the same quotes or
+ * brackets (`'worker'` against `'main'`, `[orders]` against `[default]`), which a log statement
+ * wraps around a name it prints, not around a word of its message; and the first word of a
+ * quoted value of several words (`"GET` against `"POST` in `request "GET /a"`). A token that only
+ * ends a quote is not taken so: `enabled"` against `disabled"` ends a quoted sentence of a
+ * message as often (go-kit's `msg="…"`).
+ */
+export function differsInValueSlot(a: string | undefined, b: string | undefined): boolean {
+  if (a === undefined || b === undefined) return false;
+  const n = a.length;
+  const m = b.length;
+  if (n < 3 || m < 3) return false;
+  const open = a.charCodeAt(0);
+  if (open !== b.charCodeAt(0)) return false;
+  if (open === 34 || open === 39) return true;
+  const close = a.charCodeAt(n - 1);
+  if (close !== b.charCodeAt(m - 1)) return false;
+  // [ ] < > { }; not ( ): a word in parentheses is as often a remark of the message
+  // (`(usable)` against `(reserved)`, two events in the LogHub Linux labels).
+  return (open === 91 && close === 93) || (open === 60 && close === 62) || (open === 123 && close === 125);
+}
+
+/**
+ * Whether position `i` follows a label, a token ending in `:` that the template and the line
+ * share (`searching authorities for: primary`, `Shutter: false`): what a label introduces is the
+ * value it labels. Only the line's last word is taken so (the caller checks): inside a line a
+ * `word:` as often ends a clause and the next word is the message's own.
+ */
+export function followsLabel(template: readonly string[], line: readonly string[], i: number): boolean {
+  if (i === 0) return false;
+  const before = line[i - 1];
+  return before !== undefined && before.length > 1 && before === template[i - 1] && before.charCodeAt(before.length - 1) === 58;
+}
