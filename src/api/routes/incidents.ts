@@ -37,7 +37,7 @@ export function registerIncidentRoute(app: FastifyInstance, deps: DataRouteDeps,
   } as const;
   declareRoute(app, route, async ({ query, request }) => {
     const range = incidentRange(query.window);
-    const inputs = await readIncidentInputs(deps.store, range, readOptions(context, request));
+    const inputs = await readIncidentInputs(deps.store, range, { ...readOptions(context, request), nowMs: query.window.nowMs });
     const report = analyzeIncident({ ...inputs, ...(query.service === undefined ? {} : { service: query.service }) });
     const ns = (s: number) => BigInt(s) * 1_000_000_000n;
     return {

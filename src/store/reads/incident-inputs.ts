@@ -7,6 +7,7 @@
 import type { GroupCounts, IncidentInputs, TemplateCounts } from '../../analysis/incidents/types.js';
 import type { QueryOptions, Store } from '../../model/store.js';
 import { readCallMinutes, readOpMinutes } from '../call-minutes.js';
+import { oldestAllowedNs } from '../lifetimes.js';
 import { latestStoriesSql } from './latest-stories.js';
 
 /** Groups read per window: far more than are shown, so that the trend of every shown one is known. */
@@ -19,7 +20,12 @@ export interface IncidentRange {
   windowToS: number;
 }
 
-export async function readIncidentInputs(store: Store, range: IncidentRange, options: QueryOptions): Promise<Omit<IncidentInputs, 'service'>> {
+/** The clock the stories' lifetime is judged against: no expired story is counted. */
+export interface IncidentReadOptions extends QueryOptions {
+  nowMs: number;
+}
+
+export async function readIncidentInputs(store: Store, range: IncidentRange, options: IncidentReadOptions): Promise<Omit<IncidentInputs, 'service'>> {
   const [ops, calls, groups, templates] = await Promise.all([
     readOpMinutes(store, range.baselineFromS, range.windowToS, options),
     readCallMinutes(store, range.baselineFromS, range.windowToS, options),
@@ -47,8 +53,10 @@ interface SampleRow {
   endpoint_name: string;
 }
 
-async function readGroupCounts(store: Store, range: IncidentRange, options: QueryOptions): Promise<GroupCounts[]> {
-  const fromNs = BigInt(range.baselineFromS) * NS_PER_S;
+async function readGroupCounts(store: Store, range: IncidentRange, options: IncidentReadOptions): Promise<GroupCounts[]> {
+  const oldestNs = oldestAllowedNs('stories', options.nowMs);
+  const baselineFromNs = BigInt(range.baselineFromS) * NS_PER_S;
+  const fromNs = baselineFromNs > oldestNs ? baselineFromNs : oldestNs;
   const toNs = BigInt(range.windowToS) * NS_PER_S;
   const latest = latestStoriesSql({ fromNs, toNs });
   const counts = await store.query<GroupCountRow>(
