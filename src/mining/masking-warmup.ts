@@ -7,7 +7,7 @@
  * compiled again: `svc templates` over 1M lines compiled it 8-10 times (~90 ms each on this
  * machine's 2 cores, beside the mining). Running every path once first, on the few lines below,
  * leaves it compiled once or twice per thread: ~15% less CPU and wall time over 1M lines
- * (interleaved runs, see docs/log-mining.md). The scan is pure, so this changes no result.
+ * (interleaved runs; the README's benchmark table). The scan is pure, so this changes no result.
  */
 import { fingerprintLine, maskLine } from './masking.js';
 
