@@ -55,8 +55,13 @@ export const MAX_LINE_BYTES = 1 << 20;
  */
 export async function runTemplates(args: string[], env: NodeJS.ProcessEnv): Promise<number> {
   const file = args[0];
+  const usage = 'usage: svc templates FILE   (FILE may be - for standard input; ./--help names a file called --help)\n';
+  if (file === '--help' || file === '-h') {
+    process.stdout.write(usage);
+    return 0;
+  }
   if (file === undefined || args.length > 1) {
-    process.stderr.write('usage: svc templates FILE   (FILE may be - for standard input)\n');
+    process.stderr.write(usage);
     return 2;
   }
   const settings = loadSettings('tool', env);

@@ -122,6 +122,10 @@ test('templates - reads standard input and streams the same lines as for a file'
   assert.equal(missing.code, 1);
   assert.equal(missing.stdout, '');
   assert.match(missing.stderr, /cannot read \/nonexistent\/file\.log/);
+  const help = await svc(['templates', '--help']);
+  assert.equal(help.code, 0, help.stderr);
+  assert.match(help.stdout, /^usage: svc templates FILE/);
+  assert.doesNotMatch(help.stderr, /cannot read/);
 });
 
 test('hash-password reads the first piped line and prints an Argon2id PHC string that verifies', async () => {
