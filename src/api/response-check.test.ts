@@ -88,8 +88,8 @@ describe('declared responses', () => {
     const api = routes.filter((route) => route.url.startsWith('/api/v1/') && route.method !== 'HEAD');
     const undeclared = api.filter((route) => route.config?.response === undefined).map((route) => `${String(route.method)} ${route.url}`);
     assert.deepEqual(undeclared, []);
-    // The contract's data routes and the log search pair: a module that stopped registering shows here.
-    assert.equal(api.length, 21, api.map((route) => route.url).join(', '));
+    // The contract's data routes, the log search pair and incidents: a module that stopped registering shows here.
+    assert.equal(api.length, 22, api.map((route) => route.url).join(', '));
     await app.close();
   });
 

@@ -109,7 +109,7 @@ export function storeSuite(driver: string, open: () => Promise<Store>): void {
         'SELECT name FROM system.tables WHERE database = currentDatabase() ORDER BY name',
       );
       assert.deepEqual(tables.map((t) => t.name), [
-        'log_alerts', 'logminer_state', 'logs', 'metric_samples', 'notifier_deliveries', 'schema_version',
+        'call_minutes', 'log_alerts', 'logminer_state', 'logs', 'metric_samples', 'notifier_deliveries', 'op_minutes', 'schema_version',
         'service_edges', 'silence_settings', 'span_services', 'span_services_mv', 'spans', 'stories',
         'template_hits', 'template_minutes', 'templates', 'trace_summaries',
       ]);
