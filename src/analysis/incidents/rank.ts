@@ -139,7 +139,7 @@ function combine(findings: readonly Finding[], echoed: boolean): number {
 }
 
 function suspectOf(s: Scored, rank: number): Suspect {
-  const sorted = [...s.findings].sort((a, b) => weightOf(b, s.echoed) * b.strength - weightOf(a, s.echoed) * a.strength);
+  const sorted = byKindFirst([...s.findings].sort((a, b) => weightOf(b, s.echoed) * b.strength - weightOf(a, s.echoed) * a.strength));
   const evidence: Evidence[] = sorted.slice(0, MAX_EVIDENCE).map(({ strength, ...rest }) => ({ ...rest, score: round1(100 * weightOf(rest as Finding, s.echoed) * strength) }));
   const withOperation = sorted.find((f) => f.operation !== null);
   const onEdge = sorted.find((f) => f.caller !== null && f.callee !== null);
@@ -153,6 +153,24 @@ function suspectOf(s: Scored, rank: number): Suspect {
     summary: top === undefined ? s.service : `${s.service}: ${top.summary}`,
     evidence,
   };
+}
+
+/**
+ * The strongest finding of each kind first, then the rest, each part strongest first: five story
+ * groups split by a message's wording must not push the failing share or the log lines out of sight.
+ */
+function byKindFirst(sorted: readonly Finding[]): Finding[] {
+  const seen = new Set<EvidenceKind>();
+  const firsts: Finding[] = [];
+  const rest: Finding[] = [];
+  for (const f of sorted) {
+    if (seen.has(f.kind)) rest.push(f);
+    else {
+      seen.add(f.kind);
+      firsts.push(f);
+    }
+  }
+  return [...firsts, ...rest];
 }
 
 function coveredMinutes(inputs: IncidentInputs, fromS: number, toS: number): number {

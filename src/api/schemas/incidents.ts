@@ -54,7 +54,7 @@ export const incidentSuspect = z.strictObject({
   score: z.number(),
   /** One sentence: the suspect and its strongest evidence. */
   summary: z.string(),
-  /** Strongest first. */
+  /** The strongest of each kind first, then the rest; strongest first within each part. */
   evidence: z.array(incidentEvidence),
 });
 
