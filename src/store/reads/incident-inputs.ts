@@ -9,6 +9,7 @@ import type { QueryOptions, Store } from '../../model/store.js';
 import { readCallMinutes, readOpMinutes } from '../call-minutes.js';
 import { oldestAllowedNs } from '../lifetimes.js';
 import { latestStoriesSql } from './latest-stories.js';
+import { readSampleStories } from './story-groups.js';
 
 /** Groups read per window: far more than are shown, so that the trend of every shown one is known. */
 const MAX_GROUPS_READ = 1_000;
@@ -42,17 +43,6 @@ interface GroupCountRow {
   sample_story_id: string;
 }
 
-interface SampleRow {
-  story_id: string;
-  kind: 'error' | 'slow';
-  summary: string;
-  rc_service: string;
-  rc_span_name: string;
-  rc_span_kind: string;
-  endpoint_service: string;
-  endpoint_name: string;
-}
-
 async function readGroupCounts(store: Store, range: IncidentRange, options: IncidentReadOptions): Promise<GroupCounts[]> {
   const oldestNs = oldestAllowedNs('stories', options.nowMs);
   const baselineFromNs = BigInt(range.baselineFromS) * NS_PER_S;
@@ -71,18 +61,7 @@ async function readGroupCounts(store: Store, range: IncidentRange, options: Inci
     options,
   );
   if (counts.length === 0) return [];
-  const samples = await store.query<SampleRow>(
-    `SELECT story_id, kind, summary, rc_service, rc_span_name, JSONExtractString(story, 'root_cause', 'span_kind') AS rc_span_kind,
-       endpoint_service, endpoint_name
-     FROM stories
-     WHERE fingerprint IN {fingerprints:Array(UInt64)} AND story_id IN {story_ids:Array(String)}
-       AND ts_ns >= {from_ns:Int64} AND ts_ns < {to_ns:Int64}
-     ORDER BY written_at_ms DESC
-     LIMIT 1 BY story_id`,
-    { fingerprints: counts.map((c) => BigInt(c.fingerprint)), story_ids: counts.map((c) => c.sample_story_id), from_ns: fromNs, to_ns: toNs },
-    options,
-  );
-  const byId = new Map(samples.map((s) => [s.story_id, s] as const));
+  const byId = await readSampleStories(store, counts.map((c) => ({ fingerprint: c.fingerprint, storyId: c.sample_story_id })), { fromNs, toNs }, options);
   const groups: GroupCounts[] = [];
   for (const c of counts) {
     const sample = byId.get(c.sample_story_id);

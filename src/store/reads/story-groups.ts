@@ -37,12 +37,15 @@ interface GroupCountRow {
   buckets: [string, string][];
 }
 
-interface SampleRow {
+/** The newest version of a group's sample story: what a group shows of it. */
+export interface SampleRow {
   story_id: string;
   kind: 'error' | 'slow';
   summary: string;
   rc_service: string;
   rc_span_name: string;
+  /** The root-cause span's kind, from the story's JSON. */
+  rc_span_kind: string;
   endpoint_service: string;
   endpoint_name: string;
 }
@@ -104,18 +107,34 @@ export async function readStoryGroups(
 
 /** The newest version of each group's sample story, read by sort key (fingerprint) and story id. */
 async function readSamples(store: Store, counts: GroupCountRow[], filter: StoryFilter, options: QueryOptions): Promise<Map<string, SampleRow>> {
+  return readSampleStories(
+    store,
+    counts.map((row) => ({ fingerprint: row.fingerprint, storyId: row.sample_story_id })),
+    filter,
+    options,
+  );
+}
+
+/** The newest version of the given stories of the given groups in the filter's range, by story id. */
+export async function readSampleStories(
+  store: Store,
+  samples: readonly { fingerprint: string; storyId: string }[],
+  range: { fromNs: bigint; toNs: bigint },
+  options: QueryOptions,
+): Promise<Map<string, SampleRow>> {
   const rows = await store.query<SampleRow>(
-    `SELECT story_id, kind, summary, rc_service, rc_span_name, endpoint_service, endpoint_name
+    `SELECT story_id, kind, summary, rc_service, rc_span_name, JSONExtractString(story, 'root_cause', 'span_kind') AS rc_span_kind,
+       endpoint_service, endpoint_name
      FROM stories
      WHERE fingerprint IN {fingerprints:Array(UInt64)} AND story_id IN {story_ids:Array(String)}
        AND ts_ns >= {from_ns:Int64} AND ts_ns < {to_ns:Int64}
      ORDER BY written_at_ms DESC
      LIMIT 1 BY story_id`,
     {
-      fingerprints: counts.map((row) => BigInt(row.fingerprint)),
-      story_ids: counts.map((row) => row.sample_story_id),
-      from_ns: filter.fromNs,
-      to_ns: filter.toNs,
+      fingerprints: samples.map((sample) => BigInt(sample.fingerprint)),
+      story_ids: samples.map((sample) => sample.storyId),
+      from_ns: range.fromNs,
+      to_ns: range.toNs,
     },
     options,
   );
