@@ -3,11 +3,11 @@ import { toApiSpan } from '../../analysis/api-span.js';
 import type { LogRow, SpanRow } from '../../model/signals.js';
 import { z } from 'zod';
 import { declareRoute } from '../declared-route.js';
+import { API_ROUTES } from '../schemas/routes.js';
 import { notFound } from '../errors.js';
 import { traceIdPath } from '../query-params.js';
 import type { TraceRepo } from '../repo.js';
 import type { RequestContext } from '../request-context.js';
-import { services, trace } from '../schemas/traces.js';
 
 /** The contract's Span shape for every span of a trace. */
 export function toApiSpans(spans: SpanRow[]) {
@@ -32,7 +32,7 @@ export function toApiLogs(logs: LogRow[]) {
 }
 
 export function registerTraceRoutes(app: FastifyInstance, repo: TraceRepo, context: RequestContext): void {
-  const traceRoute = { method: 'GET', url: '/api/v1/traces/:traceId', params: z.object({ traceId: traceIdPath }), response: trace } as const;
+  const traceRoute = { method: 'GET', ...API_ROUTES['traces/:traceId'], params: z.object({ traceId: traceIdPath }) } as const;
   declareRoute(app, traceRoute, async ({ params: { traceId }, request }) => {
     const signal = context.signal(request);
     const [spans, logs, storyId] = await Promise.all([repo.traceSpans(traceId, signal), repo.traceLogs(traceId, signal), repo.traceStoryId(traceId, signal)]);
@@ -42,5 +42,5 @@ export function registerTraceRoutes(app: FastifyInstance, repo: TraceRepo, conte
     return { trace_id: traceId, spans: toApiSpans(spans), logs: toApiLogs(logs), story_id: storyId };
   });
 
-  declareRoute(app, { method: 'GET', url: '/api/v1/services', response: services }, async ({ request }) => repo.services(Date.now(), context.signal(request)));
+  declareRoute(app, { method: 'GET', ...API_ROUTES['services'] }, async ({ request }) => repo.services(Date.now(), context.signal(request)));
 }

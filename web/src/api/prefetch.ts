@@ -1,6 +1,6 @@
 import { filtersOf, searchPath, seriesPath } from '../pages/logs/explore/exploreQuery';
 import { incidentWindow } from '../pages/stories/incidentWindow';
-import { apiFetch, apiPath } from './client';
+import { apiFetch, apiRoute } from './client';
 
 // On a cold load the page's code arrives in its own chunk and only then would it ask for data: two
 // round trips in series. The first URL's data request starts here instead, beside the chunk download,
@@ -30,14 +30,14 @@ export function takePrefetched<T>(path: string): Promise<T> | undefined {
 }
 
 // The API paths of the pages whose first view is measured; the pages build theirs with the same functions.
-export const tracePath = (id: string) => apiPath(`traces/${encodeURIComponent(id)}`);
-export const storyPath = (id: string) => apiPath(`stories/${encodeURIComponent(id)}`);
-export const overviewPath = (query: URLSearchParams) => apiPath('overview', { since: query.get('since'), until: query.get('until') });
+export const tracePath = (id: string) => apiRoute('traces/:traceId', { traceId: id });
+export const storyPath = (id: string) => apiRoute('stories/:storyId', { storyId: id });
+export const overviewPath = (query: URLSearchParams) => apiRoute('overview', { since: query.get('since'), until: query.get('until') });
 export const storyGroupsPath = (query: URLSearchParams) =>
-  apiPath('story-groups', { since: query.get('since'), until: query.get('until'), kind: query.get('kind'), service: query.get('service') });
+  apiRoute('story-groups', { since: query.get('since'), until: query.get('until'), kind: query.get('kind'), service: query.get('service') });
 /** The Stories page's "What changed": the end of the page window (see incidentWindow), the same service filter. */
 export const incidentsPath = (query: URLSearchParams) =>
-  apiPath('incidents', { since: incidentWindow(query.get('since') ?? '').since, until: query.get('until'), service: query.get('service') });
+  apiRoute('incidents', { since: incidentWindow(query.get('since') ?? '').since, until: query.get('until'), service: query.get('service') });
 
 /** Prefetches what the page at `pathname` asks for first. */
 export function prefetchForLocation(pathname: string, query: URLSearchParams): void {

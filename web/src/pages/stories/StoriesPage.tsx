@@ -1,6 +1,5 @@
 import { useMemo } from 'react';
-import { apiPath } from '../../api/client';
-import type { Overview, StoriesSeries, StoryGroup } from '../../api/types';
+import { apiRoute } from '../../api/client';
 import { overviewPath, storyGroupsPath } from '../../api/prefetch';
 import { useApi } from '../../api/useApi';
 import { setQuery, useLocation } from '../../app/router';
@@ -28,10 +27,10 @@ export default function StoriesPage() {
   const group = query.get('group') ?? '';
   const [serviceField, setServiceField] = useQueryField('service');
 
-  const overview = useApi<Overview>(overviewPath(query));
-  const groups = useApi<StoryGroup[]>(storyGroupsPath(query));
+  const overview = useApi(overviewPath(query));
+  const groups = useApi(storyGroupsPath(query));
   // The overview's chart covers all stories; a kind or service filter needs the filtered series.
-  const filteredSeries = useApi<StoriesSeries>(kind !== '' || service !== '' ? apiPath('stories/series', { since, until, kind, service }) : null);
+  const filteredSeries = useApi(kind !== '' || service !== '' ? apiRoute('stories/series', { since, until, kind, service }) : null);
   const series = kind !== '' || service !== '' ? filteredSeries.data : overview.data?.stories;
 
   // Recomputed per response so the sparklines and chart share the server's window end.
