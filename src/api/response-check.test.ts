@@ -75,7 +75,7 @@ describe('declared responses', () => {
     const context = createRequestContext(15);
     const registry = new Registry();
     createApiMetrics(registry);
-    registerTraceRoutes(app, repo, context);
+    registerTraceRoutes(app, repo, context, Date.now);
     for (const module of [
       createStoryRoutes(noStore),
       createLogRoutes(noStore),

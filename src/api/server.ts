@@ -38,6 +38,8 @@ export interface ApiDeps {
   routes?: RouteModule[];
   /** Tests: hold every reply of a declared route to its declared response (response-check.ts). */
   checkResponses?: boolean;
+  /** The clock of the API's own routes (trace and service reads); default Date.now. */
+  nowMs?: () => number;
 }
 
 export interface Api extends Component {
@@ -125,7 +127,7 @@ export function createApi(settings: ApiSettings, deps: ApiDeps): Api {
     return reply.type(merged.contentType).send(await merged.metrics());
   });
 
-  registerTraceRoutes(app, deps.traces, context);
+  registerTraceRoutes(app, deps.traces, context, deps.nowMs ?? Date.now);
   for (const register of deps.routes ?? []) register(app, context);
 
   return {

@@ -15,7 +15,7 @@ import type { Store } from '../model/store.js';
 import { until } from '../testing/sdk-trace.js';
 import { at } from '../util/at.js';
 import { createStore } from './create-store.js';
-import { insertLogs } from './logs.js';
+import { insertLogs } from '../testing/store-rows.js';
 import { migrate } from './migrate.js';
 import { MIGRATIONS } from './migrations/index.js';
 

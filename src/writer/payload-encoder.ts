@@ -13,8 +13,11 @@ export interface PayloadEncoder {
 /**
  * Measured with the ingest bench at 10k spans/s + 10k logs/s: decoding the records and encoding
  * the insert payloads took ~15 % of the all-in-one main thread (and much of its garbage), which
- * also runs ingest, the assembler and the logminer; one encoder thread takes that off it. Requests
- * are answered in order. The bytes in flight are bounded by the bus's per-group in-flight bound.
+ * also runs ingest, the assembler and the logminer; one encoder thread takes that off it.
+ * Re-measure: `SVC_BENCH_INGEST_RATE=10000 SVC_BENCH_SVC_NODE_ARGS="--cpu-prof --cpu-prof-dir=/tmp/prof"
+ * npm run bench -- ingest-e2e` writes one CPU profile per thread of the svc process; the encoder
+ * thread's busy time against the main thread's total is the share this thread takes off it.
+ * Requests are answered in order. The bytes in flight are bounded by the bus's per-group in-flight bound.
  */
 export function createPayloadEncoder(options: { threaded: boolean }): PayloadEncoder {
   if (!options.threaded) {
