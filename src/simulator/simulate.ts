@@ -318,7 +318,7 @@ export function createSimulator(options: SimulatorOptions): Simulator {
   };
 
   const playTrace = (rng: Rng, startMs: number, spans: SpanRow[], logs: LogRow[]) => {
-    let pick = rng.next() * totalWeight;
+    const pick = rng.next() * totalWeight;
     let typeIndex = 0;
     while (typeIndex < cumulativeWeights.length - 1 && pick >= (cumulativeWeights[typeIndex] ?? 0)) typeIndex++;
     const type = model.requestTypes[typeIndex];

@@ -41,14 +41,14 @@ export const incidentsPath = (query: URLSearchParams) =>
 
 /** Prefetches what the page at `pathname` asks for first. */
 export function prefetchForLocation(pathname: string, query: URLSearchParams): void {
-  const trace = /^\/traces\/([0-9a-fA-F]{32})\/?$/.exec(pathname);
-  if (trace !== null) {
-    void prefetch(tracePath(trace[1]));
+  const traceId = /^\/traces\/([0-9a-fA-F]{32})\/?$/.exec(pathname)?.[1];
+  if (traceId !== undefined) {
+    void prefetch(tracePath(traceId));
     return;
   }
-  const story = /^\/stories\/([0-9a-fA-F]{32})\/?$/.exec(pathname);
-  if (story !== null) {
-    void prefetch(storyPath(story[1]));
+  const storyId = /^\/stories\/([0-9a-fA-F]{32})\/?$/.exec(pathname)?.[1];
+  if (storyId !== undefined) {
+    void prefetch(storyPath(storyId));
     return;
   }
   // The explorer's rows first, then its counts once the rows have come: the embedded engine runs one

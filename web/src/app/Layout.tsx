@@ -46,7 +46,7 @@ export function Layout({ children }: { children: ReactNode }) {
         </nav>
         <GlobalSearch />
         {config.auth_enabled && location.pathname !== '/login' && (
-          <button type="button" className="link-button" onClick={logout}>
+          <button type="button" className="link-button" onClick={() => void logout()}>
             Sign out
           </button>
         )}

@@ -35,7 +35,7 @@ export function SilenceForm({ templateId, stored, onSaved }: { templateId: strin
   };
 
   return (
-    <form className="silence-form" onSubmit={save} aria-labelledby="silence-heading" noValidate>
+    <form className="silence-form" onSubmit={(event) => void save(event)} aria-labelledby="silence-heading" noValidate>
       <h2 id="silence-heading">Silence alert</h2>
       <p className="muted">Raise a silence alert when this template, usually steady, stops appearing for a while (judged in the service's log time).</p>
       <span className="field check">

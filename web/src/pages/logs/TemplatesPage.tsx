@@ -27,6 +27,7 @@ export default function TemplatesPage() {
   const [serviceField, setServiceField] = useQueryField('service');
   const [qField, setQField] = useQueryField('q');
   const { data, error, loading } = useApi(apiRoute('log-templates', { since, until, service, q }));
+  // eslint-disable-next-line react-hooks/exhaustive-deps -- the reply is a deliberate dependency: the bounds read the clock, so they are taken again when each reply arrives.
   const { startMs, endMs } = useMemo(() => windowBounds(since, until, DEFAULT_SINCE), [since, until, data]);
 
   return (

@@ -34,6 +34,7 @@ export default function StoriesPage() {
   const series = kind !== '' || service !== '' ? filteredSeries.data : overview.data?.stories;
 
   // Recomputed per response so the sparklines and chart share the server's window end.
+  // eslint-disable-next-line react-hooks/exhaustive-deps -- the reply is a deliberate dependency: the bounds read the clock, so they are taken again when each reply arrives.
   const { startMs, endMs } = useMemo(() => windowBounds(since, until, DEFAULT_SINCE), [since, until, groups.data, overview.data]);
   const windowQuery = withWindow('', query);
   const shown = (groups.data ?? []).filter((g) => group === '' || g.fingerprint === group);

@@ -49,6 +49,7 @@ export default function ExplorePage() {
   const rowsFirst = pages.loading && pages.rows.length === 0 && pages.error === undefined;
   const series = useApi(rowsFirst ? null : seriesPath(filters), tick);
   // Bounds as the server resolved them when the series arrived (now moves on in between).
+  // eslint-disable-next-line react-hooks/exhaustive-deps -- the reply is a deliberate dependency: the bounds read the clock, so they are taken again when each reply arrives.
   const { startMs, endMs } = useMemo(() => windowBounds(filters.since ?? '', filters.until ?? '', DEFAULT_SINCE), [filters, series.data]);
   const filtered = Object.keys(filters).some((key) => key !== 'since' && key !== 'until');
 
