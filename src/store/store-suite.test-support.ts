@@ -10,11 +10,16 @@ import type { AttrPair, LogRow, SpanRow } from '../model/signals.js';
 import { LIFETIME_MS } from './lifetimes.js';
 import { getTraceLogs } from './logs.js';
 import { insertLogs, insertSpans } from '../testing/store-rows.js';
-import { appliedVersions, migrate, schemaVersion } from './migrate.js';
+import { appliedVersions, migrate } from './migrate.js';
 import { MIGRATIONS } from './migrations/index.js';
 import { listServices, MAX_SERVICES } from './services.js';
 import { getTraceSpans } from './spans.js';
 import { storyIdOfTrace } from './story-ids.js';
+
+/** The highest applied version, or 0 on an empty database. */
+async function schemaVersion(store: Store): Promise<number> {
+  return Math.max(0, ...(await appliedVersions(store)));
+}
 
 const NOW_MS = Date.now();
 const NOW_NS = BigInt(NOW_MS) * 1_000_000n;
@@ -110,7 +115,7 @@ export function storeSuite(driver: string, open: () => Promise<Store>): void {
         'SELECT name FROM system.tables WHERE database = currentDatabase() ORDER BY name',
       );
       assert.deepEqual(tables.map((t) => t.name), [
-        'log_alerts', 'logminer_state', 'logs', 'metric_samples', 'notifier_deliveries', 'schema_version',
+        'call_minutes', 'log_alerts', 'logminer_state', 'logs', 'metric_samples', 'notifier_deliveries', 'op_minutes', 'schema_version',
         'service_edges', 'silence_settings', 'span_services', 'span_services_mv', 'spans', 'stories',
         'template_hits', 'template_minutes', 'templates', 'trace_summaries',
       ]);
