@@ -10,6 +10,7 @@ import type { MineRecord } from '../mining/remine.js';
 import { overflowTemplateId } from '../mining/template-id.js';
 import type { LogRow } from '../model/signals.js';
 import type { TemplateRow } from '../store/templates.js';
+import { at } from '../util/at.js';
 import type { Flusher } from './flusher.js';
 import type { LiveState, LiveTemplate } from './live-state.js';
 import type { LogminerMetrics } from './metrics.js';
@@ -54,8 +55,8 @@ export function createTemplateMiner(deps: TemplateMinerDeps): (logs: LogRow[]) =
     const mined = await engine.mine(records);
     const wallMs = deps.nowMs();
     for (let i = 0; i < logs.length; i++) {
-      const log = logs[i];
-      const { templateId, template } = mined[i];
+      const log = at(logs, i);
+      const { templateId, template } = at(mined, i);
       let t = state.templates.get(templateId);
       if (t === undefined) {
         t = newTemplate(log, templateId, template);
