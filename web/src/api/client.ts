@@ -3,11 +3,12 @@ import type { API_ROUTES, RouteName } from '../../../src/api/schemas/routes';
 import type { WireOf } from '../../../src/api/schemas/wire';
 import { navigate } from '../app/router';
 
-/** An API failure carrying the server's `{"error": "..."}` message and status. */
+/** An API failure carrying the server's `{"error": "..."}` message, status and `svc-error-code` (absent when no svc answered). */
 export class ApiError extends Error {
   constructor(
     readonly status: number,
     message: string,
+    readonly code?: string,
   ) {
     super(message);
     this.name = 'ApiError';
@@ -39,7 +40,7 @@ async function errorFrom(response: Response): Promise<ApiError> {
   } catch {
     // Not JSON (a proxy error page, say): the status line is the best message there is.
   }
-  return new ApiError(response.status, message);
+  return new ApiError(response.status, message, response.headers.get('svc-error-code') ?? undefined);
 }
 
 /** Sends a request to the JSON API and returns the parsed body; non-2xx answers throw ApiError. */
