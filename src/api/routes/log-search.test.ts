@@ -157,9 +157,10 @@ async function allPages(url: string, limit: number): Promise<{ pages: number; lo
   return { pages, logIds, ts };
 }
 
-describe('migrations 4 to 8 on an existing data dir', () => {
+describe('migrations 4 and later on an existing data dir', () => {
   it('adds the skipping indexes to the logs table and keeps the logs written before it searchable', async () => {
-    assert.deepEqual(upgradeApplied, [4, 5, 6, 7, 8]);
+    // Every migration from 4 on runs on the old data dir (later ones too, as they are added).
+    assert.deepEqual(upgradeApplied, MIGRATIONS.map((migration) => migration.version).filter((version) => version >= 4));
     const indexes = await store.query<{ name: string; type: string; expr: string }>(
       "SELECT name, type, expr FROM system.data_skipping_indices WHERE database = currentDatabase() AND table = 'logs' ORDER BY name",
     );
