@@ -9,7 +9,7 @@
  * line at [from, to). For ASCII a byte is the UTF-16 code unit the JavaScript scanner reads, so the
  * result is the same number; for UTF-8 the numbers differ but are equal exactly where those of the
  * JavaScript scanner are (the rules split and mask on ASCII bytes only). The parity test
- * (src/cli/wasm-fingerprint.test.ts) checks both on the LogHub sets, the own corpora and generated
+ * (src/templates/wasm-fingerprint.test.ts) checks both on the LogHub sets, the own corpora and generated
  * lines. Every rule here mirrors one in masking.ts or masking-rules.ts: change both, or that test
  * fails.
  */

@@ -17,7 +17,7 @@ import { configRoutes } from '../src/api/routes/config.js';
 import { createLogRoutes } from '../src/api/routes/log-routes.js';
 import { createApi, type Api } from '../src/api/server.js';
 import { staticRoutes } from '../src/api/static.js';
-import { createTraceRepo } from '../src/cli/store-adapters.js';
+import { createTraceRepo } from '../src/api/trace-repo.js';
 import { launchChromium } from '../src/testing/browser.js';
 import { at } from '../src/util/at.js';
 import { createLogger } from '../src/util/log.js';

@@ -8,9 +8,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { LogRow, SpanRow } from '../src/model/signals.js';
 import { ChdbStore } from '../src/store/chdb-store.js';
-import { insertLogs } from '../src/store/logs.js';
+import { insertLogs } from '../src/testing/store-rows.js';
 import { migrate } from '../src/store/migrate.js';
-import { insertSpans } from '../src/store/spans.js';
+import { insertSpans } from '../src/testing/store-rows.js';
 
 const TOTAL_ROWS = 100_000;
 const BATCH_ROWS = 10_000;

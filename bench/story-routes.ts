@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { Registry } from 'prom-client';
 import { createStoryRoutes } from '../src/api/routes/story-routes.js';
 import { createApi } from '../src/api/server.js';
-import { createTraceRepo } from '../src/cli/store-adapters.js';
+import { createTraceRepo } from '../src/api/trace-repo.js';
 import { createStore } from '../src/store/create-store.js';
 import { migrate } from '../src/store/migrate.js';
 import { createLogger } from '../src/util/log.js';

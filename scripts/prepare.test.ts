@@ -20,7 +20,7 @@ function makeCheckout(): string {
   mkdirSync(join(dir, 'src'));
   writeFileSync(join(dir, 'src/a.ts'), 'export const a = 1;\n');
   writeFileSync(join(dir, 'tsconfig.json'), '{}\n');
-  const build = "const fs=require('fs');fs.mkdirSync('dist/src/cli',{recursive:true});fs.writeFileSync('dist/src/cli.js','');fs.writeFileSync('dist/src/cli/fingerprint.wasm','');fs.appendFileSync('builds.log','build\\n')";
+  const build = "const fs=require('fs');fs.mkdirSync('dist/src/templates',{recursive:true});fs.writeFileSync('dist/src/cli.js','');fs.writeFileSync('dist/src/templates/fingerprint.wasm','');fs.appendFileSync('builds.log','build\\n')";
   writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: 'prepare-fixture', version: '1.0.0', private: true, scripts: { 'build:server': `node -e "${build}"` } }, null, 2));
   return dir;
 }
@@ -74,7 +74,7 @@ test('prepare installs and builds on a fresh checkout, then only what changed', 
     rmSync(join(dir, 'dist'), { recursive: true });
     assert.equal(run().length, 1);
     // Only the WebAssembly scanner missing (a build stopped after tsc): rebuilt as well.
-    rmSync(join(dir, 'dist/src/cli/fingerprint.wasm'));
+    rmSync(join(dir, 'dist/src/templates/fingerprint.wasm'));
     assert.equal(run().length, 1);
     assert.equal(readFileSync(join(dir, 'builds.log'), 'utf8').trim().split('\n').length, 6);
 

@@ -21,23 +21,29 @@ const COMPONENTS = ['ingest', 'writer', 'assembler', 'logminer', 'notifier', 're
 /** Pure cores: computation only, fed and drained by the components. */
 const PURE_CORES = ['analysis', 'mining'];
 /** Beyond the cores' own folders, the only modules they may load (types shared with everyone). */
-const PURE_SHARED_FILES = ['model/signals.ts', 'config/settings.ts', 'util/at.ts', 'util/xxhash.ts'];
+const PURE_SHARED_FILES = ['model/signals.ts', 'config/settings.ts', 'util/at.ts', 'util/xxhash.ts', 'util/worker-rpc.ts', 'util/time-units.ts'];
 /** Packages the cores may use: a hash function, nothing that touches the outside world. */
 const PURE_PACKAGES = ['@node-rs/xxhash'];
 /** What the API may read from: storage, shared types and helpers, and the pure cores. */
 const API_MAY_IMPORT = ['api', 'store', 'model', 'util', 'config', 'analysis', 'mining'];
+/** Feature rooms run by the CLI alone. */
+const FEATURE_ROOMS = ['mcp', 'templates'];
 /** Lower layers every component builds on; they never reach back up. */
 const LOWER_LAYERS = ['store', 'bus', 'otlp', 'model', 'util', 'config'];
-const UPPER_ROOMS = [...COMPONENTS, 'api', 'cli'];
+const UPPER_ROOMS = [...COMPONENTS, 'api', 'cli', ...FEATURE_ROOMS];
+/** The MCP server reads the API's own routes, never storage or components: its tools are clients of the API. */
+const MCP_MAY_IMPORT = ['mcp', 'api', 'analysis', 'util', 'model'];
+/** `svc templates`, the offline template miner: files in, templates out, with the miner and the settings. */
+const TEMPLATES_MAY_IMPORT = ['templates', 'mining', 'config', 'util'];
 /** The fault simulator: a pure application model over the shared shapes, the OTLP encoders and helpers, run by `svc demo`. */
 const SIMULATOR_MAY_IMPORT = ['simulator', 'model', 'otlp', 'util'];
 
 /** Imports that break a rule today, each with the reason it stands. A rule change goes in docs/architecture.md too. */
 const EXCEPTIONS: { from: string; to: string; reason: string }[] = [
   {
-    from: 'mining/parallel.ts',
+    from: 'util/worker-rpc.ts',
     to: 'node:worker_threads',
-    reason: 'the parallel miner runs the same pure miner on worker threads: messages between threads, no files, sockets or processes.',
+    reason: 'the parallel miner runs the same pure miner on worker threads through this request/reply helper: messages between threads, no files, sockets or processes.',
   },
   {
     from: 'mining/parallel-worker.ts',
@@ -107,6 +113,9 @@ export function violations(edges: Edge[]): string[] {
     if (from === 'api' && own && !API_MAY_IMPORT.includes(to)) broken(edge, `the API reads storage, not component state: it imports only ${API_MAY_IMPORT.join(', ')}`);
     if (LOWER_LAYERS.includes(from) && own && UPPER_ROOMS.includes(to)) broken(edge, `${LOWER_LAYERS.join(', ')} never import components, the API or the CLI`);
     if (from !== 'cli' && own && to === 'cli') broken(edge, 'the CLI wires everything together: nothing else imports it');
+    if (from === 'mcp' && own && !MCP_MAY_IMPORT.includes(to)) broken(edge, `the MCP server is a client of the API: it imports only ${MCP_MAY_IMPORT.join(', ')}`);
+    if (from === 'templates' && own && !TEMPLATES_MAY_IMPORT.includes(to)) broken(edge, `svc templates imports only ${TEMPLATES_MAY_IMPORT.join(', ')}`);
+    if (own && FEATURE_ROOMS.includes(to) && to !== from && from !== 'cli') broken(edge, `${to}/ is a feature the CLI runs: only cli/ imports it`);
     if (from === 'simulator' && (!own || !SIMULATOR_MAY_IMPORT.includes(to))) {
       broken(edge, `the simulator imports only ${SIMULATOR_MAY_IMPORT.join(', ')}: no packages, no node: modules (it sends with the global fetch)`);
     }
@@ -131,7 +140,7 @@ function readSources(): Map<string, string> {
 test('the sources keep to the rooms and their dependency rules', () => {
   const sources = readSources();
   assert.ok(sources.size > 100, `read ${sources.size} sources from ${SRC}`);
-  for (const room of [...COMPONENTS, ...PURE_CORES, ...LOWER_LAYERS, 'api', 'cli', 'simulator']) {
+  for (const room of [...COMPONENTS, ...PURE_CORES, ...LOWER_LAYERS, ...FEATURE_ROOMS, 'api', 'cli', 'simulator']) {
     assert.ok([...sources.keys()].some((file) => roomOf(file) === room), `src/${room}/ exists (a room renamed must be renamed here too)`);
   }
   assert.deepEqual(violations(edgesOf(sources)), []);
@@ -144,13 +153,16 @@ test('a forbidden import is reported, and an exception only excuses its own file
     ['writer/writer.ts', "import { decide } from '../assembler/outputs.js';\nimport { DiskBus } from '../bus/disk/disk-bus.js';\nimport type { Bus } from '../model/bus.js';"],
     ['api/routes/traces.ts', "import { open } from '../../logminer/live-state.js';\nimport { readSpans } from '../../store/spans.js';"],
     ['store/spans.ts', "import { createWriter } from '../writer/writer.js';"],
-    ['mining/parallel.ts', "import { Worker } from 'node:worker_threads';\nimport { readFileSync } from 'node:fs';"],
+    ['util/worker-rpc.ts', "import { Worker } from 'node:worker_threads';\nimport { readFileSync } from 'node:fs';"],
     ['otlp/decode.ts', "import { span } from '../testing/otel.js';\nimport { spanProto } from './otlp-fixtures.test-support.js';"],
     ['store/store-suite.test-support.ts', "import { createApi } from '../api/server.js';\nimport { main } from '../cli.js';"],
     ['writer/writer.test.ts', "import { DiskBus } from '../bus/disk/disk-bus.js';\nimport { handle } from '../assembler/assembler.js';"],
     ['simulator/send.ts', "import { encodeTracesData } from '../otlp/encode-traces.js';\nimport { request } from 'node:http';\nimport { loadSettings } from '../config/load.js';"],
     ['api/routes/demo.ts', "import { createSimulator } from '../../simulator/simulate.js';"],
     ['cli/demo.ts', "import { createSimulator } from '../simulator/simulate.js';"],
+    ['mcp/tools/traces.ts', "import { getTraceSpans } from '../../store/spans.js';\nimport { getRoute } from '../api-caller.js';"],
+    ['templates/templates.ts', "import { createStore } from '../store/create-store.js';\nimport { LogMiner } from '../mining/miner.js';"],
+    ['api/routes/templates.ts', "import { runTemplates } from '../../templates/templates.js';"],
   ]);
   const reported = violations(edgesOf(sources)).map((line) => line.split('; ')[0]);
   assert.deepEqual(reported, [
@@ -160,13 +172,17 @@ test('a forbidden import is reported, and an exception only excuses its own file
     'writer/writer.ts imports bus/disk/disk-bus.ts',
     'api/routes/traces.ts imports logminer/live-state.ts',
     'store/spans.ts imports writer/writer.ts',
-    'mining/parallel.ts imports node:fs',
+    'util/worker-rpc.ts imports node:fs',
     'otlp/decode.ts imports testing/otel.ts',
     'otlp/decode.ts imports otlp/otlp-fixtures.test-support.ts',
     'simulator/send.ts imports node:http',
     'simulator/send.ts imports config/load.ts',
     'api/routes/demo.ts imports simulator/simulate.ts',
     'api/routes/demo.ts imports simulator/simulate.ts',
+    'mcp/tools/traces.ts imports store/spans.ts',
+    'templates/templates.ts imports store/create-store.ts',
+    'api/routes/templates.ts imports templates/templates.ts',
+    'api/routes/templates.ts imports templates/templates.ts',
   ]);
 });
 

@@ -5,7 +5,7 @@ import { runHashPassword } from './cli/hash-password.js';
 import { runMcp } from './cli/mcp.js';
 import { runMigrate } from './cli/migrate.js';
 import { runRemine } from './cli/remine.js';
-import { runTemplates } from './cli/templates.js';
+import { runTemplates } from './templates/templates.js';
 import { isSplitComponent, runSplit } from './cli/split.js';
 
 const USAGE = `usage: svc <command>

@@ -56,7 +56,7 @@ test('npm pack ships the compiled product and no test file or test support', () 
   // Run from dist/, so the test build has filled it: every product module is there to ship.
   assert.deepEqual(productSources().filter((file) => !compiledUnderSrc.includes(file)), [], 'product modules missing from the package');
   // Not compiled by tsc but by build:wasm: `svc templates` loads it at run time.
-  assert.ok(shipped.includes('dist/src/cli/fingerprint.wasm'), 'the WebAssembly scanner is in the package');
+  assert.ok(shipped.includes('dist/src/templates/fingerprint.wasm'), 'the WebAssembly scanner is in the package');
   assert.ok(shipped.includes('bin/svc.js'), 'the svc command ships');
   // npm test's preparation built the web app; web/.npmignore keeps web/.gitignore (which ignores dist/) from hiding it.
   assert.ok(shipped.includes('web/dist/index.html'), 'the built web app ships');

@@ -22,9 +22,9 @@
 import type { ThresholdSettings } from '../config/settings.js';
 import type { EndpointBaseline } from './baseline.js';
 import { slowTraceLimitNs } from './thresholds.js';
+import { MINUTE_MS } from '../util/time-units.js';
 
 export const DEFAULT_CARRY_WINDOWS = 2;
-const MS_PER_MINUTE = 60_000;
 
 export interface BaselineCarryOptions {
   /** The baseline window (assembler.baseline_window_minutes). */
@@ -48,7 +48,7 @@ export class BaselineCarry {
   private readonly carryLimitMs: number;
 
   constructor(private readonly options: BaselineCarryOptions) {
-    this.carryLimitMs = (options.carryWindows ?? DEFAULT_CARRY_WINDOWS) * options.windowMinutes * MS_PER_MINUTE;
+    this.carryLimitMs = (options.carryWindows ?? DEFAULT_CARRY_WINDOWS) * options.windowMinutes * MINUTE_MS;
   }
 
   /** Takes a reload's fresh baselines; returns the baselines analysis should use from now on. */

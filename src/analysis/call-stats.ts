@@ -16,8 +16,8 @@
 import { at } from '../util/at.js';
 import { peerOf } from './peer.js';
 import type { SpanTree } from './tree.js';
+import { NS_PER_MINUTE } from '../util/time-units.js';
 
-const NS_PER_MINUTE = 60_000_000_000n;
 
 /** One operation of a service in one minute (by span start). Not client spans: those are calls. */
 export interface OpStat {

@@ -3,8 +3,8 @@
  * durations are far below 2^53 ns (104 days), so the conversion is exact where it matters.
  */
 import type { ThresholdSettings } from '../config/settings.js';
+import { NS_PER_MS } from '../util/time-units.js';
 
-const NS_PER_MS = 1_000_000;
 
 /** max(base x factor, base + margin): the factor rules long durations, the margin short ones. */
 export function limitNs(baseNs: bigint, factor: number, marginMs: number): bigint {

@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { span, spanId } from './fixtures.test-support.js';
-import { buildSpanTree } from './tree.js';
+import { buildSpanTree, type SpanTree } from './tree.js';
 
-const ids = (tree: ReturnType<typeof buildSpanTree>, list: number[]) => list.map((i) => tree.spans[i]?.name);
+const ids = (tree: SpanTree, list: number[]) => list.map((i) => tree.spans[i]?.name);
 
 const cases = [
   {

@@ -7,9 +7,12 @@
 import type { SpanRow } from '../model/signals.js';
 import { at } from '../util/at.js';
 
-export interface SpanTree {
+/** What the tree reads of a span: its id, its parent's id and its start. */
+export type TreeSpan = Pick<SpanRow, 'spanId' | 'parentSpanId' | 'startNs'>;
+
+export interface SpanTree<S extends TreeSpan = SpanRow> {
   /** Deduplicated spans; indexes below refer to this array. */
-  spans: SpanRow[];
+  spans: S[];
   /** Real parent index after cycle cutting, -1 for a root. */
   parent: Int32Array;
   /** Analysis children per span (real children plus, for the endpoint root, adopted roots), by start. */
@@ -24,7 +27,7 @@ export interface SpanTree {
  * Builds the tree. Throws nothing; an empty `spans` is the caller's concern (no trace, no analysis),
  * so it must hold at least one span.
  */
-export function buildSpanTree(input: readonly SpanRow[]): SpanTree {
+export function buildSpanTree<S extends TreeSpan>(input: readonly S[]): SpanTree<S> {
   const spans = dedupe(input);
   const count = spans.length;
   const indexById = new Map<string, number>();
@@ -71,9 +74,9 @@ export function buildSpanTree(input: readonly SpanRow[]): SpanTree {
  * Keeps the first arrival of each span id: duplicates are replays of one export (the bus delivers
  * at least once), so they carry the same content and the first is as good as any.
  */
-function dedupe(input: readonly SpanRow[]): SpanRow[] {
+function dedupe<S extends TreeSpan>(input: readonly S[]): S[] {
   const seen = new Set<string>();
-  const out: SpanRow[] = [];
+  const out: S[] = [];
   for (const span of input) {
     if (seen.has(span.spanId)) continue;
     seen.add(span.spanId);
@@ -86,7 +89,7 @@ function dedupe(input: readonly SpanRow[]): SpanRow[] {
  * Cuts every parent cycle by making its earliest-starting span a root: that span is the likeliest
  * real ancestor of the others. Returns whether anything was cut.
  */
-function cutCycles(spans: readonly SpanRow[], parent: Int32Array): boolean {
+function cutCycles(spans: readonly TreeSpan[], parent: Int32Array): boolean {
   const UNSEEN = 0;
   const ON_WALK = 1;
   const DONE = 2;
@@ -120,7 +123,7 @@ function cutCycles(spans: readonly SpanRow[], parent: Int32Array): boolean {
  * are the request's real entry point, while a span whose parent is missing only looks like a root
  * (its missing ancestor started earlier, so clock skew alone could make it the earliest).
  */
-function pickEndpointRoot(spans: readonly SpanRow[], roots: readonly number[]): number {
+function pickEndpointRoot(spans: readonly TreeSpan[], roots: readonly number[]): number {
   let best = -1;
   for (const i of roots) {
     if (best === -1) {
@@ -139,7 +142,7 @@ function pickEndpointRoot(spans: readonly SpanRow[], roots: readonly number[]): 
 }
 
 /** Start time, then span id: a total order so results never depend on arrival order. */
-export function compareStart(a: SpanRow, b: SpanRow): number {
+export function compareStart(a: TreeSpan, b: TreeSpan): number {
   if (a.startNs !== b.startNs) return a.startNs < b.startNs ? -1 : 1;
   return a.spanId < b.spanId ? -1 : a.spanId > b.spanId ? 1 : 0;
 }

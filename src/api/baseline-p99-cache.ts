@@ -4,9 +4,8 @@
  */
 
 import type { QueryOptions } from '../model/store.js';
+import { DAY_MS, MINUTE_MS } from '../util/time-units.js';
 
-const MINUTE_MS = 60_000;
-const DAY_MS = 86_400_000;
 /** Distinct minutes kept: the live minute plus a few windows that end in the past. */
 const MAX_ENTRIES = 8;
 

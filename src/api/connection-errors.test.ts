@@ -46,21 +46,23 @@ test('with authentication on, /api itself is refused like every /api/ path', asy
     const answer = await rawRequest(`GET ${path} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n`);
     assert.equal(answer.status, 401, path);
     assert.deepEqual(JSON.parse(answer.body), { error: 'unauthorized' }, path);
+    assert.match(answer.headers, /\r\nsvc-error-code: unauthorized\r\n/i, path);
   }
 });
 
 test('errors answered before routing keep the {"error": "<message>"} shape', async () => {
-  const cases: [string, string, number, string][] = [
-    ['headers too large', `GET /api/v1/services HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`, 431, 'request header fields too large'],
-    ['malformed request line', 'NOT HTTP\r\n\r\n', 400, 'bad request'],
-    ['unreadable content-length', 'POST /api/v1/auth/login HTTP/1.1\r\nHost: x\r\nContent-Length: abc\r\n\r\n', 400, 'bad request'],
-    ['bad percent-encoding', 'GET /api/v1/%E0%A4%A HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n', 400, 'invalid url'],
-    ['path parameter too long', `GET /api/v1/traces/${'a'.repeat(3000)} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n`, 414, 'url too long'],
+  const cases: [string, string, number, string, string][] = [
+    ['headers too large', `GET /api/v1/services HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`, 431, 'request header fields too large', 'header_too_large'],
+    ['malformed request line', 'NOT HTTP\r\n\r\n', 400, 'bad request', 'bad_request'],
+    ['unreadable content-length', 'POST /api/v1/auth/login HTTP/1.1\r\nHost: x\r\nContent-Length: abc\r\n\r\n', 400, 'bad request', 'bad_request'],
+    ['bad percent-encoding', 'GET /api/v1/%E0%A4%A HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n', 400, 'invalid url', 'bad_request'],
+    ['path parameter too long', `GET /api/v1/traces/${'a'.repeat(3000)} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n`, 414, 'url too long', 'url_too_long'],
   ];
-  for (const [name, request, status, message] of cases) {
+  for (const [name, request, status, message, code] of cases) {
     const answer = await rawRequest(request);
     assert.equal(answer.status, status, name);
     assert.match(answer.headers, /content-type: application\/json/i, name);
     assert.deepEqual(JSON.parse(answer.body), { error: message }, name);
+    assert.match(answer.headers, new RegExp(`\\r\\nsvc-error-code: ${code}\\r\\n`, 'i'), name);
   }
 });

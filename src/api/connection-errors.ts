@@ -6,6 +6,7 @@
 import http from 'node:http';
 import type { Socket } from 'node:net';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
+import { ApiError, errorBody, errorHeaders, sendError } from './errors.js';
 
 /**
  * True for /api and /jaeger (the Jaeger query API) and everything under them: those paths belong to
@@ -16,10 +17,10 @@ export function isApiPath(url: string): boolean {
   return pathname === '/api' || pathname.startsWith('/api/') || pathname === '/jaeger' || pathname.startsWith('/jaeger/');
 }
 
-function parserError(code: string | undefined): { status: number; message: string } {
-  if (code === 'HPE_HEADER_OVERFLOW') return { status: 431, message: 'request header fields too large' };
-  if (code === 'ERR_HTTP_REQUEST_TIMEOUT') return { status: 408, message: 'request timeout' };
-  return { status: 400, message: 'bad request' };
+function parserError(code: string | undefined): ApiError {
+  if (code === 'HPE_HEADER_OVERFLOW') return new ApiError(431, 'request header fields too large');
+  if (code === 'ERR_HTTP_REQUEST_TIMEOUT') return new ApiError(408, 'request timeout');
+  return new ApiError(400, 'bad request');
 }
 
 /**
@@ -29,11 +30,12 @@ function parserError(code: string | undefined): { status: number; message: strin
 export function answerClientError(error: Error & { code?: string }, socket: Socket): void {
   // A reset connection has nobody to answer.
   if (error.code === 'ECONNRESET' || socket.destroyed) return;
-  const { status, message } = parserError(error.code);
-  const body = JSON.stringify({ error: message });
+  const answer = parserError(error.code);
+  const body = JSON.stringify(errorBody(answer));
+  const headers = Object.entries(errorHeaders(answer)).map(([name, value]) => `${name}: ${value}\r\n`).join('');
   if (socket.writable) {
     socket.write(
-      `HTTP/1.1 ${status} ${http.STATUS_CODES[status]}\r\nContent-Type: application/json; charset=utf-8\r\n` +
+      `HTTP/1.1 ${answer.status} ${http.STATUS_CODES[answer.status]}\r\nContent-Type: application/json; charset=utf-8\r\n${headers}` +
         `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
     );
   }
@@ -48,5 +50,5 @@ const FRAMEWORK_MESSAGES: Record<string, string> = {
 /** fastify's `frameworkErrors`: a URL it cannot route (bad percent-encoding, a path parameter too long). */
 export function answerFrameworkError(error: FastifyError, _request: FastifyRequest, reply: FastifyReply): void {
   const status = error.statusCode !== undefined && error.statusCode >= 400 && error.statusCode < 500 ? error.statusCode : 400;
-  void reply.code(status).type('application/json; charset=utf-8').send({ error: FRAMEWORK_MESSAGES[error.code] ?? 'bad request' });
+  void sendError(reply, new ApiError(status, FRAMEWORK_MESSAGES[error.code] ?? 'bad request'));
 }

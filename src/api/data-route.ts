@@ -8,8 +8,7 @@ import { asIssue, param, parsedBy } from './query-params.js';
 import type { RequestContext } from './request-context.js';
 import { msToNs, parseSince, parseUntil, windowFrom, type TimeWindow } from './window.js';
 
-export const HOUR_SECS = 3_600;
-export const DAY_SECS = 86_400;
+export { DAY_SECS, HOUR_SECS } from '../util/time-units.js';
 
 export interface DataRouteDeps {
   store: Store;

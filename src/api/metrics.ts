@@ -15,4 +15,3 @@ export function createApiMetrics(registry: Registry) {
   };
 }
 
-export type ApiMetrics = ReturnType<typeof createApiMetrics>;

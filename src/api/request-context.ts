@@ -1,5 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { storageTimeout } from './errors.js';
+import { sendError, storageTimeout } from './errors.js';
 
 /** How long past the database limit a request may still run before the API answers 504 itself. */
 export const REQUEST_GRACE_SECS = 5;
@@ -21,10 +21,7 @@ export function createRequestContext(queryTimeoutSecs: number) {
       if (queryTimeoutSecs <= 0) return;
       const timer = setTimeout(() => {
         controller.abort();
-        if (!reply.sent) {
-          const error = storageTimeout();
-          void reply.code(error.status).type('application/json').send({ error: error.message });
-        }
+        if (!reply.sent) void sendError(reply, storageTimeout());
       }, (queryTimeoutSecs + REQUEST_GRACE_SECS) * 1000);
       reply.raw.once('close', () => clearTimeout(timer));
     },

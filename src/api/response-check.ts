@@ -8,6 +8,7 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { parseJsonExact, stringifyJson } from '../util/json.js';
+import { ApiError, errorBody, errorHeaders } from './errors.js';
 
 export function checkResponses(app: FastifyInstance): void {
   app.addHook('onSend', async (request, reply, payload) => {
@@ -18,8 +19,9 @@ export function checkResponses(app: FastifyInstance): void {
     const message = `${request.method} ${request.routeOptions.url} answered a body its declared response refuses: ${problem}`;
     // Printed as well: a test asserting the status alone shows only 500.
     console.error(message);
-    void reply.code(500).type('application/json; charset=utf-8');
-    return stringifyJson({ error: message });
+    const error = new ApiError(500, message);
+    void reply.code(error.status).headers(errorHeaders(error)).type('application/json; charset=utf-8');
+    return stringifyJson(errorBody(error));
   });
 }
 

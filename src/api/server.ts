@@ -6,7 +6,7 @@ import type { Component } from '../model/component.js';
 import type { Logger } from '../util/log.js';
 import { stringifyJson } from '../util/json.js';
 import { registerAuth } from './auth/auth.js';
-import { classifyError, notFound, unsupportedMediaType } from './errors.js';
+import { ApiError, classifyError, notFound, sendError, unsupportedMediaType } from './errors.js';
 import { createApiMetrics } from './metrics.js';
 import type { TraceRepo } from './repo.js';
 import { createRequestContext, type RequestContext } from './request-context.js';
@@ -38,6 +38,8 @@ export interface ApiDeps {
   routes?: RouteModule[];
   /** Tests: hold every reply of a declared route to its declared response (response-check.ts). */
   checkResponses?: boolean;
+  /** The clock of the API's own routes (trace and service reads); default Date.now. */
+  nowMs?: () => number;
 }
 
 export interface Api extends Component {
@@ -89,27 +91,20 @@ export function createApi(settings: ApiSettings, deps: ApiDeps): Api {
       logger.error({ err: error, url: request.url }, 'request failed');
     }
     if (reply.sent) return;
-    const code = (error as { code?: string }).code;
-    if (code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') {
-      const unsupported = unsupportedMediaType();
-      void reply.code(unsupported.status).send({ error: unsupported.message });
+    if ((error as { code?: string }).code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') {
+      void sendError(reply, unsupportedMediaType());
       return;
     }
-    const retryAfterSecs = (error as { retryAfterSecs?: number }).retryAfterSecs;
-    if (retryAfterSecs !== undefined) void reply.header('retry-after', String(retryAfterSecs));
     // Fastify's own client errors (bad JSON body, body too large) keep their status.
     const fastifyStatus = (error as { statusCode?: number }).statusCode;
     if (apiError.status === 500 && fastifyStatus !== undefined && fastifyStatus >= 400 && fastifyStatus < 500) {
-      void reply.code(fastifyStatus).send({ error: (error as Error).message.toLowerCase() });
+      void sendError(reply, new ApiError(fastifyStatus, (error as Error).message.toLowerCase()));
       return;
     }
-    void reply.code(apiError.status).send({ error: apiError.message });
+    void sendError(reply, apiError);
   });
 
-  app.setNotFoundHandler((_request, reply) => {
-    const error = notFound();
-    void reply.code(error.status).send({ error: error.message });
-  });
+  app.setNotFoundHandler((_request, reply) => void sendError(reply, notFound()));
 
   // JSON bodies may be empty (logout carries the JSON content type and no body); routes validate
   // what they need. Anything else with a body gets fastify's 415, mapped to our message above.
@@ -132,7 +127,7 @@ export function createApi(settings: ApiSettings, deps: ApiDeps): Api {
     return reply.type(merged.contentType).send(await merged.metrics());
   });
 
-  registerTraceRoutes(app, deps.traces, context);
+  registerTraceRoutes(app, deps.traces, context, deps.nowMs ?? Date.now);
   for (const register of deps.routes ?? []) register(app, context);
 
   return {

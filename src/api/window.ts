@@ -4,8 +4,8 @@
  */
 
 import { badRequest } from './errors.js';
+import { DAY_SECS } from '../util/time-units.js';
 
-const DAY_SECS = 86_400;
 /** `since` range and the oldest allowed window start: 7 days. */
 export const MAX_WINDOW_SECS = 7 * DAY_SECS;
 /** How far `until` may lie in the future, and how far past now row lists reach without `until`. */

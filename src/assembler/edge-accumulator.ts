@@ -5,8 +5,8 @@
  */
 import type { ServiceEdge } from '../analysis/types.js';
 import type { ServiceEdgeRow } from '../store/service-edges.js';
+import { NS_PER_MINUTE } from '../util/time-units.js';
 
-const NS_PER_MINUTE = 60_000_000_000n;
 
 export class EdgeAccumulator {
   private rows = new Map<string, ServiceEdgeRow>();

@@ -22,7 +22,8 @@ import type { Logger } from '../util/log.js';
 import { createWriter } from '../writer/writer.js';
 import { appConfig } from './app-config.js';
 import { otlpCodec } from './codec.js';
-import { createSignalSink, createTraceRepo } from './store-adapters.js';
+import { createTraceRepo } from '../api/trace-repo.js';
+import { createSignalSink } from './store-adapters.js';
 
 /**
  * One builder per component from the validated settings, shared by all-in-one and the split

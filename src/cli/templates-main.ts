@@ -4,7 +4,7 @@
  * run over a file or a pipe should not pay. Exit statuses and messages are those of the CLI.
  */
 import { reportFailure } from './report-failure.js';
-import { runTemplates } from './templates.js';
+import { runTemplates } from '../templates/templates.js';
 
 export async function main(argv: string[], env: NodeJS.ProcessEnv): Promise<number> {
   try {

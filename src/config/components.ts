@@ -54,7 +54,3 @@ export function requiresKafka(component: ComponentName): boolean {
 export function requiresClickHouse(component: ComponentName): boolean {
   return requiresKafka(component) && component !== 'ingest';
 }
-
-export function isComponentName(text: string): text is ComponentName {
-  return Object.hasOwn(GROUPS_USED, text);
-}

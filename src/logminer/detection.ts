@@ -11,8 +11,8 @@ import type { Store } from '../model/store.js';
 import { readSilences } from '../store/silence.js';
 import { readCoverage, readTemplateMinuteCounts } from '../store/template-minutes.js';
 import type { LiveState } from './live-state.js';
+import { MINUTES_PER_DAY } from '../util/time-units.js';
 
-const MINUTES_PER_DAY = 1440;
 const SEASONAL_OFFSETS_MIN = [MINUTES_PER_DAY, 7 * MINUTES_PER_DAY];
 
 export interface DetectionContext {

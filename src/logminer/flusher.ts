@@ -11,6 +11,7 @@ import { insertMinuteCounts, type MinuteCountRow } from '../store/template-minut
 import { insertTemplateHits, type TemplateHitRow } from '../store/template-hits.js';
 import { upsertTemplates, type TemplateRow } from '../store/templates.js';
 import { retryWithBackoff, STORE_WRITE_BACKOFF, type Backoff } from '../util/retry.js';
+import { at } from '../util/at.js';
 
 export interface FlusherOptions {
   store: Store;
@@ -124,7 +125,7 @@ export class Flusher {
     // grace there is no time left to wait.
     await retryWithBackoff(
       async () => {
-        for (; step < steps.length; step++) await steps[step]();
+        for (; step < steps.length; step++) await at(steps, step)();
       },
       {
         backoff: this.options.backoff ?? STORE_WRITE_BACKOFF,

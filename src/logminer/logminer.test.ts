@@ -23,7 +23,7 @@ import { logIdOf } from '../otlp/log-id.js';
 import { createStore } from '../store/create-store.js';
 import { insertAlertVersions } from '../store/log-alerts.js';
 import { readLogminerState } from '../store/logminer-state.js';
-import { insertLogs } from '../store/logs.js';
+import { insertLogs } from '../testing/store-rows.js';
 import { insertMinuteCounts } from '../store/template-minutes.js';
 import { migrate } from '../store/migrate.js';
 import { readAllTemplates } from '../store/templates.js';

@@ -16,10 +16,11 @@ import { writeLogminerState } from '../store/logminer-state.js';
 import { insertMinuteCounts, type MinuteCountRow } from '../store/template-minutes.js';
 import { insertTemplateHits, type TemplateHitRow } from '../store/template-hits.js';
 import { upsertTemplates, type TemplateRow } from '../store/templates.js';
+import { NS_PER_MINUTE } from '../util/time-units.js';
+import { at } from '../util/at.js';
 
 /** Rows read per page: bounded memory whatever the volume. */
 const PAGE_ROWS = 20_000;
-const NS_PER_MINUTE = 60_000_000_000n;
 
 export interface RemineSummary {
   logs: number;
@@ -122,7 +123,7 @@ export async function remineStoredLogs(
     }
     await insertTemplateHits(store, hits);
     await insertMinuteCounts(store, [...minutes.values()]);
-    const last = page[page.length - 1];
+    const last = at(page, page.length - 1);
     lastTs = BigInt(last.ts_ns);
     lastId = last.id;
     onProgress(logs, templates.size);

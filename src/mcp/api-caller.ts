@@ -5,6 +5,8 @@
  * over HTTP (http-caller.ts).
  */
 
+import type { RouteName, RouteReply } from '../api/schemas/routes.js';
+import { routePath, type PathParams } from '../api/schemas/route-path.js';
 import { parseJsonExact } from '../util/json.js';
 
 export type QueryValue = string | number | boolean | undefined;
@@ -46,7 +48,8 @@ export function parseBody(text: string, contentType: string | undefined): unknow
 
 /**
  * The body of a 200 answer; any other status becomes an ApiCallError with the API's own message
- * (which names the bad parameter), or `notFoundMessage` for a 404.
+ * (which names the bad parameter), or `notFoundMessage` for a 404. Tools read through getRoute,
+ * which types the body from the route's declaration.
  */
 export async function getJson(caller: ApiCaller, path: string, query?: Record<string, QueryValue>, notFoundMessage?: string): Promise<unknown> {
   let answer: ApiAnswer;
@@ -59,4 +62,21 @@ export async function getJson(caller: ApiCaller, path: string, query?: Record<st
   if (answer.status === 404 && notFoundMessage !== undefined) throw new ApiCallError(404, notFoundMessage);
   const message = typeof answer.body === 'object' && answer.body !== null && typeof (answer.body as { error?: unknown }).error === 'string' ? (answer.body as { error: string }).error : `http ${answer.status}`;
   throw new ApiCallError(answer.status, message);
+}
+
+/** What a read of route `N` sends: its path parameters (when it has any) and its query. */
+export type RouteRequest<N extends RouteName> = ([PathParams<N>] extends [never] ? { params?: undefined } : { params: Record<PathParams<N>, string> }) & {
+  query?: Record<string, QueryValue>;
+  /** The tool error for a 404, naming what was not found and what to try. */
+  notFoundMessage?: string;
+};
+
+/**
+ * Reads a declared route and returns its reply typed from the route's declaration
+ * (src/api/schemas/routes.ts), so a changed declaration fails to compile here. Errors as getJson.
+ */
+export async function getRoute<N extends RouteName>(caller: ApiCaller, name: N, request: RouteRequest<N>): Promise<RouteReply<N>> {
+  const path = routePath(name, (request.params ?? {}) as Record<PathParams<N>, string>);
+  // The reply is the route's declared response: the server's tests hold every reply to it (response-check.ts).
+  return (await getJson(caller, path, request.query, request.notFoundMessage)) as RouteReply<N>;
 }

@@ -12,7 +12,7 @@ import { Registry } from 'prom-client';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { createTraceRepo } from '../cli/store-adapters.js';
+import { createTraceRepo } from '../api/trace-repo.js';
 import { createApi, type Api, type RouteModule } from '../api/server.js';
 import { createStoryRoutes } from '../api/routes/story-routes.js';
 import { hexId, insertStories, nsAt, NOW_MS } from '../api/routes/route-test-app.test-support.js';

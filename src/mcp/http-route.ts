@@ -7,6 +7,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
 import type { RouteModule } from '../api/server.js';
+import { ApiError, sendError } from '../api/errors.js';
 import { createInjectCallers } from './inject-caller.js';
 import { createMcpServer } from './mcp-server.js';
 
@@ -33,7 +34,7 @@ function toWebRequest(request: FastifyRequest): Request {
 }
 
 async function handlePost(callers: ReturnType<typeof createInjectCallers>, request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> {
-  if (foreignOrigin(request)) return reply.code(403).send({ error: 'origin not allowed' });
+  if (foreignOrigin(request)) return sendError(reply, new ApiError(403, 'origin not allowed'));
   const caller = callers({ authorization: request.headers.authorization, cookie: request.headers.cookie, remoteAddress: request.socket.remoteAddress });
   const server = createMcpServer(caller);
   const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
@@ -69,5 +70,5 @@ export function mcpRoutes(): RouteModule {
 }
 
 function notAllowed(reply: FastifyReply): FastifyReply {
-  return reply.code(405).header('allow', 'POST').send({ error: 'method not allowed' });
+  return sendError(reply.header('allow', 'POST'), new ApiError(405, 'method not allowed'));
 }

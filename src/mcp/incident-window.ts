@@ -5,11 +5,12 @@
  * The Stories page's "What changed" panel follows the same rule.
  */
 
+import { HOUR_SECS } from '../util/time-units.js';
+
 /** The incident analysis's own default: the last 15 minutes, against the hour before. */
 export const INCIDENT_DEFAULT_SINCE = '15m';
 
 const UNIT_SECS: Record<string, number> = { s: 1, m: 60, h: 3600, d: 86_400 };
-const HOUR_SECS = 3600;
 
 /** The `since` for /api/v1/incidents given the tool's `since` (undefined: the tool's default hour). */
 export function incidentSince(toolSince: string | undefined): string {

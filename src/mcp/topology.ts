@@ -6,6 +6,7 @@
  * per-operation totals.
  */
 
+import { buildSpanTree, compareStart } from '../analysis/tree.js';
 import { at } from '../util/at.js';
 import { clip } from './bound.js';
 
@@ -68,45 +69,41 @@ const big = (value: bigint | number | string): bigint => (typeof value === 'bigi
 const ms = (ns: bigint): number => Number(ns / 1000n) / 1000;
 const isError = (span: TraceSpanInput): boolean => span.status === 'error';
 
-/** The spans in depth-first order, children by start time; spans whose parent is absent or in a cycle become roots. */
-function depthFirst(spans: TraceSpanInput[]): Node[] {
-  const starts = spans.map((span) => big(span.start_ns));
-  const byId = new Map(spans.map((span, index) => [span.span_id, index]));
-  const children: number[][] = spans.map(() => []);
-  const parents = spans.map((span, index) => {
-    const parent = byId.get(span.parent_span_id);
-    return parent === undefined || parent === index ? -1 : parent;
-  });
-  parents.forEach((parent, index) => {
-    if (parent >= 0) at(children, parent).push(index);
-  });
-  const byStart = (a: number, b: number) => {
-    const startA = at(starts, a);
-    const startB = at(starts, b);
-    return startA < startB ? -1 : startA > startB ? 1 : a - b;
-  };
+/** A span as the shared tree builder reads it, carrying the API's span. */
+interface TreeInput {
+  spanId: string;
+  parentSpanId: string;
+  startNs: bigint;
+  span: TraceSpanInput;
+}
+
+/**
+ * The spans in depth-first order, children by start time. The links are analysis/tree.ts's real
+ * parents, so duplicates, missing parents and cycles follow the assembler's rules: a span whose
+ * parent is absent is a root of its own, and a cycle is cut at its earliest span.
+ */
+function depthFirst(input: TraceSpanInput[]): Node[] {
+  const tree = buildSpanTree<TreeInput>(input.map((span) => ({ spanId: span.span_id, parentSpanId: span.parent_span_id, startNs: big(span.start_ns), span })));
+  const children: number[][] = tree.spans.map(() => []);
+  const roots: number[] = [];
+  tree.parent.forEach((parent, index) => (parent >= 0 ? at(children, parent) : roots).push(index));
+  const byStart = (a: number, b: number) => compareStart(at(tree.spans, a), at(tree.spans, b));
   for (const list of children) list.sort(byStart);
+  roots.sort(byStart);
   const nodes: Node[] = [];
-  const positionOf = new Array<number>(spans.length).fill(-1);
   const visit = (root: number, rootPath: string) => {
     const stack: { index: number; path: string; depth: number; parent: number }[] = [{ index: root, path: rootPath, depth: 0, parent: -1 }];
     while (stack.length > 0) {
       const { index, path, depth, parent } = stack.pop()!;
-      if (at(positionOf, index) >= 0) continue;
       const position = nodes.length;
-      positionOf[index] = position;
-      const span = at(spans, index);
-      nodes.push({ span, startNs: at(starts, index), durationNs: big(span.duration_ns), selfNs: big(span.self_ns), parent, children: [], path, depth, size: 1 });
+      const { span, startNs } = at(tree.spans, index);
+      nodes.push({ span, startNs, durationNs: big(span.duration_ns), selfNs: big(span.self_ns), parent, children: [], path, depth, size: 1 });
       if (parent >= 0) at(nodes, parent).children.push(position);
       const own = at(children, index);
       for (let i = own.length - 1; i >= 0; i--) stack.push({ index: at(own, i), path: `${path}.${i}`, depth: depth + 1, parent: position });
     }
   };
-  let roots = 0;
-  const all = spans.map((_, index) => index).sort(byStart);
-  for (const index of all) if (at(parents, index) < 0) visit(index, String(roots++));
-  // A parent cycle leaves spans unvisited: cut it at its earliest span.
-  for (const index of all) if (at(positionOf, index) < 0) visit(index, String(roots++));
+  roots.forEach((root, rank) => visit(root, String(rank)));
   for (let position = nodes.length - 1; position >= 0; position--) {
     const node = at(nodes, position);
     node.size = 1 + node.children.reduce((sum, child) => sum + at(nodes, child).size, 0);

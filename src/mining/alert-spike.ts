@@ -1,8 +1,8 @@
 /** `spike` alerts: a template's count in the latest wall-clock window against its baselines. */
 import { alertId } from './alert-id.js';
 import { NS_PER_MINUTE, SPIKE_MIN_TEMPLATE_AGE_NS, type AlertSettings, type LogAlert, type TemplateState } from './alert-types.js';
+import { MINUTES_PER_DAY } from '../util/time-units.js';
 
-const MINUTES_PER_DAY = 1440;
 const MINUTES_PER_WEEK = 7 * MINUTES_PER_DAY;
 
 export interface SpikeInput {

@@ -1,5 +1,6 @@
 /** Shapes shared by the log-alert detectors. Timestamps are Unix nanoseconds (bigint, exact). */
 import type { AlertKind, BaselineMode } from '../config/settings.js';
+import { NS_PER_MINUTE } from '../util/time-units.js';
 
 /** The contract's Log alert shape (`active` is computed at read time, see alert-status.ts). */
 export interface LogAlert {
@@ -48,7 +49,7 @@ export const NEW_ALERT_DATA_CLOCK_SLACK_NS = 60n * 1_000_000_000n;
 export const MASKING_EPOCH_QUIET_NS = 15n * 60n * 1_000_000_000n;
 export const SPIKE_MIN_TEMPLATE_AGE_NS = 10n * 60n * 1_000_000_000n;
 export const ACTIVE_WINDOW_NS = 10n * 60n * 1_000_000_000n;
-export const NS_PER_MINUTE = 60_000_000_000n;
+export { NS_PER_MINUTE };
 
 /** Unix minute of a nanosecond timestamp. */
 export function minuteOf(ns: bigint): number {

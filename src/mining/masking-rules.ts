@@ -2,7 +2,7 @@
  * The masking rules of one segment (a piece of a whitespace token between delimiters) and the
  * character classes the scanner in masking.ts uses. See masking.ts for the rules in prose; any
  * change here must bump MASKING_VERSION there, and be made in assembly/fingerprint.ts too (the
- * WebAssembly copy of the scanner that `svc templates` runs; src/cli/wasm-fingerprint.test.ts
+ * WebAssembly copy of the scanner that `svc templates` runs; src/templates/wasm-fingerprint.test.ts
  * fails until it is).
  */
 

@@ -29,7 +29,7 @@
  *
  * `svc templates` computes the fingerprint with a copy of this scanner compiled to WebAssembly
  * (assembly/fingerprint.ts), over the input's bytes: a rule changed here or in masking-rules.ts
- * must be changed there too, or src/cli/wasm-fingerprint.test.ts fails.
+ * must be changed there too, or src/templates/wasm-fingerprint.test.ts fails.
  */
 
 import { CLASS_UTF16, C_DELIM, C_DIGIT, C_SPACE, isDigit, literalPrefixLength, isHttpVersionToken, isMaskedSegment, isStatusToken } from './masking-rules.js';

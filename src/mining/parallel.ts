@@ -3,7 +3,7 @@
  * each worker runs the scalar miner for its services, in input order per service, so the
  * templates and ids are exactly those of the scalar miner.
  */
-import { Worker } from 'node:worker_threads';
+import { WorkerRpc } from '../util/worker-rpc.js';
 import { xxh32 } from '../util/xxhash.js';
 import type { MinerOptions, TemplateInfo } from './miner.js';
 import type { WorkerReply, WorkerRequest } from './parallel-protocol.js';
@@ -15,43 +15,7 @@ export interface MinedLine {
   template: string;
 }
 
-/** A request without its sequence number (distributes over the union's members). */
-type Unsequenced<R> = R extends unknown ? Omit<R, 'seq'> : never;
-
-interface Pending {
-  resolve: (reply: WorkerReply) => void;
-  reject: (err: Error) => void;
-}
-
-class WorkerHandle {
-  private seq = 0;
-  private readonly pending = new Map<number, Pending>();
-  readonly worker: Worker;
-
-  constructor(options: MinerOptions) {
-    this.worker = new Worker(new URL('./parallel-worker.js', import.meta.url), { workerData: options });
-    this.worker.on('message', (reply: WorkerReply) => {
-      const p = this.pending.get(reply.seq);
-      this.pending.delete(reply.seq);
-      p?.resolve(reply);
-    });
-    this.worker.on('error', (err) => this.failAll(err));
-    this.worker.on('exit', (code) => this.failAll(new Error(`mining worker exited with code ${code}`)));
-  }
-
-  request(req: Unsequenced<WorkerRequest>, transfer: ArrayBuffer[] = []): Promise<WorkerReply> {
-    const seq = ++this.seq;
-    return new Promise<WorkerReply>((resolve, reject) => {
-      this.pending.set(seq, { resolve, reject });
-      this.worker.postMessage({ ...req, seq }, transfer);
-    });
-  }
-
-  private failAll(err: Error): void {
-    for (const p of this.pending.values()) p.reject(err);
-    this.pending.clear();
-  }
-}
+type WorkerHandle = WorkerRpc<WorkerRequest, WorkerReply>;
 
 /** Index of the worker owning a service (stable across processes). */
 export function workerForService(service: string, workers: number): number {
@@ -63,7 +27,7 @@ export class ParallelMiner {
 
   constructor(options: MinerOptions, workers = 2) {
     if (workers < 1) throw new Error('workers must be at least 1');
-    this.handles = Array.from({ length: workers }, () => new WorkerHandle(options));
+    this.handles = Array.from({ length: workers }, () => new WorkerRpc<WorkerRequest, WorkerReply>(new URL('./parallel-worker.js', import.meta.url), { name: 'mining worker', workerData: options }));
   }
 
   /** Mines a batch; results are in input order with each template's text after the batch. */
@@ -131,6 +95,6 @@ export class ParallelMiner {
   }
 
   async close(): Promise<void> {
-    await Promise.all(this.handles.map((h) => h.worker.terminate()));
+    await Promise.all(this.handles.map((h) => h.close()));
   }
 }

@@ -12,6 +12,7 @@ import { backoffMs } from './backoff.js';
 import { requestBody } from './body.js';
 import type { Breaker } from './breaker.js';
 import { sendOnce, type AttemptResult } from './send.js';
+import { at } from '../util/at.js';
 
 export interface Job {
   alert: NotifierAlert;
@@ -95,7 +96,7 @@ export class TargetQueue {
         await this.waitForWork(this.nextDueInMs(now));
         continue;
       }
-      const [job] = this.jobs.splice(index, 1);
+      const job = at(this.jobs.splice(index, 1), 0);
       await this.attempt(job);
       this.options.onSizeChange(this.jobs.length);
     }
@@ -104,8 +105,8 @@ export class TargetQueue {
   /** The earliest due job (first queued on ties), or -1. */
   private dueIndex(now: number): number {
     let best = -1;
-    for (let i = 0; i < this.jobs.length; i++) {
-      if (this.jobs[i].dueMs <= now && (best < 0 || this.jobs[i].dueMs < this.jobs[best].dueMs)) best = i;
+    for (const [i, job] of this.jobs.entries()) {
+      if (job.dueMs <= now && (best < 0 || job.dueMs < at(this.jobs, best).dueMs)) best = i;
     }
     return best;
   }

@@ -198,8 +198,3 @@ export function fieldMask(...fields: number[]): number {
   for (const field of fields) mask |= 1 << field;
   return mask;
 }
-
-/** The tag of a field: number and wire type, as it appears on the wire before varint encoding. */
-export function tagOf(field: number, wireType: number): number {
-  return (field << 3) | wireType;
-}

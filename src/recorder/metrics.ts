@@ -15,4 +15,3 @@ export function createRecorderMetrics(registry: Registry) {
   };
 }
 
-export type RecorderMetrics = ReturnType<typeof createRecorderMetrics>;

@@ -3,7 +3,8 @@
  * lazily in merges, so every read also filters by these; migrations write the same spans as TTL.
  */
 
-const DAY_MS = 86_400_000;
+import { DAY_MS } from '../util/time-units.js';
+
 
 export const LIFETIME_MS = {
   spans: 3 * DAY_MS,

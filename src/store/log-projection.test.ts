@@ -15,7 +15,7 @@ import type { Store } from '../model/store.js';
 import { until } from '../testing/sdk-trace.js';
 import { at } from '../util/at.js';
 import { createStore } from './create-store.js';
-import { insertLogs } from './logs.js';
+import { insertLogs } from '../testing/store-rows.js';
 import { migrate } from './migrate.js';
 import { MIGRATIONS } from './migrations/index.js';
 
@@ -98,7 +98,8 @@ const READS = [
 
 describe('migration 5 on an existing data dir', () => {
   it('adds the projection sorted by service, time and log id, and builds it for the parts written before it', async () => {
-    assert.deepEqual(upgradeApplied, [5, 6, 7, 8, 9]);
+    // Every migration from 5 on runs on the old data dir (later ones too, as they are added).
+    assert.deepEqual(upgradeApplied, MIGRATIONS.map((migration) => migration.version).filter((version) => version >= 5));
     const [projection] = await store.query<{ sorting_key: string[] }>(
       "SELECT sorting_key FROM system.projections WHERE database = currentDatabase() AND table = 'logs' AND name = 'p_service_time'",
     );

@@ -30,12 +30,6 @@ export function encodeLogLines(rows: readonly LogRow[]): Buffer {
   return encodeLines(rows, logLine);
 }
 
-/** Stores logs in one insert. Replays are harmless: reads dedupe by log id. */
-export async function insertLogs(store: Store, rows: readonly LogRow[]): Promise<void> {
-  if (rows.length === 0) return;
-  await insertLogLines(store, encodeLogLines(rows));
-}
-
 /** Stores a payload of encodeLogLines() in one insert. */
 export async function insertLogLines(store: Store, payload: Buffer): Promise<void> {
   await store.insertRaw('logs', LOG_COLUMNS, payload);

@@ -28,12 +28,6 @@ export async function appliedVersions(store: Store): Promise<number[]> {
   return rows.map((r) => Number(r.version));
 }
 
-/** The highest applied version, or 0 on an empty database. */
-export async function schemaVersion(store: Store): Promise<number> {
-  const versions = await appliedVersions(store);
-  return versions.length === 0 ? 0 : versions[versions.length - 1];
-}
-
 /** An optional statement the server refused (see Migration.optionalStatements). */
 export interface SkippedStatement {
   version: number;

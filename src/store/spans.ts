@@ -25,12 +25,6 @@ export function encodeSpanLines(rows: readonly SpanRow[]): Buffer {
   return encodeLines(rows, spanLine);
 }
 
-/** Stores spans in one insert. Replays are harmless: reads dedupe by span id. */
-export async function insertSpans(store: Store, rows: readonly SpanRow[]): Promise<void> {
-  if (rows.length === 0) return;
-  await insertSpanLines(store, encodeSpanLines(rows));
-}
-
 /** Stores a payload of encodeSpanLines() in one insert. */
 export async function insertSpanLines(store: Store, payload: Buffer): Promise<void> {
   await store.insertRaw('spans', SPAN_COLUMNS, payload);

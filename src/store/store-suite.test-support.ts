@@ -8,12 +8,18 @@ import { after, before, describe, it } from 'node:test';
 import { StorageError, StorageTimeoutError, type Store } from '../model/store.js';
 import type { AttrPair, LogRow, SpanRow } from '../model/signals.js';
 import { LIFETIME_MS } from './lifetimes.js';
-import { getTraceLogs, insertLogs } from './logs.js';
-import { appliedVersions, migrate, schemaVersion } from './migrate.js';
+import { getTraceLogs } from './logs.js';
+import { insertLogs, insertSpans } from '../testing/store-rows.js';
+import { appliedVersions, migrate } from './migrate.js';
 import { MIGRATIONS } from './migrations/index.js';
 import { listServices, MAX_SERVICES } from './services.js';
-import { getTraceSpans, insertSpans } from './spans.js';
+import { getTraceSpans } from './spans.js';
 import { storyIdOfTrace } from './story-ids.js';
+
+/** The highest applied version, or 0 on an empty database. */
+async function schemaVersion(store: Store): Promise<number> {
+  return Math.max(0, ...(await appliedVersions(store)));
+}
 
 const NOW_MS = Date.now();
 const NOW_NS = BigInt(NOW_MS) * 1_000_000n;

@@ -11,8 +11,6 @@ import { PermanentError } from '../util/retry.js';
 const MINUTE_COLUMNS = ['service', 'template_id', 'minute', 'hits'] as const;
 const U64_DECIMAL = /^\d{1,20}$/;
 
-/** How long minute counts are kept: a week of seasonal history plus a day of slack. */
-export const TEMPLATE_MINUTES_LIFETIME_MS = 8 * 86_400_000;
 
 export interface MinuteCountRow {
   service: string;

@@ -4,7 +4,7 @@
  * on the main thread (a thread that used chDB must live as long as the process).
  */
 import { parentPort } from 'node:worker_threads';
-import { encodeRecordPayloads, type PackedRecords } from './record-payloads.js';
+import { encodeRecordPayloads, type PackedRecords, type RecordPayloads } from './record-payloads.js';
 
 export interface EncodeRequest {
   seq: number;
@@ -12,9 +12,15 @@ export interface EncodeRequest {
   nowMs: number;
 }
 
+export interface EncodeReply {
+  seq: number;
+  payloads: RecordPayloads;
+}
+
 parentPort!.on('message', (request: EncodeRequest) => {
   const payloads = encodeRecordPayloads(request.packed, request.nowMs);
-  parentPort!.postMessage({ seq: request.seq, payloads }, [payloads.spans, payloads.logs].filter(ownsWholeBuffer).map((view) => view.buffer as ArrayBuffer));
+  const reply: EncodeReply = { seq: request.seq, payloads };
+  parentPort!.postMessage(reply, [payloads.spans, payloads.logs].filter(ownsWholeBuffer).map((view) => view.buffer as ArrayBuffer));
 });
 
 /** Only a view that is its buffer's sole user may be transferred: small Buffers share a pool. */

@@ -11,4 +11,3 @@ export function createWriterMetrics(registry: Registry) {
   };
 }
 
-export type WriterMetrics = ReturnType<typeof createWriterMetrics>;

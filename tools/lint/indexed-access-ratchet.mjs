@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // The noUncheckedIndexedAccess ratchet. The flag is brought in folder by folder: this compiles the
-// project with it, counts the errors in each top-level folder (src/<room>, src for files directly
-// under it, bench, scripts) and compares them with indexed-access-baseline.json beside this file.
+// project with it, and the web app (web/tsconfig.json) with it, counts the errors in each top-level
+// folder (src/<room>, src for files directly under it, bench, scripts, web/src/<folder>) and
+// compares them with indexed-access-baseline.json beside this file.
 //   a count above its baseline (a folder absent from it counts as 0)  fails: fix the new ones
 //   a count below its baseline                                        fails: lower the baseline
 //   node tools/lint/indexed-access-ratchet.mjs --lower                lowers the baseline to the counts (never raises it)
@@ -14,20 +15,31 @@ import { fileURLToPath } from 'node:url';
 const here = fileURLToPath(new URL('.', import.meta.url));
 const root = join(here, '..', '..');
 const baselineFile = join(here, 'indexed-access-baseline.json');
-const tsc = join(root, 'node_modules', '.bin', process.platform === 'win32' ? 'tsc.cmd' : 'tsc');
+const tscIn = (dir) => join(dir, 'node_modules', '.bin', process.platform === 'win32' ? 'tsc.cmd' : 'tsc');
+/** The server's project and the web app's, each with its own compiler; `prefix` makes the web's paths relative to the root. */
+const projects = [
+  { tsc: tscIn(root), cwd: root, prefix: '' },
+  { tsc: tscIn(join(root, 'web')), cwd: join(root, 'web'), prefix: 'web/' },
+];
 const lower = process.argv.includes('--lower');
 
-/** The compiler's error lines (`path(line,col): error TSnnnn: ...`) with or without the flag. */
+/** The compilers' error lines (`path(line,col): error TSnnnn: ...`, paths from the root) with or without the flag. */
 function compileErrors(flags) {
-  const result = spawnSync(tsc, ['-p', 'tsconfig.json', '--noEmit', '--pretty', 'false', ...flags], { cwd: root, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
-  if (result.error) throw result.error;
-  return result.stdout.split('\n').filter((line) => /^[^\s(]+\(\d+,\d+\): error TS\d+/.test(line));
+  return projects.flatMap(({ tsc, cwd, prefix }) => {
+    const result = spawnSync(tsc, ['-p', 'tsconfig.json', '--noEmit', '--pretty', 'false', ...flags], { cwd, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
+    if (result.error) throw result.error;
+    return result.stdout
+      .split('\n')
+      .filter((line) => /^[^\s(]+\(\d+,\d+\): error TS\d+/.test(line))
+      .map((line) => `${prefix}${line}`);
+  });
 }
 
-/** src/api/routes/x.ts → src/api; src/cli.ts → src; bench/x.ts → bench. */
+/** src/api/routes/x.ts → src/api; src/cli.ts → src; bench/x.ts → bench; web/src/pages/x.tsx → web/src/pages. */
 function folderOf(path) {
   const parts = path.split(/[\\/]/);
   if (parts[0] === 'src') return parts.length > 2 ? `src/${parts[1]}` : 'src';
+  if (parts[0] === 'web' && parts[1] === 'src') return parts.length > 3 ? `web/src/${parts[2]}` : 'web/src';
   return parts[0];
 }
 

@@ -36,8 +36,8 @@ if (installed !== manifestHash()) {
 }
 
 const extra = process.argv.slice(2);
-console.error('lint: eslint src bench scripts');
-const eslint = run(process.execPath, [join(here, 'node_modules', 'eslint', 'bin', 'eslint.js'), '--config', join(here, 'eslint.config.js'), ...extra, 'src', 'bench', 'scripts']);
+console.error('lint: eslint src bench scripts web/src');
+const eslint = run(process.execPath, [join(here, 'node_modules', 'eslint', 'bin', 'eslint.js'), '--config', join(here, 'eslint.config.js'), ...extra, 'src', 'bench', 'scripts', 'web/src']);
 console.error('lint: noUncheckedIndexedAccess ratchet');
 const ratchet = run(process.execPath, [join(here, 'indexed-access-ratchet.mjs')]);
 console.error(`lint: eslint ${eslint === 0 ? 'passed' : 'FAILED'}, ratchet ${ratchet === 0 ? 'passed' : 'FAILED'}`);

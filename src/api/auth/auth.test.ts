@@ -96,6 +96,7 @@ test('past 5 attempts per 5 minutes login and Basic get 429 with Retry-After, ev
   const blocked = await server.inject({ method: 'POST', url: '/api/v1/auth/login', headers: json, payload: { username: 'admin', password: 's3cret pass' } });
   assert.equal(blocked.statusCode, 429);
   assert.deepEqual(blocked.json(), { error: 'too many attempts' });
+  assert.equal(blocked.headers['svc-error-code'], 'too_many_attempts');
   assert.ok(Number(blocked.headers['retry-after']) > 0);
   const blockedBasic = await server.inject({ method: 'GET', url: '/api/v1/services', headers: basic('admin', 's3cret pass') });
   assert.equal(blockedBasic.statusCode, 429);

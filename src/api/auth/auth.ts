@@ -1,9 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import { verify } from '@node-rs/argon2';
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { AuthSettings } from '../../config/settings.js';
 import type { Logger } from '../../util/log.js';
-import { ApiError, unauthorized, unsupportedMediaType } from '../errors.js';
+import { ApiError, sendError, tooManyAttempts, unauthorized, unsupportedMediaType } from '../errors.js';
 import { AttemptLimiter } from './attempt-limiter.js';
 import { signSession, verifySession } from './session-token.js';
 import { isApiPath } from '../connection-errors.js';
@@ -17,8 +17,6 @@ export interface AuthDeps {
   logger: Logger;
   nowMs?: () => number;
 }
-
-const tooManyAttempts = () => new ApiError(429, 'too many attempts');
 
 /**
  * Authentication as the contract describes it: one account, stateless HMAC-signed session cookies,
@@ -37,7 +35,7 @@ export function registerAuth(app: FastifyInstance, settings: AuthSettings, deps:
 
   async function checkPassword(address: string, username: string, password: string): Promise<boolean> {
     const waitSecs = limiter.take(address);
-    if (waitSecs > 0) throw Object.assign(tooManyAttempts(), { retryAfterSecs: waitSecs });
+    if (waitSecs > 0) throw tooManyAttempts(waitSecs);
     let valid = false;
     try {
       // Verify even for a wrong username so both failures cost the same time.
@@ -66,7 +64,7 @@ export function registerAuth(app: FastifyInstance, settings: AuthSettings, deps:
       try {
         if (await checkPassword(request.socket.remoteAddress ?? '', basic.username, basic.password)) return;
       } catch (error) {
-        return sendError(reply, error);
+        return sendError(reply, error instanceof ApiError ? error : unauthorized());
       }
     }
     return sendError(reply, unauthorized());
@@ -94,13 +92,6 @@ export function registerAuth(app: FastifyInstance, settings: AuthSettings, deps:
     if (username === null) throw unauthorized();
     return { username };
   });
-}
-
-function sendError(reply: FastifyReply, error: unknown): FastifyReply {
-  const apiError = error instanceof ApiError ? error : unauthorized();
-  const retryAfterSecs = (error as { retryAfterSecs?: number }).retryAfterSecs;
-  if (retryAfterSecs !== undefined) void reply.header('retry-after', String(retryAfterSecs));
-  return reply.code(apiError.status).type('application/json').send({ error: apiError.message });
 }
 
 function requireJson(request: FastifyRequest): void {

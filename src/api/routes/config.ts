@@ -1,7 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import type { z } from 'zod';
 import { declareRoute } from '../declared-route.js';
-import { appConfig } from '../schemas/pipeline.js';
+import { API_ROUTES } from '../schemas/routes.js';
+import type { appConfig } from '../schemas/pipeline.js';
 import type { RouteModule } from '../server.js';
 
 /** The settings the app needs to decide which links and switches to show. */
@@ -28,7 +29,7 @@ export function toConfigResponse(config: AppConfigSettings): ConfigResponse {
 /** `GET /api/v1/config`; settings are read once at start-up, so the answer is built once. */
 export function registerConfigRoute(app: FastifyInstance, config: AppConfigSettings): void {
   const body = toConfigResponse(config);
-  declareRoute(app, { method: 'GET', url: '/api/v1/config', response: appConfig }, async () => body);
+  declareRoute(app, { method: 'GET', ...API_ROUTES['config'] }, async () => body);
 }
 
 /** The same registration shaped as a `RouteModule` for `createApi({ routes: [...] })`. */

@@ -5,9 +5,9 @@ import { z } from 'zod';
 import { readLogAlerts } from '../../store/reads/log-alerts.js';
 import { DAY_SECS, nsRange, readOptions, windowQuery, type DataRouteDeps } from '../data-route.js';
 import { declareRoute } from '../declared-route.js';
+import { API_ROUTES } from '../schemas/routes.js';
 import { inOrder, optionalText, param } from '../query-params.js';
 import type { RequestContext } from '../request-context.js';
-import { logAlert } from '../schemas/logs.js';
 
 /** Contract limit: log alerts returned. */
 export const MAX_ALERTS = 200;
@@ -18,7 +18,7 @@ const filters = z.object({
 });
 
 export function registerLogAlertsRoute(app: FastifyInstance, deps: DataRouteDeps, context: RequestContext): void {
-  const route = { method: 'GET', url: '/api/v1/log-alerts', query: inOrder(windowQuery(DAY_SECS, deps.nowMs), filters), response: z.array(logAlert) } as const;
+  const route = { method: 'GET', ...API_ROUTES['log-alerts'], query: inOrder(windowQuery(DAY_SECS, deps.nowMs), filters) } as const;
   declareRoute(app, route, async ({ query: q, request }) => {
     const { window } = q;
     const filter = {

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { Registry } from 'prom-client';
-import { createTraceRepo } from '../../cli/store-adapters.js';
+import { createTraceRepo } from '../trace-repo.js';
 import type { LogAlert as MinedAlert } from '../../mining/alert-types.js';
 import type { Store } from '../../model/store.js';
 import { createStore } from '../../store/create-store.js';

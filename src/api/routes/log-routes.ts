@@ -15,7 +15,7 @@ import { registerLogTemplateRoutes } from './log-templates.js';
 export function createLogRoutes(store: Store, options: { nowMs?: () => number } = {}): RouteModule {
   const nowMs = options.nowMs ?? Date.now;
   // Silence versions strictly increase, so two saves in one millisecond keep their order.
-  const versionMs = createVersionClock(Date.now);
+  const versionMs = createVersionClock(nowMs);
   const deps = { store, nowMs };
   return (app, context) => {
     registerLogAlertsRoute(app, deps, context);

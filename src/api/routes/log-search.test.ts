@@ -11,11 +11,11 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { hash } from '@node-rs/argon2';
 import { Registry } from 'prom-client';
-import { createTraceRepo } from '../../cli/store-adapters.js';
+import { createTraceRepo } from '../trace-repo.js';
 import type { LogRow } from '../../model/signals.js';
 import type { Store } from '../../model/store.js';
 import { createStore } from '../../store/create-store.js';
-import { insertLogs } from '../../store/logs.js';
+import { insertLogs } from '../../testing/store-rows.js';
 import { migrate } from '../../store/migrate.js';
 import { MIGRATIONS } from '../../store/migrations/index.js';
 import { BODY_WORDS_EXPRESSION } from '../../store/reads/log-words-index.js';
@@ -159,7 +159,8 @@ async function allPages(url: string, limit: number): Promise<{ pages: number; lo
 
 describe('migrations 4 and later on an existing data dir', () => {
   it('adds the skipping indexes to the logs table and keeps the logs written before it searchable', async () => {
-    assert.deepEqual(upgradeApplied, [4, 5, 6, 7, 8, 9]);
+    // Every migration from 4 on runs on the old data dir (later ones too, as they are added).
+    assert.deepEqual(upgradeApplied, MIGRATIONS.map((migration) => migration.version).filter((version) => version >= 4));
     const indexes = await store.query<{ name: string; type: string; expr: string }>(
       "SELECT name, type, expr FROM system.data_skipping_indices WHERE database = currentDatabase() AND table = 'logs' ORDER BY name",
     );

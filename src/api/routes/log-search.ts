@@ -9,9 +9,9 @@ import { oldestAllowedNs } from '../../store/lifetimes.js';
 import { countLogs, searchLogs, SEVERITY_LEVELS, type LogSearchFilter, type SeverityLevel } from '../../store/reads/log-search.js';
 import { HOUR_SECS, nsRange, readOptions, windowQuery, type DataRouteDeps } from '../data-route.js';
 import { declareRoute } from '../declared-route.js';
+import { API_ROUTES } from '../schemas/routes.js';
 import { boundedInt, inOrder, param, parsedBy } from '../query-params.js';
 import type { RequestContext } from '../request-context.js';
-import { logSearchPage, logSeries } from '../schemas/logs.js';
 import { countSeries } from '../series.js';
 import type { TimeWindow } from '../window.js';
 import { encodeCursor, logFilterParams, pageCursor } from './log-search-params.js';
@@ -38,9 +38,8 @@ function logFilter(query: FilterQuery, window: TimeWindow, endMs: number): LogSe
 export function registerLogSearchRoutes(app: FastifyInstance, deps: DataRouteDeps, context: RequestContext): void {
   const searchRoute = {
     method: 'GET',
-    url: '/api/v1/logs/search',
+    ...API_ROUTES['logs/search'],
     query: inOrder(windowQuery(HOUR_SECS, deps.nowMs), filterQuery, pageQuery),
-    response: logSearchPage,
   } as const;
   declareRoute(app, searchRoute, async ({ query, request }) => {
     const { window } = query;
@@ -61,7 +60,7 @@ export function registerLogSearchRoutes(app: FastifyInstance, deps: DataRouteDep
     };
   });
 
-  const seriesRoute = { method: 'GET', url: '/api/v1/logs/series', query: inOrder(windowQuery(HOUR_SECS, deps.nowMs), filterQuery), response: logSeries } as const;
+  const seriesRoute = { method: 'GET', ...API_ROUTES['logs/series'], query: inOrder(windowQuery(HOUR_SECS, deps.nowMs), filterQuery) } as const;
   declareRoute(app, seriesRoute, async ({ query, request }) => {
     const { window } = query;
     const filter = logFilter(query, window, window.endMs);

@@ -6,10 +6,10 @@ import { insertSilence } from '../../store/silence.js';
 import { readTemplateRows } from '../../store/reads/log-templates.js';
 import { readOptions, type DataRouteDeps } from '../data-route.js';
 import { declareRoute } from '../declared-route.js';
+import { API_ROUTES } from '../schemas/routes.js';
 import { notFound } from '../errors.js';
 import { decimalU64 } from '../query-params.js';
 import type { RequestContext } from '../request-context.js';
-import { silenceSetting } from '../schemas/logs.js';
 
 /** Contract limits of `minutes`. */
 export const MIN_SILENCE_MINUTES = 1;
@@ -32,11 +32,10 @@ export const silenceBody = z
 export function registerLogSilenceRoute(app: FastifyInstance, deps: DataRouteDeps & { versionMs: () => number }, context: RequestContext): void {
   const route = {
     method: 'PUT',
-    url: '/api/v1/log-templates/:id/silence',
+    ...API_ROUTES['log-templates/:id/silence'],
     jsonBody: true,
     params: z.object({ id: decimalU64('id') }),
     body: silenceBody,
-    response: silenceSetting,
   } as const;
   declareRoute(app, route, async ({ params: { id: templateId }, body: setting, request }) => {
     const nowMs = deps.nowMs();

@@ -10,10 +10,10 @@ import { readTemplateHitCounts } from '../../store/reads/log-hit-counts.js';
 import { readAlertingTemplates, readRecentHits, readTemplateRows } from '../../store/reads/log-templates.js';
 import { DAY_SECS, HOUR_SECS, nsRange, readOptions, windowQuery, type DataRouteDeps } from '../data-route.js';
 import { declareRoute } from '../declared-route.js';
+import { API_ROUTES } from '../schemas/routes.js';
 import { notFound } from '../errors.js';
 import { decimalU64, inOrder, optionalText } from '../query-params.js';
 import type { RequestContext } from '../request-context.js';
-import { logTemplate, logTemplateDetail } from '../schemas/logs.js';
 import { msToNs } from '../window.js';
 
 /** Contract limits: templates returned, recent hits of a template, alerts of the 7 days before the window end. */
@@ -26,9 +26,8 @@ const MAX_DETAIL_ALERTS = 200;
 export function registerLogTemplateRoutes(app: FastifyInstance, deps: DataRouteDeps, context: RequestContext): void {
   const listRoute = {
     method: 'GET',
-    url: '/api/v1/log-templates',
+    ...API_ROUTES['log-templates'],
     query: inOrder(windowQuery(HOUR_SECS, deps.nowMs), z.object({ service: optionalText('service'), q: optionalText('q') })),
-    response: z.array(logTemplate),
   } as const;
   declareRoute(app, listRoute, async ({ query: { service, q, window }, request }) => {
     const options = readOptions(context, request);
@@ -68,10 +67,9 @@ export function registerLogTemplateRoutes(app: FastifyInstance, deps: DataRouteD
 
   const detailRoute = {
     method: 'GET',
-    url: '/api/v1/log-templates/:id',
+    ...API_ROUTES['log-templates/:id'],
     params: z.object({ id: decimalU64('id') }),
     query: windowQuery(DAY_SECS, deps.nowMs),
-    response: logTemplateDetail,
   } as const;
   declareRoute(app, detailRoute, async ({ params: { id: templateId }, query, request }) => {
     const { window } = query;

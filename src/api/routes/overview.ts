@@ -7,12 +7,12 @@ import { readSpanCounts } from '../../store/reads/service-spans.js';
 import { readStoryCounts } from '../../store/reads/stories.js';
 import { HOUR_SECS, nsRange, readOptions, windowQuery, type DataRouteDeps } from '../data-route.js';
 import { declareRoute } from '../declared-route.js';
+import { API_ROUTES } from '../schemas/routes.js';
 import type { RequestContext } from '../request-context.js';
-import { overview } from '../schemas/stories.js';
 import { countSeries, rateSeries } from '../series.js';
 
 export function registerOverviewRoute(app: FastifyInstance, deps: DataRouteDeps, context: RequestContext): void {
-  const route = { method: 'GET', url: '/api/v1/overview', query: windowQuery(HOUR_SECS, deps.nowMs), response: overview } as const;
+  const route = { method: 'GET', ...API_ROUTES['overview'], query: windowQuery(HOUR_SECS, deps.nowMs) } as const;
   declareRoute(app, route, async ({ query, request }) => {
     const { window } = query;
     const { nowMs } = window;

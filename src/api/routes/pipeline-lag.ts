@@ -9,8 +9,8 @@ import type { Counter } from 'prom-client';
 import type { Bus } from '../../model/bus.js';
 import type { Logger } from '../../util/log.js';
 import { declareRoute } from '../declared-route.js';
+import { API_ROUTES } from '../schemas/routes.js';
 import { kafkaUnavailable } from '../errors.js';
-import { lagRows } from '../schemas/pipeline.js';
 
 /** Contract: the broker is read at most this often. */
 export const LAG_REFRESH_MS = 5_000;
@@ -93,5 +93,5 @@ function withTimeout<T>(promise: Promise<T>, timeoutMs: number): Promise<T> {
 }
 
 export function registerPipelineLagRoute(app: FastifyInstance, reader: ReturnType<typeof createLagReader>): void {
-  declareRoute(app, { method: 'GET', url: '/api/v1/pipeline/lag', response: lagRows }, async () => reader.current());
+  declareRoute(app, { method: 'GET', ...API_ROUTES['pipeline/lag'] }, async () => reader.current());
 }

@@ -8,7 +8,7 @@ import { after, before, describe, it } from 'node:test';
 import { Registry } from 'prom-client';
 import type { Bus } from '../../model/bus.js';
 import { openTestBus } from '../../testing/test-bus.js';
-import { createTraceRepo } from '../../cli/store-adapters.js';
+import { createTraceRepo } from '../trace-repo.js';
 import type { Store } from '../../model/store.js';
 import { createStore } from '../../store/create-store.js';
 import { insertMetricSamples, type MetricSampleRow } from '../../store/metric-samples.js';

@@ -12,8 +12,8 @@ import { readGauge, readIncreases, type GaugeAggregate, type SeriesFilter } from
 import { HOUR_SECS, readOptions, windowQuery, type DataRouteDeps } from '../data-route.js';
 import { inOrder } from '../query-params.js';
 import { declareRoute } from '../declared-route.js';
+import { API_ROUTES } from '../schemas/routes.js';
 import type { RequestContext } from '../request-context.js';
-import { pipelineSeries } from '../schemas/pipeline.js';
 import { bucketCoveredSecs, bucketGrid, type TimeWindow } from '../window.js';
 import { sampleNameOf, seriesParams } from './pipeline-params.js';
 import { histogramQuantile, parseLe } from './pipeline-quantile.js';
@@ -28,9 +28,8 @@ export function gaugeAggregate(metric: string): GaugeAggregate {
 export function registerPipelineSeriesRoute(app: FastifyInstance, deps: DataRouteDeps, context: RequestContext): void {
   const route = {
     method: 'GET',
-    url: '/api/v1/pipeline/series',
+    ...API_ROUTES['pipeline/series'],
     query: inOrder(z.object(seriesParams), windowQuery(HOUR_SECS, deps.nowMs)),
-    response: pipelineSeries,
   } as const;
   declareRoute(app, route, async ({ query: series, request }) => {
     const { window } = series;

@@ -8,18 +8,20 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Registry } from 'prom-client';
-import { createTraceRepo } from '../../cli/store-adapters.js';
+import { createTraceRepo } from '../trace-repo.js';
+import { MINUTE_MS } from '../../util/time-units.js';
 import type { SpanRow } from '../../model/signals.js';
 import type { Store } from '../../model/store.js';
 import { createStore } from '../../store/create-store.js';
 import { migrate } from '../../store/migrate.js';
-import { insertSpans } from '../../store/spans.js';
+import { insertSpans } from '../../testing/store-rows.js';
 import { createLogger } from '../../util/log.js';
 import { parseJsonExact, stringifyJson } from '../../util/json.js';
 import { createApi, type Api } from '../server.js';
 import { createStoryRoutes } from './story-routes.js';
 
-export const MINUTE_MS = 60_000;
+export { MINUTE_MS };
+
 /**
  * The injected "now": 30 s past a minute line (so first and last buckets are partial) and a
  * minute behind the real clock, so the tables' TTLs (real time) never drop a fixture.

@@ -6,9 +6,9 @@ import { oldestAllowedNs } from '../../store/lifetimes.js';
 import { searchGroups, searchServices, searchTemplates } from '../../store/reads/search.js';
 import { readOptions, type DataRouteDeps } from '../data-route.js';
 import { declareRoute } from '../declared-route.js';
+import { API_ROUTES } from '../schemas/routes.js';
 import { MAX_TEXT_CHARS } from '../query-params.js';
 import type { RequestContext } from '../request-context.js';
-import { searchResult } from '../schemas/stories.js';
 
 const TRACE_ID = /^[0-9a-fA-F]{32}$/;
 const SERVICES_WINDOW_MS = 86_400_000;
@@ -17,7 +17,7 @@ export function registerSearchRoute(app: FastifyInstance, deps: DataRouteDeps, c
   // Required and never empty: one message for absent, empty and too long.
   const qMessage = `q must be within 1..${MAX_TEXT_CHARS} characters`;
   const q = z.string({ error: (issue) => (issue.input === undefined ? qMessage : 'q must be given once') }).refine((value) => value !== '' && [...value].length <= MAX_TEXT_CHARS, qMessage);
-  const route = { method: 'GET', url: '/api/v1/search', query: z.object({ q }), response: searchResult } as const;
+  const route = { method: 'GET', ...API_ROUTES['search'], query: z.object({ q }) } as const;
   declareRoute(app, route, async ({ query: { q }, request }) => {
     const nowMs = deps.nowMs();
     const range = {

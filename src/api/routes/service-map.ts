@@ -7,8 +7,8 @@ import { oldestAllowedMs } from '../../store/lifetimes.js';
 import { createBaselineP99Cache } from '../baseline-p99-cache.js';
 import { HOUR_SECS, nsRange, readOptions, windowQuery, type DataRouteDeps } from '../data-route.js';
 import { declareRoute } from '../declared-route.js';
+import { API_ROUTES } from '../schemas/routes.js';
 import type { RequestContext } from '../request-context.js';
-import { serviceMap } from '../schemas/traces.js';
 import { msToNs } from '../window.js';
 
 /** Node health `error` from this share of failed server/consumer spans. */
@@ -31,7 +31,7 @@ export function registerServiceMapRoute(app: FastifyInstance, deps: DataRouteDep
     return new Map(totals.map((row) => [row.service, row.p99Ns]));
   });
 
-  const route = { method: 'GET', url: '/api/v1/service-map', query: windowQuery(HOUR_SECS, deps.nowMs), response: serviceMap } as const;
+  const route = { method: 'GET', ...API_ROUTES['service-map'], query: windowQuery(HOUR_SECS, deps.nowMs) } as const;
   declareRoute(app, route, async ({ query, request }) => {
     const { window } = query;
     const { nowMs } = window;

@@ -5,10 +5,10 @@ import { z } from 'zod';
 import { readServiceRed, serviceHasSpans } from '../../store/reads/service-spans.js';
 import { HOUR_SECS, nsRange, readOptions, windowQuery, type DataRouteDeps } from '../data-route.js';
 import { declareRoute } from '../declared-route.js';
+import { API_ROUTES } from '../schemas/routes.js';
 import { notFound } from '../errors.js';
 import { text } from '../query-params.js';
 import type { RequestContext } from '../request-context.js';
-import { serviceRed } from '../schemas/traces.js';
 import { bucketCoveredSecs, bucketGrid } from '../window.js';
 
 export function registerServiceRedRoute(app: FastifyInstance, deps: DataRouteDeps, context: RequestContext): void {
@@ -16,10 +16,9 @@ export function registerServiceRedRoute(app: FastifyInstance, deps: DataRouteDep
   // own 414, and the contract allows service names up to 200 (more bytes once percent-encoded).
   const route = {
     method: 'GET',
-    url: '/api/v1/services/*',
+    ...API_ROUTES['services/:service'],
     params: z.object({ '*': text('service name') }),
     query: windowQuery(HOUR_SECS, deps.nowMs),
-    response: serviceRed,
   } as const;
   declareRoute(app, route, async ({ params, query, request }) => {
     const service = params['*'];

@@ -5,18 +5,17 @@ import { z } from 'zod';
 import { readStoryCounts, readStoryJson } from '../../store/reads/stories.js';
 import { HOUR_SECS, nsRange, readOptions, windowQuery, type DataRouteDeps } from '../data-route.js';
 import { declareRoute } from '../declared-route.js';
+import { API_ROUTES } from '../schemas/routes.js';
 import { notFound } from '../errors.js';
 import { inOrder, optionalText, storyKind, traceIdPath } from '../query-params.js';
 import type { RequestContext } from '../request-context.js';
-import { storiesSeries, story } from '../schemas/stories.js';
 import { countSeries } from '../series.js';
 
 export function registerStoryRoutes(app: FastifyInstance, deps: DataRouteDeps, context: RequestContext): void {
   const seriesRoute = {
     method: 'GET',
-    url: '/api/v1/stories/series',
+    ...API_ROUTES['stories/series'],
     query: inOrder(windowQuery(HOUR_SECS, deps.nowMs), z.object({ kind: storyKind, service: optionalText('service') })),
-    response: storiesSeries,
   } as const;
   declareRoute(app, seriesRoute, async ({ query, request }) => {
     const { window } = query;
@@ -27,7 +26,7 @@ export function registerStoryRoutes(app: FastifyInstance, deps: DataRouteDeps, c
     return { bucket_secs: window.bucketSecs, error: countSeries(window, byKind.error), slow: countSeries(window, byKind.slow) };
   });
 
-  const storyRoute = { method: 'GET', url: '/api/v1/stories/:storyId', params: z.object({ storyId: traceIdPath }), response: story } as const;
+  const storyRoute = { method: 'GET', ...API_ROUTES['stories/:storyId'], params: z.object({ storyId: traceIdPath }) } as const;
   declareRoute(app, storyRoute, async ({ params: { storyId }, request, reply }) => {
     const json = await readStoryJson(deps.store, storyId, deps.nowMs(), readOptions(context, request));
     if (json === null) throw notFound();

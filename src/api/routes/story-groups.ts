@@ -5,10 +5,10 @@ import { z } from 'zod';
 import { readGroupExamples, readStoryGroups } from '../../store/reads/story-groups.js';
 import { DAY_SECS, HOUR_SECS, nsRange, readOptions, windowQuery, type DataRouteDeps } from '../data-route.js';
 import { declareRoute } from '../declared-route.js';
+import { API_ROUTES } from '../schemas/routes.js';
 import { notFound } from '../errors.js';
 import { decimalU64, inOrder, optionalText, storyKind } from '../query-params.js';
 import type { RequestContext } from '../request-context.js';
-import { storyGroup, storyGroupDetail } from '../schemas/stories.js';
 
 /** Contract limit: story groups returned. */
 export const MAX_GROUPS = 100;
@@ -18,9 +18,8 @@ export const MAX_EXAMPLES = 20;
 export function registerStoryGroupRoutes(app: FastifyInstance, deps: DataRouteDeps, context: RequestContext): void {
   const listRoute = {
     method: 'GET',
-    url: '/api/v1/story-groups',
+    ...API_ROUTES['story-groups'],
     query: inOrder(windowQuery(HOUR_SECS, deps.nowMs), z.object({ kind: storyKind, service: optionalText('service') })),
-    response: z.array(storyGroup),
   } as const;
   declareRoute(app, listRoute, async ({ query, request }) => {
     const { window } = query;
@@ -30,10 +29,9 @@ export function registerStoryGroupRoutes(app: FastifyInstance, deps: DataRouteDe
 
   const detailRoute = {
     method: 'GET',
-    url: '/api/v1/story-groups/:fingerprint',
+    ...API_ROUTES['story-groups/:fingerprint'],
     params: z.object({ fingerprint: decimalU64('fingerprint') }),
     query: windowQuery(DAY_SECS, deps.nowMs),
-    response: storyGroupDetail,
   } as const;
   declareRoute(app, detailRoute, async ({ params: { fingerprint }, query, request }) => {
     const { window } = query;

@@ -5,16 +5,15 @@ import { z } from 'zod';
 import { readTraceLogTemplates } from '../../store/reads/trace-log-templates.js';
 import { readOptions, type DataRouteDeps } from '../data-route.js';
 import { declareRoute } from '../declared-route.js';
+import { API_ROUTES } from '../schemas/routes.js';
 import { traceIdPath } from '../query-params.js';
 import type { RequestContext } from '../request-context.js';
-import { traceLogTemplate } from '../schemas/traces.js';
 
 export function registerTraceLogTemplatesRoute(app: FastifyInstance, deps: DataRouteDeps, context: RequestContext): void {
   const route = {
     method: 'GET',
-    url: '/api/v1/traces/:traceId/log-templates',
+    ...API_ROUTES['traces/:traceId/log-templates'],
     params: z.object({ traceId: traceIdPath }),
-    response: z.array(traceLogTemplate),
   } as const;
   declareRoute(app, route, async ({ params: { traceId }, request }) => {
     return readTraceLogTemplates(deps.store, traceId, deps.nowMs(), readOptions(context, request));

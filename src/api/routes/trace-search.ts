@@ -6,9 +6,9 @@ import { oldestAllowedNs } from '../../store/lifetimes.js';
 import { searchTraces } from '../../store/reads/trace-search.js';
 import { HOUR_SECS, nsRange, readOptions, windowQuery, type DataRouteDeps } from '../data-route.js';
 import { declareRoute } from '../declared-route.js';
+import { API_ROUTES } from '../schemas/routes.js';
 import { boundedInt, flag, inOrder, optionalText, wholeMs } from '../query-params.js';
 import type { RequestContext } from '../request-context.js';
-import { traceSearchRow } from '../schemas/stories.js';
 
 export const MAX_SEARCH_LIMIT = 500;
 export const DEFAULT_SEARCH_LIMIT = 100;
@@ -30,9 +30,8 @@ const filters = z.object({
 export function registerTraceSearchRoute(app: FastifyInstance, deps: DataRouteDeps, context: RequestContext): void {
   const route = {
     method: 'GET',
-    url: '/api/v1/traces/search',
+    ...API_ROUTES['traces/search'],
     query: inOrder(windowQuery(HOUR_SECS, deps.nowMs), durationBounds, filters),
-    response: z.array(traceSearchRow),
   } as const;
   declareRoute(app, route, async ({ query: q, request }) => {
     const { window } = q;

@@ -8,6 +8,7 @@ import { SpanKind } from '@opentelemetry/api';
 import type { RunningAllInOne } from '../../testing/all-in-one.js';
 import { getJson } from '../../testing/http.js';
 import { SdkTraces, sendSpans, until } from '../../testing/sdk-trace.js';
+import { MINUTE_MS } from '../../util/time-units.js';
 
 export interface IncidentNames {
   gateway: string;
@@ -20,7 +21,6 @@ export function incidentNamesFor(tag: string): IncidentNames {
   return { gateway: `gateway-${tag}`, cart: `cart-${tag}`, payments: `payments-${tag}`, inventory: `inventory-${tag}` };
 }
 
-const MINUTE_MS = 60_000;
 /** Normal traffic starts this long ago: the hour before the default 15-minute window, and a little more. */
 const HISTORY_MS = 76 * MINUTE_MS;
 /** The fault: payments' charge fails on every call over the last 10 minutes. */

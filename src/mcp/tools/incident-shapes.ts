@@ -1,12 +1,10 @@
 /** Compact shapes of the incident analysis (/api/v1/incidents) for agents, typed from its declaration. */
 
 import type { z } from 'zod';
-import type { incidentEvidence, incidentGroup, incidents, incidentSuspect } from '../../api/schemas/incidents.js';
+import type { incidentEvidence, incidentGroup, incidentSuspect } from '../../api/schemas/incidents.js';
 import { clip } from '../bound.js';
 import { exactValues } from '../exact.js';
 
-/** The reply of /api/v1/incidents as the API caller parses it (64-bit integers past 2^53 as bigints). */
-export type IncidentsReply = z.output<typeof incidents>;
 type Suspect = z.output<typeof incidentSuspect>;
 type Evidence = z.output<typeof incidentEvidence>;
 type IncidentGroup = z.output<typeof incidentGroup>;

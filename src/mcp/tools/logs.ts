@@ -1,14 +1,12 @@
 /** list_log_alerts, search_log_templates and get_log_template: what the logs say. */
 
 import { z } from 'zod';
-import { getJson } from '../api-caller.js';
+import { getRoute } from '../api-caller.js';
 import { decimalIdArg, limitArg, serviceArg, windowArgs } from '../args.js';
 import { clip, fitList, toolAnswer } from '../bound.js';
 import { exactValues } from '../exact.js';
 import { defineTool } from '../tool.js';
 import { compactAlert, compactTemplate } from './shapes.js';
-
-type Row = Record<string, unknown>;
 
 export const listLogAlertsTool = defineTool({
   name: 'list_log_alerts',
@@ -25,7 +23,7 @@ export const listLogAlertsTool = defineTool({
     limit: limitArg(200, 20, 'alerts'),
   },
   async run(caller, args) {
-    const all = (await getJson(caller, '/api/v1/log-alerts', { since: args.since, until: args.until, kind: args.kind, service: args.service })) as Row[];
+    const all = await getRoute(caller, 'log-alerts', { query: { since: args.since, until: args.until, kind: args.kind, service: args.service } });
     const alerts = args.active_only === true ? all.filter((alert) => alert.active === true) : all;
     const compact = alerts.slice(0, args.limit ?? 20).map(compactAlert);
     const { answer, shown } = fitList(compact, (items, truncated) => ({ total: alerts.length, alerts: items, ...(truncated ? { truncated } : {}) }), 'alerts', 'narrow with kind, service, active_only or a shorter since');
@@ -51,7 +49,7 @@ export const searchLogTemplatesTool = defineTool({
     limit: limitArg(200, 20, 'templates'),
   },
   async run(caller, args) {
-    const templates = (await getJson(caller, '/api/v1/log-templates', { since: args.since, until: args.until, service: args.service, q: args.q })) as Row[];
+    const templates = await getRoute(caller, 'log-templates', { query: { since: args.since, until: args.until, service: args.service, q: args.q } });
     const compact = templates.slice(0, args.limit ?? 20).map(compactTemplate);
     const { answer, shown } = fitList(compact, (items, truncated) => ({ returned: templates.length, templates: items, ...(truncated ? { truncated } : {}) }), 'templates', 'narrow with service, q or a shorter since');
     const lines = [
@@ -70,20 +68,19 @@ export const getLogTemplateTool = defineTool({
     'its alerts of the 7 days before the window end, and its silence setting. Follow a recent hit\'s story_id with get_story or its trace_id with get_trace.',
   args: { template_id: decimalIdArg('template_id').describe('The template id: an unsigned 64-bit integer as a decimal string.'), ...windowArgs('24h') },
   async run(caller, args) {
-    const detail = (await getJson(caller, `/api/v1/log-templates/${args.template_id}`, { since: args.since, until: args.until }, `no log template ${args.template_id}`)) as Row;
-    const template = detail.template as Row;
-    const buckets = Array.isArray(detail.buckets) ? (detail.buckets as [number, number][]) : [];
-    const alerts = (detail.alerts as Row[]).map(compactAlert);
+    const detail = await getRoute(caller, 'log-templates/:id', { params: { id: args.template_id }, query: { since: args.since, until: args.until }, notFoundMessage: `no log template ${args.template_id}` });
+    const template = detail.template;
+    const alerts = detail.alerts.map(compactAlert);
     const fixed = {
       template: exactValues({ ...template, template: clip(template.template, 500) }),
       sample: clip(detail.sample, 500),
-      hits_in_window: buckets.reduce((sum, [, hits]) => sum + Number(hits), 0),
+      hits_in_window: detail.buckets.reduce((sum, [, hits]) => sum + Number(hits), 0),
       recent: exactValues(detail.recent),
       silence: detail.silence,
       alerts_total: alerts.length,
     };
     const { answer } = fitList(alerts, (items, truncated) => ({ ...fixed, alerts: items, ...(truncated ? { truncated } : {}) }), 'alerts', 'list_log_alerts with the service and a kind');
-    const text = `Template ${args.template_id} of ${String(template.service)}: ${clip(template.template, 200)}. ${fixed.hits_in_window} hits in the window, ${(detail.recent as Row[]).length} recent, ${alerts.length} alerts${template.alerting === true ? ' (alerting)' : ''}.`;
+    const text = `Template ${args.template_id} of ${String(template.service)}: ${clip(template.template, 200)}. ${fixed.hits_in_window} hits in the window, ${detail.recent.length} recent, ${alerts.length} alerts${template.alerting === true ? ' (alerting)' : ''}.`;
     return toolAnswer(answer, text);
   },
 });

@@ -1,7 +1,8 @@
 /** list_services and get_service_health: which services exist, and how one is doing with its neighbours. */
 
+import type { RouteReply } from '../../api/schemas/routes.js';
 import { at } from '../../util/at.js';
-import { getJson } from '../api-caller.js';
+import { getRoute } from '../api-caller.js';
 import { requiredString, windowArgs } from '../args.js';
 import { fitList, toolAnswer } from '../bound.js';
 import { exactValues, nsToMs } from '../exact.js';
@@ -15,7 +16,7 @@ export const listServicesTool = defineTool({
   description: 'Names of the services with spans in the last 24 hours, sorted (at most 500). Use a name with get_service_health, search_traces or the service filters.',
   args: {},
   async run(caller) {
-    const names = (await getJson(caller, '/api/v1/services')) as string[];
+    const names = await getRoute(caller, 'services', {});
     const { answer, shown } = fitList(names, (items, truncated) => ({ total: names.length, services: items, ...(truncated ? { truncated } : {}) }), 'services', 'use search_traces or list_story_groups with a service filter');
     return toolAnswer(answer, `${names.length} services${shown < names.length ? ` (showing ${shown})` : ''}: ${names.slice(0, 30).join(', ')}${names.length > 30 ? ', …' : ''}`);
   },
@@ -23,14 +24,7 @@ export const listServicesTool = defineTool({
 
 const SERIES_POINTS = 24;
 
-interface RedBucket {
-  bucket: number;
-  rate: number;
-  error_ratio: number;
-  p50_ns: unknown;
-  p95_ns: unknown;
-  p99_ns: unknown;
-}
+type RedBucket = RouteReply<'services/:service'>['buckets'][number];
 
 /** The RED series cut to at most 24 points (mean rate, rate-weighted error ratio, largest p99); points without calls omitted. */
 export function summariseRed(buckets: RedBucket[], bucketSecs: number): { bucket_secs: number; points: { bucket: number; rate: number; error_ratio: number; p99_ms: number }[] } {
@@ -67,11 +61,15 @@ export const getServiceHealthTool = defineTool({
   args: { service: requiredString('service').min(1, { error: 'service must not be empty' }).max(200, { error: 'service must be at most 200 characters' }).describe('The service name (see list_services).'), ...windowArgs('1h') },
   async run(caller, args) {
     const window = { since: args.since, until: args.until };
-    const red = (await getJson(caller, `/api/v1/services/${encodeURIComponent(args.service)}`, window, `no service ${JSON.stringify(args.service)} with spans in the window (see list_services, or a longer since)`)) as Row;
-    const map = (await getJson(caller, '/api/v1/service-map', window)) as { edges: Row[]; nodes: Row[] };
-    const buckets = red.buckets as RedBucket[];
-    const calls = Number(red.calls);
-    const errors = Number(red.errors);
+    const red = await getRoute(caller, 'services/:service', {
+      params: { service: args.service },
+      query: window,
+      notFoundMessage: `no service ${JSON.stringify(args.service)} with spans in the window (see list_services, or a longer since)`,
+    });
+    const map = await getRoute(caller, 'service-map', { query: window });
+    const buckets = red.buckets;
+    const calls = red.calls;
+    const errors = red.errors;
     const active = buckets.filter((b) => b.rate > 0);
     const node = map.nodes.find((item) => item.service === args.service);
     const callers = map.edges.filter((edge) => edge.child === args.service).map((edge) => neighbour(edge, 'parent'));
@@ -89,7 +87,7 @@ export const getServiceHealthTool = defineTool({
       p95_ms_max: Math.max(0, ...active.map((b) => nsToMs(b.p95_ns))),
       p50_ms_max: Math.max(0, ...active.map((b) => nsToMs(b.p50_ns))),
       health: node === undefined ? null : exactValues({ health: node.health, error_ratio: node.error_ratio, p99_ns: node.p99_ns, baseline_p99_ns: node.baseline_p99_ns, p99_ms: nsToMs(node.p99_ns), baseline_p99_ms: nsToMs(node.baseline_p99_ns) }),
-      series: summariseRed(buckets, Number(red.bucket_secs)),
+      series: summariseRed(buckets, red.bucket_secs),
       callers,
     };
     const { answer } = fitList(callees, (shown, truncated) => ({ ...fixed, callees: shown, ...(truncated ? { truncated } : {}) }), 'callees', 'a shorter since');

@@ -1,12 +1,17 @@
 /** Compact shapes of API objects for agents: the fields that answer "what and where", ids exact. */
 
+import type { RouteReply } from '../../api/schemas/routes.js';
 import { clip } from '../bound.js';
 import { exactValues, nsToMs } from '../exact.js';
 
 type Row = Record<string, unknown>;
+type StoryGroup = RouteReply<'story-groups'>[number];
+type LogAlert = RouteReply<'log-alerts'>[number];
+type LogTemplate = RouteReply<'log-templates'>[number];
+type TraceRow = RouteReply<'traces/search'>[number];
 
 /** A story group without its bucket series. */
-export function compactGroup(group: Row): Row {
+export function compactGroup(group: StoryGroup): Row {
   return exactValues({
     fingerprint: group.fingerprint,
     kind: group.kind,
@@ -23,8 +28,8 @@ export function compactGroup(group: Row): Row {
 }
 
 /** A log alert with its template clipped and at most 3 example traces. */
-export function compactAlert(alert: Row): Row {
-  const examples = Array.isArray(alert.example_traces) ? (alert.example_traces as Row[]).slice(0, 3) : [];
+export function compactAlert(alert: LogAlert): Row {
+  const examples = alert.example_traces.slice(0, 3);
   return exactValues({
     alert_id: alert.alert_id,
     kind: alert.kind,
@@ -42,13 +47,12 @@ export function compactAlert(alert: Row): Row {
 }
 
 /** A log template list item: total count, hits in the window and alerting flag, no series. */
-export function compactTemplate(template: Row): Row {
-  const buckets = Array.isArray(template.buckets) ? (template.buckets as [number, number][]) : [];
+export function compactTemplate(template: LogTemplate): Row {
   return exactValues({
     template_id: template.template_id,
     service: template.service,
     template: clip(template.template, 300),
-    hits_in_window: buckets.reduce((sum, [, hits]) => sum + Number(hits), 0),
+    hits_in_window: template.buckets.reduce((sum, [, hits]) => sum + Number(hits), 0),
     count: template.count,
     first_seen_ns: template.first_seen_ns,
     last_seen_ns: template.last_seen_ns,
@@ -58,7 +62,7 @@ export function compactTemplate(template: Row): Row {
 }
 
 /** A trace search row with its duration in milliseconds beside the exact nanoseconds. */
-export function compactTraceRow(row: Row): Row {
+export function compactTraceRow(row: TraceRow): Row {
   return exactValues({
     trace_id: row.trace_id,
     ts_ns: row.ts_ns,

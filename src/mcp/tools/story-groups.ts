@@ -1,6 +1,6 @@
 /** list_story_groups and get_story_group: the grouped failures and one group's examples. */
 
-import { getJson } from '../api-caller.js';
+import { getRoute } from '../api-caller.js';
 import { decimalIdArg, limitArg, serviceArg, storyKindArg, windowArgs } from '../args.js';
 import { fitList, toolAnswer } from '../bound.js';
 import { exactValues, nsToMs } from '../exact.js';
@@ -18,7 +18,7 @@ export const listStoryGroupsTool = defineTool({
     'Filter by kind and by root-cause service. Follow with get_story_group (examples) or get_story (one story).',
   args: { ...windowArgs('1h'), kind: storyKindArg, service: serviceArg('Only groups whose root cause is in this service (exact name).'), limit: limitArg(100, 20, 'groups') },
   async run(caller, args) {
-    const groups = (await getJson(caller, '/api/v1/story-groups', { since: args.since, until: args.until, kind: args.kind, service: args.service })) as Row[];
+    const groups = await getRoute(caller, 'story-groups', { query: { since: args.since, until: args.until, kind: args.kind, service: args.service } });
     const limited = groups.slice(0, args.limit ?? 20).map(compactGroup);
     const { answer, shown } = fitList(
       limited,
@@ -40,10 +40,11 @@ export const getStoryGroupTool = defineTool({
     'story_id, time, duration and summary. Use get_story on an example for its root cause, path, critical path and logs.',
   args: { fingerprint: decimalIdArg('fingerprint').describe('The group fingerprint: an unsigned 64-bit integer as a decimal string.'), ...windowArgs('24h'), limit: limitArg(20, 10, 'examples') },
   async run(caller, args) {
-    const body = (await getJson(caller, `/api/v1/story-groups/${args.fingerprint}`, { since: args.since, until: args.until }, `no story group with fingerprint ${args.fingerprint} has stories in the window (try a longer since)`)) as {
-      group: Row;
-      examples: Row[];
-    };
+    const body = await getRoute(caller, 'story-groups/:fingerprint', {
+      params: { fingerprint: args.fingerprint },
+      query: { since: args.since, until: args.until },
+      notFoundMessage: `no story group with fingerprint ${args.fingerprint} has stories in the window (try a longer since)`,
+    });
     const examples = body.examples.slice(0, args.limit ?? 10).map((example) =>
       exactValues({ story_id: example.story_id, ts_ns: example.ts_ns, duration_ms: nsToMs(example.duration_ns), summary: example.summary }) as Row,
     );

@@ -1,33 +1,34 @@
 /** get_story: one story, the answer to "why did this request fail or run slow". */
 
-import { getJson } from '../api-caller.js';
+import type { RouteReply } from '../../api/schemas/routes.js';
+import { getRoute } from '../api-caller.js';
 import { traceIdArg } from '../args.js';
 import { clip, fitList, toolAnswer } from '../bound.js';
 import { exactValues, nsToMs } from '../exact.js';
 import { defineTool } from '../tool.js';
 
 type Row = Record<string, unknown>;
+type Story = RouteReply<'stories/:storyId'>;
 
 const MAX_PATH_SPANS = 40;
 const MAX_SEGMENTS = 20;
 const MAX_DIFF_OPS = 20;
 const MAX_ALSO_FAILED = 10;
 
-function compactBaselineDiff(diff: Row | null): Row | null {
-  if (diff === null || diff === undefined) return null;
-  const slower = Array.isArray(diff.slower_ops) ? (diff.slower_ops as Row[]) : [];
+function compactBaselineDiff(diff: Story['baseline_diff']): Row | null {
+  if (diff === null) return null;
   return exactValues({
-    new_ops: (diff.new_ops as string[]).slice(0, MAX_DIFF_OPS),
-    missing_ops: (diff.missing_ops as string[]).slice(0, MAX_DIFF_OPS),
-    slower_ops: slower.slice(0, MAX_DIFF_OPS).map((op) => ({ op: op.op, duration_ns: op.duration_ns, baseline_p95_ns: op.baseline_p95_ns, duration_ms: nsToMs(op.duration_ns), baseline_p95_ms: nsToMs(op.baseline_p95_ns) })),
+    new_ops: diff.new_ops.slice(0, MAX_DIFF_OPS),
+    missing_ops: diff.missing_ops.slice(0, MAX_DIFF_OPS),
+    slower_ops: diff.slower_ops.slice(0, MAX_DIFF_OPS).map((op) => ({ op: op.op, duration_ns: op.duration_ns, baseline_p95_ns: op.baseline_p95_ns, duration_ms: nsToMs(op.duration_ns), baseline_p95_ms: nsToMs(op.baseline_p95_ns) })),
   }) as Row;
 }
 
 /** The story with long parts bounded: path, critical path, baseline diff, other failures, logs. */
-export function compactStory(story: Row): { fixed: Row; logs: Row[] } {
-  const pathSpans = story.path_spans as Row[];
-  const critical = story.critical_path as { segments: Row[]; top: Row[] };
-  const alsoFailed = story.also_failed as Row[];
+export function compactStory(story: Story): { fixed: Row; logs: Row[] } {
+  const pathSpans = story.path_spans;
+  const critical = story.critical_path;
+  const alsoFailed = story.also_failed;
   const fixed = exactValues({
     story_id: story.story_id,
     trace_id: story.trace_id,
@@ -39,7 +40,7 @@ export function compactStory(story: Row): { fixed: Row; logs: Row[] } {
     duration_ms: nsToMs(story.duration_ns),
     endpoint_service: story.endpoint_service,
     endpoint_name: story.endpoint_name,
-    root_cause: { ...(story.root_cause as Row), message: clip((story.root_cause as Row).message, 500) },
+    root_cause: { ...story.root_cause, message: clip(story.root_cause.message, 500) },
     path_services: story.path_services,
     path_spans: pathSpans.slice(0, MAX_PATH_SPANS).map((span) => ({ span_id: span.span_id, service: span.service, name: span.name, kind: span.kind, status: span.status, duration_ms: nsToMs(span.duration_ns) })),
     ...(pathSpans.length > MAX_PATH_SPANS ? { path_spans_total: pathSpans.length } : {}),
@@ -48,13 +49,13 @@ export function compactStory(story: Row): { fixed: Row; logs: Row[] } {
       segments_total: critical.segments.length,
       segments: critical.segments.slice(0, MAX_SEGMENTS).map((segment) => ({ span_id: segment.span_id, service: segment.service, name: segment.name, start_ns: segment.start_ns, end_ns: segment.end_ns })),
     },
-    baseline_diff: compactBaselineDiff(story.baseline_diff as Row | null),
+    baseline_diff: compactBaselineDiff(story.baseline_diff),
     also_failed_total: alsoFailed.length,
     also_failed: alsoFailed.slice(0, MAX_ALSO_FAILED).map((failed) => ({ ...failed, message: clip(failed.message, 300) })),
     span_count: story.span_count,
     flags: story.flags,
   }) as Row;
-  const logs = (story.logs as Row[]).map((log) => exactValues({ ts_ns: log.ts_ns, service: log.service, span_id: log.span_id, severity_text: log.severity_text, severity_number: log.severity_number, body: clip(log.body, 400) }) as Row);
+  const logs = story.logs.map((log) => exactValues({ ts_ns: log.ts_ns, service: log.service, span_id: log.span_id, severity_text: log.severity_text, severity_number: log.severity_number, body: clip(log.body, 400) }) as Row);
   return { fixed, logs };
 }
 
@@ -67,7 +68,7 @@ export const getStoryTool = defineTool({
     '(new, missing and slower operations; null without a trusted baseline), other failing spans, and the most severe logs of the trace. Use get_trace for the whole span tree.',
   args: { story_id: traceIdArg('story_id').describe('The story id (32 hexadecimal characters; equals the trace id), e.g. a sample_story_id from whats_wrong.') },
   async run(caller, args) {
-    const story = (await getJson(caller, `/api/v1/stories/${args.story_id}`, undefined, `no story ${args.story_id} (the trace may have neither failed nor run slow; try get_trace)`)) as Row;
+    const story = await getRoute(caller, 'stories/:storyId', { params: { storyId: args.story_id }, notFoundMessage: `no story ${args.story_id} (the trace may have neither failed nor run slow; try get_trace)` });
     const { fixed, logs } = compactStory(story);
     const { answer } = fitList(logs, (shown, truncated) => ({ ...fixed, logs_total: logs.length, logs: shown, ...(truncated ? { truncated } : {}) }), 'logs', 'read the logs with get_trace');
     const rootCause = fixed.root_cause as Row;

@@ -1,11 +1,11 @@
 /** search_traces and get_trace: find traces by the contract's filters, then read one as a topology. */
 
 import { z } from 'zod';
-import { getJson } from '../api-caller.js';
+import { getRoute } from '../api-caller.js';
 import { limitArg, serviceArg, traceIdArg, windowArgs } from '../args.js';
 import { clip, fitList, jsonBytes, MAX_ANSWER_BYTES, MAX_SUMMARY_BYTES, toolAnswer } from '../bound.js';
 import { exactValues } from '../exact.js';
-import { buildTopology, type Topology, type TraceSpanInput } from '../topology.js';
+import { buildTopology, type Topology } from '../topology.js';
 import { defineTool } from '../tool.js';
 import { compactTraceRow, endpointLabel } from './shapes.js';
 
@@ -33,7 +33,7 @@ export const searchTracesTool = defineTool({
   },
   async run(caller, args) {
     const limit = args.limit ?? 20;
-    const rows = (await getJson(caller, '/api/v1/traces/search', { ...args, limit })) as Row[];
+    const rows = await getRoute(caller, 'traces/search', { query: { ...args, limit } });
     const compact = rows.map(compactTraceRow);
     const { answer, shown } = fitList(compact, (items, truncated) => ({ returned: rows.length, traces: items, ...(truncated ? { truncated } : {}) }), 'traces', 'narrow with service, endpoint, min_ms, errors or a shorter since, or lower limit');
     const failing = rows.filter((row) => row.is_error === true).length;
@@ -61,7 +61,7 @@ export const getTraceTool = defineTool({
     max_spans: z.number().int({ error: 'max_spans must be an integer' }).min(1, { error: 'max_spans must be within 1..300' }).max(300, { error: 'max_spans must be within 1..300' }).optional().describe('List at most this many spans (1 to 300, default 100); larger traces are summarised.'),
   },
   async run(caller, args) {
-    const trace = (await getJson(caller, `/api/v1/traces/${args.trace_id}`, undefined, `no trace ${args.trace_id} (neither spans nor logs are stored for it)`)) as { spans: TraceSpanInput[]; logs: Row[]; story_id: string | null };
+    const trace = await getRoute(caller, 'traces/:traceId', { params: { traceId: args.trace_id }, notFoundMessage: `no trace ${args.trace_id} (neither spans nor logs are stored for it)` });
     const logs = [...trace.logs]
       .sort((a, b) => Number(b.severity_number) - Number(a.severity_number))
       .slice(0, MAX_TRACE_LOGS)

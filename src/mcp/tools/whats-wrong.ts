@@ -1,12 +1,12 @@
 /** whats_wrong: the first question of an incident, answered from the incident analysis, then overview, story groups and alerts. */
 
-import { getJson } from '../api-caller.js';
+import { getRoute } from '../api-caller.js';
 import { windowArgs, serviceArg } from '../args.js';
 import { clip, fitList, toolAnswer } from '../bound.js';
 import { exactValues } from '../exact.js';
 import { incidentSince } from '../incident-window.js';
 import { defineTool } from '../tool.js';
-import { compactSuspect, compactTrendGroup, suspectPlace, type IncidentsReply } from './incident-shapes.js';
+import { compactSuspect, compactTrendGroup, suspectPlace } from './incident-shapes.js';
 import { compactAlert, compactGroup } from './shapes.js';
 
 type Row = Record<string, unknown>;
@@ -32,11 +32,11 @@ export const whatsWrongTool = defineTool({
     const window = { since: args.since, until: args.until };
     const incidentWindow = { since: incidentSince(args.since), until: args.until };
     // One read after another: with Basic credentials each read is a password check, and parallel checks from one client can meet the limit.
-    const incident = (await getJson(caller, '/api/v1/incidents', { ...incidentWindow, service: args.service })) as IncidentsReply;
-    const overview = (await getJson(caller, '/api/v1/overview', window)) as Row;
-    const errorGroups = (await getJson(caller, '/api/v1/story-groups', { ...window, kind: 'error', service: args.service })) as Row[];
-    const slowGroups = (await getJson(caller, '/api/v1/story-groups', { ...window, kind: 'slow', service: args.service })) as Row[];
-    const alerts = ((await getJson(caller, '/api/v1/log-alerts', window)) as Row[]).filter((alert) => alert.active === true);
+    const incident = await getRoute(caller, 'incidents', { query: { ...incidentWindow, service: args.service } });
+    const overview = await getRoute(caller, 'overview', { query: window });
+    const errorGroups = await getRoute(caller, 'story-groups', { query: { ...window, kind: 'error', service: args.service } });
+    const slowGroups = await getRoute(caller, 'story-groups', { query: { ...window, kind: 'slow', service: args.service } });
+    const alerts = (await getRoute(caller, 'log-alerts', { query: window })).filter((alert) => alert.active);
 
     const suspects = incident.suspects.slice(0, SUSPECTS_SHOWN).map(compactSuspect);
     // The API narrows suspects by service but lists every group; the groups follow the root-cause filter here, as error_groups do.

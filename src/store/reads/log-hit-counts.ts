@@ -7,8 +7,8 @@
 
 import type { QueryOptions, QueryParams, Store } from '../../model/store.js';
 import { oldestAllowedNs } from '../lifetimes.js';
+import { NS_PER_MINUTE } from '../../util/time-units.js';
 
-const NS_PER_MINUTE = 60_000_000_000n;
 
 export interface HitCountFilter {
   /** Window [fromNs, toNs). */

@@ -1,6 +1,6 @@
 import { filtersOf, searchPath, seriesPath } from '../pages/logs/explore/exploreQuery';
 import { incidentWindow } from '../pages/stories/incidentWindow';
-import { apiFetch, apiPath } from './client';
+import { apiFetch, apiRoute } from './client';
 
 // On a cold load the page's code arrives in its own chunk and only then would it ask for data: two
 // round trips in series. The first URL's data request starts here instead, beside the chunk download,
@@ -30,25 +30,25 @@ export function takePrefetched<T>(path: string): Promise<T> | undefined {
 }
 
 // The API paths of the pages whose first view is measured; the pages build theirs with the same functions.
-export const tracePath = (id: string) => apiPath(`traces/${encodeURIComponent(id)}`);
-export const storyPath = (id: string) => apiPath(`stories/${encodeURIComponent(id)}`);
-export const overviewPath = (query: URLSearchParams) => apiPath('overview', { since: query.get('since'), until: query.get('until') });
+export const tracePath = (id: string) => apiRoute('traces/:traceId', { traceId: id });
+export const storyPath = (id: string) => apiRoute('stories/:storyId', { storyId: id });
+export const overviewPath = (query: URLSearchParams) => apiRoute('overview', { since: query.get('since'), until: query.get('until') });
 export const storyGroupsPath = (query: URLSearchParams) =>
-  apiPath('story-groups', { since: query.get('since'), until: query.get('until'), kind: query.get('kind'), service: query.get('service') });
+  apiRoute('story-groups', { since: query.get('since'), until: query.get('until'), kind: query.get('kind'), service: query.get('service') });
 /** The Stories page's "What changed": the end of the page window (see incidentWindow), the same service filter. */
 export const incidentsPath = (query: URLSearchParams) =>
-  apiPath('incidents', { since: incidentWindow(query.get('since') ?? '').since, until: query.get('until'), service: query.get('service') });
+  apiRoute('incidents', { since: incidentWindow(query.get('since') ?? '').since, until: query.get('until'), service: query.get('service') });
 
 /** Prefetches what the page at `pathname` asks for first. */
 export function prefetchForLocation(pathname: string, query: URLSearchParams): void {
-  const trace = /^\/traces\/([0-9a-fA-F]{32})\/?$/.exec(pathname);
-  if (trace !== null) {
-    void prefetch(tracePath(trace[1]));
+  const traceId = /^\/traces\/([0-9a-fA-F]{32})\/?$/.exec(pathname)?.[1];
+  if (traceId !== undefined) {
+    void prefetch(tracePath(traceId));
     return;
   }
-  const story = /^\/stories\/([0-9a-fA-F]{32})\/?$/.exec(pathname);
-  if (story !== null) {
-    void prefetch(storyPath(story[1]));
+  const storyId = /^\/stories\/([0-9a-fA-F]{32})\/?$/.exec(pathname)?.[1];
+  if (storyId !== undefined) {
+    void prefetch(storyPath(storyId));
     return;
   }
   // The explorer's rows first, then its counts once the rows have come: the embedded engine runs one

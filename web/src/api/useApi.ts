@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'react';
-import { apiFetch } from './client';
+import { fetchRoute, type RoutePath, type RouteReply } from './client';
+import type { RouteName } from '../../../src/api/schemas/routes';
 import { takePrefetched } from './prefetch';
 
 export interface ApiState<T> {
@@ -11,8 +12,10 @@ export interface ApiState<T> {
 /**
  * Fetches an API path and re-fetches when it changes; a stale answer never overwrites a newer one
  * because the previous request is aborted. `null` skips the request (a page without what it needs).
+ * The path comes from `apiRoute`, so the data is typed from the route's declaration.
  */
-export function useApi<T>(path: string | null, reloadKey = 0): ApiState<T> {
+export function useApi<N extends RouteName>(path: RoutePath<N> | null, reloadKey = 0): ApiState<RouteReply<N>> {
+  type T = RouteReply<N>;
   const [state, setState] = useState<ApiState<T>>({ data: undefined, error: undefined, loading: path !== null });
   useEffect(() => {
     if (path === null) {
@@ -22,7 +25,7 @@ export function useApi<T>(path: string | null, reloadKey = 0): ApiState<T> {
     const controller = new AbortController();
     // Keep the previous data while loading so tables do not flash empty on a filter change.
     setState((previous) => ({ data: previous.data, error: undefined, loading: true }));
-    (takePrefetched<T>(path) ?? apiFetch<T>(path, { signal: controller.signal })).then(
+    (takePrefetched<T>(path) ?? fetchRoute(path, { signal: controller.signal })).then(
       (data) => {
         if (!controller.signal.aborted) setState({ data, error: undefined, loading: false });
       },

@@ -1,6 +1,6 @@
 import type { ReactNode } from 'react';
 import { GlobalSearch } from '../components/GlobalSearch';
-import { apiSend } from '../api/client';
+import { apiRoute, apiSend } from '../api/client';
 import { useApi } from '../api/useApi';
 import { assignServiceColors } from '../lib/colors';
 import { withWindow } from '../lib/window';
@@ -21,7 +21,7 @@ export function Layout({ children }: { children: ReactNode }) {
   const { config } = useConfig();
   // The sorted service list hands out the distinct palette colours, so they do not depend on
   // which page named a service first.
-  const services = useApi<string[]>(location.pathname === '/login' ? null : '/api/v1/services');
+  const services = useApi(location.pathname === '/login' ? null : apiRoute('services'));
   if (services.data !== undefined) assignServiceColors(services.data);
   const logout = async () => {
     await apiSend('POST', '/api/v1/auth/logout', {}).catch(() => undefined);
@@ -46,7 +46,7 @@ export function Layout({ children }: { children: ReactNode }) {
         </nav>
         <GlobalSearch />
         {config.auth_enabled && location.pathname !== '/login' && (
-          <button type="button" className="link-button" onClick={logout}>
+          <button type="button" className="link-button" onClick={() => void logout()}>
             Sign out
           </button>
         )}

@@ -1,4 +1,5 @@
 import { createContext, useContext, type ReactNode } from 'react';
+import { apiRoute } from '../api/client';
 import { useApi } from '../api/useApi';
 import type { AppConfig } from '../api/types';
 
@@ -8,7 +9,7 @@ const fallback: AppConfig = { trace_viewer_url: null, dashboard_url: null, auth_
 const ConfigContext = createContext<{ config: AppConfig; loaded: boolean }>({ config: fallback, loaded: false });
 
 export function ConfigProvider({ children }: { children: ReactNode }) {
-  const { data } = useApi<AppConfig>('/api/v1/config');
+  const { data } = useApi(apiRoute('config'));
   // Clients must tolerate added fields; missing ones fall back to "feature off".
   const config: AppConfig = data === undefined ? fallback : { ...fallback, ...data, infra_services: data.infra_services ?? [] };
   return <ConfigContext.Provider value={{ config, loaded: data !== undefined }}>{children}</ConfigContext.Provider>;

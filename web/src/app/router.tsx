@@ -64,15 +64,16 @@ export function matchPath(pattern: string, pathname: string): Record<string, str
   const parts = pathname.split('/').filter(Boolean);
   if (patternParts.length !== parts.length) return null;
   const params: Record<string, string> = {};
-  for (let i = 0; i < parts.length; i++) {
-    const expected = patternParts[i];
+  for (const [i, part] of parts.entries()) {
+    // The lengths are equal (checked above), so every part has its pattern part.
+    const expected = patternParts[i] ?? '';
     if (expected.startsWith(':')) {
       try {
-        params[expected.slice(1)] = decodeURIComponent(parts[i]);
+        params[expected.slice(1)] = decodeURIComponent(part);
       } catch {
         return null;
       }
-    } else if (expected !== parts[i]) return null;
+    } else if (expected !== part) return null;
   }
   return params;
 }

@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState, type FormEvent, type KeyboardEvent } from 'react';
-import { apiFetch, apiPath } from '../api/client';
+import { apiRoute, fetchRoute } from '../api/client';
 import { Link, navigate } from '../app/router';
 import { KindBadge } from './KindBadge';
 
@@ -30,7 +30,7 @@ export function GlobalSearch() {
     }
     const controller = new AbortController();
     const timer = window.setTimeout(() => {
-      apiFetch<SearchResult>(apiPath('search', { q: text.slice(0, 200) }), { signal: controller.signal }).then(
+      fetchRoute(apiRoute('search', { q: text.slice(0, 200) }), { signal: controller.signal }).then(
         (data) => {
           setResult(data);
           setError('');

@@ -1,11 +1,12 @@
 import { useId } from 'react';
+import { apiRoute } from '../api/client';
 import { useApi } from '../api/useApi';
 
 /** A free-text service field suggesting the services seen in the last 24 h. */
 export function ServiceInput({ value, onChange, label = 'Service', id }: { value: string; onChange: (value: string) => void; label?: string; id?: string }) {
   const generated = useId();
   const inputId = id ?? generated;
-  const { data } = useApi<string[]>('/api/v1/services');
+  const { data } = useApi(apiRoute('services'));
   return (
     <span className="field">
       <label htmlFor={inputId}>{label}</label>

@@ -35,7 +35,8 @@ export function assignServiceColors(services: readonly string[]): void {
 export function serviceHue(service: string): number {
   let hue = assigned.get(service);
   if (hue !== undefined) return hue;
-  hue = nextSlot < PALETTE_HUES.length ? PALETTE_HUES[nextSlot++] : hashedHue(service);
+  const slot = nextSlot < PALETTE_HUES.length ? PALETTE_HUES[nextSlot++] : undefined;
+  hue = slot ?? hashedHue(service);
   assigned.set(service, hue);
   return hue;
 }

@@ -7,7 +7,8 @@ const UNIT_SECS: Record<string, number> = { s: 1, m: 60, h: 3600, d: 86400 };
 /** Seconds of a `<n>s|m|h|d` value, or null when it is not one. */
 export function sinceSecs(since: string): number | null {
   const match = /^(\d+)([smhd])$/.exec(since);
-  return match === null ? null : Number(match[1]) * UNIT_SECS[match[2]];
+  const unitSecs = match?.[2] === undefined ? undefined : UNIT_SECS[match[2]];
+  return match === null || unitSecs === undefined ? null : Number(match[1]) * unitSecs;
 }
 
 /** Unix ms of an `until` value (RFC 3339 or Unix seconds), or null for "now" / unreadable. */

@@ -41,7 +41,7 @@ export default function LoginPage() {
   return (
     <div className="page login">
       <h1>Sign in to svc</h1>
-      <form onSubmit={submit} className="login-form">
+      <form onSubmit={(event) => void submit(event)} className="login-form">
         <span className="field">
           <label htmlFor="username">Username</label>
           <input id="username" autoComplete="username" value={username} onChange={(event) => setUsername(event.target.value)} required autoFocus />

@@ -1,6 +1,6 @@
 import { useEffect, useMemo, useState } from 'react';
-import { apiFetch, apiPath } from '../api/client';
-import type { LagRow, PipelineSeries } from '../api/types';
+import { apiRoute, fetchRoute } from '../api/client';
+import type { PipelineSeries } from '../api/types';
 import { useApi } from '../api/useApi';
 import { useLocation } from '../app/router';
 import { useTitle } from '../app/useTitle';
@@ -29,7 +29,7 @@ export default function PipelinePage() {
   const until = query.get('until') ?? '';
   // Rates read 0 in buckets before anything was recorded; the scrape gauge `up` is null there, so
   // its first reading is where the recorded data start, and the charts start there too.
-  const up = useApi<PipelineSeries>(apiPath('pipeline/series', { metric: 'up', kind: 'gauge', since, until }));
+  const up = useApi(apiRoute('pipeline/series', { metric: 'up', kind: 'gauge', since, until }));
   const dataStartMs = up.data === undefined ? undefined : recordingStartMs(up.data);
   return (
     <div className="page">
@@ -64,7 +64,7 @@ function PipelineChart({ spec, since, until, dataStartMs }: { spec: ChartSpec; s
     const controller = new AbortController();
     setResult(null);
     Promise.all(
-      spec.series.map((s) => apiFetch<PipelineSeries>(apiPath('pipeline/series', { metric: s.metric, kind: s.kind, job: s.job, labels: s.labels, since, until }), { signal: controller.signal })),
+      spec.series.map((s) => fetchRoute(apiRoute('pipeline/series', { metric: s.metric, kind: s.kind, job: s.job, labels: s.labels, since, until }), { signal: controller.signal })),
     ).then(
       (series) => setResult({ series }),
       (error: Error) => {
@@ -103,7 +103,7 @@ function LagTable() {
     const timer = window.setInterval(() => setTick((t) => t + 1), LAG_REFRESH_MS);
     return () => window.clearInterval(timer);
   }, []);
-  const { data, error, loading } = useApi<LagRow[]>('/api/v1/pipeline/lag', tick);
+  const { data, error, loading } = useApi(apiRoute('pipeline/lag'), tick);
   return (
     <section className="panel" aria-labelledby="lag">
       <h2 id="lag">Consumer lag (live)</h2>

@@ -1,5 +1,4 @@
-import { apiPath } from '../../api/client';
-import type { LogAlert } from '../../api/types';
+import { apiRoute } from '../../api/client';
 import { useApi } from '../../api/useApi';
 import { setQuery, useLocation } from '../../app/router';
 import { useTitle } from '../../app/useTitle';
@@ -22,7 +21,7 @@ export default function AlertsPage() {
   const kind = query.get('kind') ?? '';
   const service = query.get('service') ?? '';
   const [serviceField, setServiceField] = useQueryField('service');
-  const { data, error, loading } = useApi<LogAlert[]>(apiPath('log-alerts', { since, until, kind, service }));
+  const { data, error, loading } = useApi(apiRoute('log-alerts', { since, until, kind, service }));
   const active = (data ?? []).filter((a) => a.active).length;
 
   return (

@@ -1,5 +1,4 @@
-import { apiPath } from '../../api/client';
-import type { LogSearchPage } from '../../api/types';
+import { apiRoute } from '../../api/client';
 import { useApi } from '../../api/useApi';
 import { Link } from '../../app/router';
 import { ErrorBox, Loading } from '../../components/Status';
@@ -10,7 +9,7 @@ import { severityName } from '../../lib/format';
 const RECENT_ROWS = 20;
 
 export function RecentHits({ templateId, since, until, storyOf }: { templateId: string; since: string; until: string; storyOf: Map<string, string | null> }) {
-  const { data, error, loading } = useApi<LogSearchPage>(apiPath('logs/search', { template_id: templateId, since, until, limit: RECENT_ROWS }));
+  const { data, error, loading } = useApi(apiRoute('logs/search', { template_id: templateId, since, until, limit: RECENT_ROWS }));
   if (error !== undefined) return <ErrorBox error={error} what="the recent hits" />;
   if (loading && data === undefined) return <Loading what="the recent hits" />;
   if (data === undefined || data.logs.length === 0) return <p className="muted">No hits in this window.</p>;

@@ -1,5 +1,5 @@
 import { useEffect, useState, type FormEvent } from 'react';
-import { apiSend } from '../../api/client';
+import { apiRoute, sendRoute } from '../../api/client';
 import type { SilenceSetting } from '../../api/types';
 
 /** The template's silence setting, saved with PUT; shows what the server stored, or its error. */
@@ -24,7 +24,7 @@ export function SilenceForm({ templateId, stored, onSaved }: { templateId: strin
     setSaving(true);
     setStatus(null);
     try {
-      const saved = await apiSend<SilenceSetting>('PUT', `/api/v1/log-templates/${encodeURIComponent(templateId)}/silence`, { enabled, minutes: value });
+      const saved = await sendRoute('PUT', apiRoute('log-templates/:id/silence', { id: templateId }), { enabled, minutes: value });
       onSaved(saved);
       setStatus({ tone: 'ok', text: saved.enabled ? `Saved: alert when silent for ${saved.minutes} minutes.` : 'Saved: silence detection is off.' });
     } catch (error) {
@@ -35,7 +35,7 @@ export function SilenceForm({ templateId, stored, onSaved }: { templateId: strin
   };
 
   return (
-    <form className="silence-form" onSubmit={save} aria-labelledby="silence-heading" noValidate>
+    <form className="silence-form" onSubmit={(event) => void save(event)} aria-labelledby="silence-heading" noValidate>
       <h2 id="silence-heading">Silence alert</h2>
       <p className="muted">Raise a silence alert when this template, usually steady, stops appearing for a while (judged in the service's log time).</p>
       <span className="field check">

@@ -1,6 +1,6 @@
 import { useEffect, useMemo, useState } from 'react';
-import { apiPath } from '../../api/client';
-import type { LogTemplateDetail, SilenceSetting } from '../../api/types';
+import { apiRoute } from '../../api/client';
+import type { SilenceSetting } from '../../api/types';
 import { useApi } from '../../api/useApi';
 import { Link, useLocation } from '../../app/router';
 import { useTitle } from '../../app/useTitle';
@@ -26,7 +26,7 @@ export default function TemplatePage({ params }: { params: Record<string, string
   const { query } = useLocation();
   const since = query.get('since') ?? '';
   const until = query.get('until') ?? '';
-  const { data, error, loading } = useApi<LogTemplateDetail>(apiPath(`log-templates/${encodeURIComponent(id)}`, { since, until }));
+  const { data, error, loading } = useApi(apiRoute('log-templates/:id', { id, since, until }));
   const [silence, setSilence] = useState<SilenceSetting | null>(null);
   useEffect(() => setSilence(data?.silence ?? null), [data]);
   useTitle(data === undefined ? 'Log template' : data.template.template);

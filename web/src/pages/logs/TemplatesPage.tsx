@@ -1,6 +1,5 @@
 import { useMemo } from 'react';
-import { apiPath } from '../../api/client';
-import type { LogTemplate } from '../../api/types';
+import { apiRoute } from '../../api/client';
 import { useApi } from '../../api/useApi';
 import { Link, useLocation } from '../../app/router';
 import { useTitle } from '../../app/useTitle';
@@ -27,7 +26,8 @@ export default function TemplatesPage() {
   const q = query.get('q') ?? '';
   const [serviceField, setServiceField] = useQueryField('service');
   const [qField, setQField] = useQueryField('q');
-  const { data, error, loading } = useApi<LogTemplate[]>(apiPath('log-templates', { since, until, service, q }));
+  const { data, error, loading } = useApi(apiRoute('log-templates', { since, until, service, q }));
+  // eslint-disable-next-line react-hooks/exhaustive-deps -- the reply is a deliberate dependency: the bounds read the clock, so they are taken again when each reply arrives.
   const { startMs, endMs } = useMemo(() => windowBounds(since, until, DEFAULT_SINCE), [since, until, data]);
 
   return (

@@ -1,5 +1,5 @@
 import { useMemo } from 'react';
-import { apiPath } from '../../api/client';
+import { apiRoute } from '../../api/client';
 import type { ServiceMap } from '../../api/types';
 import { useApi } from '../../api/useApi';
 import { useConfig } from '../../app/config';
@@ -26,7 +26,7 @@ export default function MapPage() {
   const q = query.get('q') ?? '';
   const showInfra = query.get('infra') === 'true';
   const [qField, setQField] = useQueryField('q');
-  const { data, error, loading } = useApi<ServiceMap>(apiPath('service-map', { since, until }));
+  const { data, error, loading } = useApi(apiRoute('service-map', { since, until }));
 
   const hidden = useMemo(() => new Set(showInfra ? [] : config.infra_services), [showInfra, config.infra_services]);
   const graph = useMemo(() => {

@@ -1,5 +1,5 @@
 import { useMemo } from 'react';
-import { apiPath } from '../../api/client';
+import { apiRoute } from '../../api/client';
 import type { ServiceRed } from '../../api/types';
 import { useApi } from '../../api/useApi';
 import { Chart } from '../../components/Chart';
@@ -13,7 +13,7 @@ const formatMs = (ms: number) => formatDuration(ms * 1e6);
 
 /** A service's RED series (rate, errors, duration) over its server and consumer spans. */
 export function ServicePanel({ service, since, until, onClose }: { service: string; since: string; until: string; onClose: () => void }) {
-  const { data, error, loading } = useApi<ServiceRed>(apiPath(`services/${encodeURIComponent(service)}`, { since, until }));
+  const { data, error, loading } = useApi(apiRoute('services/:service', { service, since, until }));
   const charts = useMemo(() => {
     if (data === undefined) return null;
     const { startMs, endMs } = windowBounds(since, until, '1h');

@@ -1,5 +1,4 @@
-import { apiPath } from '../../api/client';
-import type { StoryGroupDetail } from '../../api/types';
+import { apiRoute } from '../../api/client';
 import { useApi } from '../../api/useApi';
 import { Link } from '../../app/router';
 import { ErrorBox, Loading } from '../../components/Status';
@@ -15,7 +14,7 @@ export function GroupExamples({ fingerprint, since, until, currentStoryId, windo
   windowQuery: string;
   heading: string;
 }) {
-  const { data, error, loading } = useApi<StoryGroupDetail>(apiPath(`story-groups/${encodeURIComponent(fingerprint)}`, { since, until }));
+  const { data, error, loading } = useApi(apiRoute('story-groups/:fingerprint', { fingerprint, since, until }));
   return (
     <section className="panel" aria-label={heading}>
       <h2>{heading}</h2>

@@ -1,6 +1,5 @@
 import { useMemo } from 'react';
-import { apiPath } from '../../api/client';
-import type { Overview, StoriesSeries, StoryGroup } from '../../api/types';
+import { apiRoute } from '../../api/client';
 import { overviewPath, storyGroupsPath } from '../../api/prefetch';
 import { useApi } from '../../api/useApi';
 import { setQuery, useLocation } from '../../app/router';
@@ -28,13 +27,14 @@ export default function StoriesPage() {
   const group = query.get('group') ?? '';
   const [serviceField, setServiceField] = useQueryField('service');
 
-  const overview = useApi<Overview>(overviewPath(query));
-  const groups = useApi<StoryGroup[]>(storyGroupsPath(query));
+  const overview = useApi(overviewPath(query));
+  const groups = useApi(storyGroupsPath(query));
   // The overview's chart covers all stories; a kind or service filter needs the filtered series.
-  const filteredSeries = useApi<StoriesSeries>(kind !== '' || service !== '' ? apiPath('stories/series', { since, until, kind, service }) : null);
+  const filteredSeries = useApi(kind !== '' || service !== '' ? apiRoute('stories/series', { since, until, kind, service }) : null);
   const series = kind !== '' || service !== '' ? filteredSeries.data : overview.data?.stories;
 
   // Recomputed per response so the sparklines and chart share the server's window end.
+  // eslint-disable-next-line react-hooks/exhaustive-deps -- the reply is a deliberate dependency: the bounds read the clock, so they are taken again when each reply arrives.
   const { startMs, endMs } = useMemo(() => windowBounds(since, until, DEFAULT_SINCE), [since, until, groups.data, overview.data]);
   const windowQuery = withWindow('', query);
   const shown = (groups.data ?? []).filter((g) => group === '' || g.fingerprint === group);

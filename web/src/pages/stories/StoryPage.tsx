@@ -1,5 +1,4 @@
 import { storyPath } from '../../api/prefetch';
-import type { Story } from '../../api/types';
 import { useApi } from '../../api/useApi';
 import { traceViewerLink, useConfig } from '../../app/config';
 import { Link, useLocation } from '../../app/router';
@@ -19,7 +18,7 @@ export default function StoryPage({ params }: { params: Record<string, string> }
   const id = params.id;
   const { query } = useLocation();
   const { config } = useConfig();
-  const { data: story, error, loading } = useApi<Story>(storyPath(id));
+  const { data: story, error, loading } = useApi(storyPath(id));
   useTitle(story === undefined ? 'Story' : story.summary);
 
   if (error !== undefined) {

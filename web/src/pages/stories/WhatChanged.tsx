@@ -1,4 +1,3 @@
-import type { Incidents } from '../../api/types';
 import { incidentsPath } from '../../api/prefetch';
 import { useApi } from '../../api/useApi';
 import { ErrorBox, Loading } from '../../components/Status';
@@ -14,7 +13,7 @@ import { TrendGroups } from './TrendGroups';
  * are new or rising, the chronic and fading ones folded.
  */
 export function WhatChanged({ query, windowQuery }: { query: URLSearchParams; windowQuery: string }) {
-  const { data, error, loading } = useApi<Incidents>(incidentsPath(query));
+  const { data, error, loading } = useApi(incidentsPath(query));
   const { length } = incidentWindow(query.get('since') ?? '');
   const endMs = untilMs(query.get('until') ?? '');
   const covered = endMs === null ? `the last ${length}` : `the ${length} up to ${formatLocal(endMs)}`;

@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useMemo, useState } from 'react';
-import { apiPath } from '../../api/client';
-import type { Trace, TraceLog, TraceLogTemplate } from '../../api/types';
+import { apiRoute } from '../../api/client';
+import type { TraceLog } from '../../api/types';
 import { tracePath } from '../../api/prefetch';
 import { useApi } from '../../api/useApi';
 import { traceViewerLink, useConfig } from '../../app/config';
@@ -24,9 +24,9 @@ export default function TracePage({ params }: { params: Record<string, string> }
   const { config } = useConfig();
   const selectedId = useQueryParam('span');
   const [find, setFind] = useQueryField('find', 300);
-  const { data: trace, error, loading } = useApi<Trace>(tracePath(id));
+  const { data: trace, error, loading } = useApi(tracePath(id));
   // Templates arrive separately so the waterfall never waits for them.
-  const templatesState = useApi<TraceLogTemplate[]>(trace === undefined || trace.logs.length === 0 ? null : apiPath(`traces/${encodeURIComponent(id)}/log-templates`));
+  const templatesState = useApi(trace === undefined || trace.logs.length === 0 ? null : apiRoute('traces/:traceId/log-templates', { traceId: id }));
 
   const tree = useMemo(() => (trace === undefined ? null : buildTree(trace.spans)), [trace]);
   const logsBySpan = useMemo(() => {

@@ -1,5 +1,4 @@
-import { apiPath } from '../../api/client';
-import type { TraceSearchRow } from '../../api/types';
+import { apiRoute } from '../../api/client';
 import { useApi } from '../../api/useApi';
 import { Link, setQuery, useLocation } from '../../app/router';
 import { useTitle } from '../../app/useTitle';
@@ -28,7 +27,7 @@ export default function TracesPage() {
   const [minMs, setMinMs] = useQueryField('min_ms');
   const [maxMs, setMaxMs] = useQueryField('max_ms');
   const [limit, setLimit] = useQueryField('limit');
-  const { data, error, loading } = useApi<TraceSearchRow[]>(apiPath('traces/search', params));
+  const { data, error, loading } = useApi(apiRoute('traces/search', params));
   const filtered = FILTERS.some((name) => name !== 'since' && name !== 'until' && name !== 'limit' && params[name] !== '');
 
   return (

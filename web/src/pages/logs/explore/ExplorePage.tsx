@@ -1,5 +1,4 @@
 import { useEffect, useMemo, useState } from 'react';
-import type { LogSeries } from '../../../api/types';
 import { useApi } from '../../../api/useApi';
 import { setQuery, useLocation } from '../../../app/router';
 import { useTitle } from '../../../app/useTitle';
@@ -48,8 +47,9 @@ export default function ExplorePage() {
   // rows, which should not wait behind them. Later searches keep their rows on screen meanwhile, so
   // they ask for both at once.
   const rowsFirst = pages.loading && pages.rows.length === 0 && pages.error === undefined;
-  const series = useApi<LogSeries>(rowsFirst ? null : seriesPath(filters), tick);
+  const series = useApi(rowsFirst ? null : seriesPath(filters), tick);
   // Bounds as the server resolved them when the series arrived (now moves on in between).
+  // eslint-disable-next-line react-hooks/exhaustive-deps -- the reply is a deliberate dependency: the bounds read the clock, so they are taken again when each reply arrives.
   const { startMs, endMs } = useMemo(() => windowBounds(filters.since ?? '', filters.until ?? '', DEFAULT_SINCE), [filters, series.data]);
   const filtered = Object.keys(filters).some((key) => key !== 'since' && key !== 'until');
 

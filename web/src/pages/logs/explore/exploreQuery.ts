@@ -1,6 +1,6 @@
 // The explorer's state lives in the URL; these pure helpers turn it into API paths and back.
 
-import { apiPath } from '../../../api/client';
+import { apiRoute, type RoutePath } from '../../../api/client';
 
 /** URL parameters the explorer keeps (besides since/until, `live` and the expanded `log`). */
 export const FILTER_PARAMS = ['q', 'service', 'severity', 'template_id', 'trace_id'] as const;
@@ -18,12 +18,12 @@ export function filtersOf(query: URLSearchParams): Record<string, string> {
   return out;
 }
 
-export function searchPath(filters: Record<string, string>, cursor?: string): string {
-  return apiPath('logs/search', { ...filters, limit: PAGE_ROWS, cursor });
+export function searchPath(filters: Record<string, string>, cursor?: string): RoutePath<'logs/search'> {
+  return apiRoute('logs/search', { ...filters, limit: PAGE_ROWS, cursor });
 }
 
-export function seriesPath(filters: Record<string, string>): string {
-  return apiPath('logs/series', filters);
+export function seriesPath(filters: Record<string, string>): RoutePath<'logs/series'> {
+  return apiRoute('logs/series', filters);
 }
 
 /** The explorer filtered by a template (the template page's link into it). */

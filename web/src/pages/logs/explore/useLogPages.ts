@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
-import { apiFetch } from '../../../api/client';
+import { fetchRoute } from '../../../api/client';
 import { takePrefetched } from '../../../api/prefetch';
 import type { LogSearchPage, LogSearchRow } from '../../../api/types';
 import { MAX_LIST_ROWS, searchPath } from './exploreQuery';
@@ -35,7 +35,7 @@ export function useLogPages(filters: Record<string, string>, reloadKey: number):
       const path = searchPath(JSON.parse(key) as Record<string, string>, cursor);
       // The first page of a cold load may have been asked for beside the page's code (api/prefetch).
       const prefetched = cursor === undefined ? takePrefetched<LogSearchPage>(path) : undefined;
-      (prefetched ?? apiFetch<LogSearchPage>(path, { signal: own.signal })).then(
+      (prefetched ?? fetchRoute(path, { signal: own.signal })).then(
         (page) => {
           if (own.signal.aborted) return;
           inFlight.current = false;

@@ -1,4 +1,4 @@
-import { Worker } from 'node:worker_threads';
+import { WorkerRpc } from '../util/worker-rpc.js';
 
 /** A chunk for the thread: bytes of whole lines (ending with a newline), transferred. */
 export interface ChunkRequest {
@@ -32,11 +32,6 @@ export interface FingerprintSource {
   close(): Promise<void>;
 }
 
-interface Waiter {
-  resolve: (lines: FingerprintedLines) => void;
-  reject: (error: Error) => void;
-}
-
 /**
  * The main side of the fingerprint thread: each chunk is copied into a buffer of its own and
  * transferred there, and comes back with its lines' fingerprints. Nothing is shared, so nothing
@@ -44,62 +39,45 @@ interface Waiter {
  * allocates almost nothing had added ~90 MB of memory in an earlier design.
  */
 export class FingerprintWorker implements FingerprintSource {
-  private readonly worker: Worker;
-  private readonly waiting = new Map<number, Waiter>();
+  private readonly thread: WorkerRpc<ChunkRequest, ChunkReply>;
   private started = false;
-  private failure: Error | null = null;
-  private sent = 0;
   /** Settles once the thread has started and takes chunks (or has failed). */
   readonly whenStarted: Promise<void>;
   private markStarted: () => void = () => {};
 
   constructor(keepHttpStatus: boolean) {
     this.whenStarted = new Promise<void>((resolve) => (this.markStarted = resolve));
-    this.worker = new Worker(new URL('./fingerprint-thread.js', import.meta.url), { workerData: { keepHttpStatus } });
-    this.worker.on('message', (message: ChunkReply | 'ready') => {
-      if (message === 'ready') {
+    this.thread = new WorkerRpc(new URL('./fingerprint-thread.js', import.meta.url), {
+      name: 'the fingerprint thread',
+      workerData: { keepHttpStatus },
+      onSignal: (message) => {
+        if (message !== 'ready') return;
         this.started = true;
         this.markStarted();
-        return;
-      }
-      const waiter = this.waiting.get(message.seq);
-      this.waiting.delete(message.seq);
-      waiter?.resolve({
-        bytes: Buffer.from(message.bytes),
-        lineCount: message.lineCount,
-        ranges: new Int32Array(message.ranges),
-        fingerprints: new Float64Array(message.fingerprints),
-      });
+      },
+      onFailure: () => this.markStarted(),
     });
-    const fail = (error: Error): void => {
-      this.failure = error;
-      this.markStarted();
-      for (const waiter of this.waiting.values()) waiter.reject(error);
-      this.waiting.clear();
-    };
-    this.worker.on('error', fail);
-    this.worker.on('exit', (code) => fail(new Error(`the fingerprint thread exited (${code})`)));
   }
 
   ready(): boolean {
-    return this.started || this.failure !== null;
+    return this.started || this.thread.failed !== null;
   }
 
   fingerprint(bytes: Buffer): Promise<FingerprintedLines> {
-    if (this.failure !== null) return Promise.reject(this.failure);
     const copy = new Uint8Array(bytes.length);
     copy.set(bytes);
-    const seq = this.sent++;
-    const result = new Promise<FingerprintedLines>((resolve, reject) => this.waiting.set(seq, { resolve, reject }));
+    const result = this.thread.request({ bytes: copy.buffer }, [copy.buffer]).then((reply) => ({
+      bytes: Buffer.from(reply.bytes),
+      lineCount: reply.lineCount,
+      ranges: new Int32Array(reply.ranges),
+      fingerprints: new Float64Array(reply.fingerprints),
+    }));
     // Awaited in input order, later: a failure meanwhile must not count as unhandled.
     result.catch(() => {});
-    const request: ChunkRequest = { seq, bytes: copy.buffer };
-    this.worker.postMessage(request, [copy.buffer]);
     return result;
   }
 
   async close(): Promise<void> {
-    this.worker.removeAllListeners('exit');
-    await this.worker.terminate();
+    await this.thread.close();
   }
 }
