@@ -12,11 +12,11 @@ import { join } from 'node:path';
 import { Registry } from 'prom-client';
 import { createJaegerRoutes } from '../src/api/jaeger/routes.js';
 import { createApi } from '../src/api/server.js';
-import { createTraceRepo } from '../src/cli/store-adapters.js';
+import { createTraceRepo } from '../src/api/trace-repo.js';
 import type { SpanRow } from '../src/model/signals.js';
 import { createStore } from '../src/store/create-store.js';
 import { migrate } from '../src/store/migrate.js';
-import { insertSpans } from '../src/store/spans.js';
+import { insertSpans } from '../src/testing/store-rows.js';
 import { startJaeger, waitFor, type RunningJaeger } from '../src/testing/jaeger.js';
 import { createLogger } from '../src/util/log.js';
 
