@@ -134,7 +134,7 @@ export function similarity(template: readonly string[], line: readonly string[],
       // `alpha,beta`, `report` against `sync_ledger`), which vary; so does a word right after
       // `user` or `by` in both (name-introducer.ts); so does a word in the same quotes or brackets,
       // and the last word after a label such as `for:` (value-slot.ts).
-      if (!allowWordChange && !t.includes(WILDCARD) && !l.includes(WILDCARD) && !(isNameLike(t) || isNameLike(l)) && !differsInValueSlot(t, l) && !(i === compared - 1 && followsLabel(template, line, i)) && !(i > 0 && template[i - 1] === line[i - 1] && introducesName(line[i - 1]))) return -1;
+      if (!allowWordChange && !t.includes(WILDCARD) && !l.includes(WILDCARD) && !(isNameLike(t) || isNameLike(l)) && !differsInValueSlot(t, l) && !(i === compared - 1 && followsLabel(template, line, i)) && !(i > 0 && template[i - 1] === line[i - 1] && introducesName(line[i - 1], t, l))) return -1;
       fits = false;
     }
   }
