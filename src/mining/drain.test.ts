@@ -174,3 +174,14 @@ test('template ids are stable: fixed at creation, same in every tree', () => {
   assert.equal(templateText(g), 'load now <*>=<*> done');
   assert.equal(g.id, before);
 });
+
+test('error texts of any length after a label stay one template, beside a core that fits', () => {
+  const tree = new DrainTree('svc', { simThreshold: 0.5, maxClusters: 5000 });
+  const toks = (line: string): string[] => maskLine(line, { keepHttpStatus: true }).tokens;
+  const resolve = tree.add(toks('failed to resolve hostname db-2.internal to IP: Permission denied'), '').cluster;
+  assert.equal(tree.add(toks('failed to resolve hostname cache-a.local to IP: too many open files'), '').cluster, resolve);
+  assert.equal(tree.add(toks('failed to resolve hostname db-2.internal to IP: EOF'), '').cluster, resolve);
+  assert.equal(templateText(resolve), 'failed to resolve hostname <*> to IP: <*>');
+  // A word differing in the core as well: two differences at once are two events.
+  assert.notEqual(tree.add(toks('failed to resolve service db-2.internal to IP: Permission denied'), '').cluster, resolve);
+});

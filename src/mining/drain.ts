@@ -3,7 +3,7 @@
  * (at most PREFIX_LEVELS) tokens, then a leaf holding clusters compared by positional similarity.
  */
 import { WILDCARD, isPinnedToken } from './masking.js';
-import { coreLength, remarksNest } from './optional-tail.js';
+import { coreLength, isLabelTail, remarksNest } from './optional-tail.js';
 import { overflowTemplateId, templateId } from './template-id.js';
 import { differsInFirstWordOnly, fitsButFirst } from './first-word.js';
 import { introducesName } from './name-introducer.js';
@@ -107,6 +107,8 @@ export function similarity(template: readonly string[], line: readonly string[],
   const compared = tn === ln ? ln : core;
   let tailSlot = 0;
   let tailFits = true;
+  // The tails differ and only their label lets them: allowed when the cores fit (below).
+  let tailByLabel = false;
   if (tn !== ln) {
     const anyRemark = tn === core + 1 && template[core] === WILDCARD;
     // A template from another leaf (a test, or a caller comparing freely) has another core.
@@ -114,10 +116,15 @@ export function similarity(template: readonly string[], line: readonly string[],
     tailSlot = 1;
     tailFits = anyRemark;
     // Different remarks in the same place differ in a word: allowed only where words may change.
-    if (!anyRemark && !allowWordChange && !remarksNest(template, line, core)) return -1;
+    if (!anyRemark && !allowWordChange && !remarksNest(template, line, core)) {
+      if (!(isLabelTail(line, core) && isLabelTail(template, core))) return -1;
+      tailByLabel = true;
+    }
   }
   let equal = 0;
   let fits = true;
+  // A labelled tail (optional-tail.ts) varies at once, word by word or in length.
+  const labelled = isLabelTail(line, core);
   for (let i = 0; i < compared; i++) {
     const t = template[i];
     const l = line[i];
@@ -134,10 +141,14 @@ export function similarity(template: readonly string[], line: readonly string[],
       // `alpha,beta`, `report` against `sync_ledger`), which vary; so does a word right after
       // `user` or `by` in both (name-introducer.ts); so does a word in the same quotes or brackets,
       // and the last word after a label such as `for:` (value-slot.ts).
-      if (!allowWordChange && !t.includes(WILDCARD) && !l.includes(WILDCARD) && !(isNameLike(t) || isNameLike(l)) && !differsInValueSlot(t, l) && !(i === compared - 1 && followsLabel(template, line, i)) && !(i > 0 && template[i - 1] === line[i - 1] && introducesName(line[i - 1], t, l))) return -1;
+      if (!allowWordChange && !(labelled && i >= core && fits) && !t.includes(WILDCARD) && !l.includes(WILDCARD) && !(isNameLike(t) || isNameLike(l)) && !differsInValueSlot(t, l) && !(i === compared - 1 && followsLabel(template, line, i)) && !(i > 0 && template[i - 1] === line[i - 1] && introducesName(line[i - 1], t, l))) return -1;
       fits = false;
     }
   }
+  // A labelled tail varies at once only beside a core that fits: with a value differing too, two
+  // differences are too many to take at once (`error receiving quic connection: <text>` against
+  // `error receiving h3 connection: <text>`, where `h3` is masked).
+  if (tailByLabel && !fits && !allowWordChange) return -1;
   const positions = compared + tailSlot;
   return fits && tailFits ? 1 + equal / (positions + 1) : equal / positions;
 }
@@ -423,7 +434,10 @@ function childFor(node: TreeNode, token: string): TreeNode {
  */
 function generalize(template: string[], line: readonly string[], core: number): boolean {
   let changed = false;
-  const compared = template.length === line.length ? line.length : core;
+  // A labelled tail of several words that differs becomes one wildcard whatever its length, as
+  // remarks do; a tail of one word generalizes like any token (`"<*>"`).
+  const labelled = template.length === line.length && line.length - core > 1 && isLabelTail(line, core) && !tailsEqual(template, line, core);
+  const compared = template.length === line.length && !labelled ? line.length : core;
   for (let i = 0; i < compared; i++) {
     const t = template[i];
     if (t !== line[i] && t !== WILDCARD && !fitsPattern(t, line[i])) {
@@ -431,12 +445,21 @@ function generalize(template: string[], line: readonly string[], core: number): 
       changed = true;
     }
   }
-  if (compared === core && template.length !== line.length && !(template.length === core + 1 && template[core] === WILDCARD)) {
+  if (compared === core && (template.length !== line.length || labelled) && !(template.length === core + 1 && template[core] === WILDCARD)) {
     template.length = core;
     template.push(WILDCARD);
     changed = true;
   }
   return changed;
+}
+
+/** Whether the tokens from `core` on are equal, or the template's fit the line's. */
+function tailsEqual(template: readonly string[], line: readonly string[], core: number): boolean {
+  for (let i = core; i < line.length; i++) {
+    const t = template[i]!;
+    if (t !== line[i] && t !== WILDCARD && !fitsPattern(t, line[i]!)) return false;
+  }
+  return true;
 }
 
 /** Characters a value is commonly wrapped or followed by; kept around a generalized token. */
