@@ -185,3 +185,15 @@ test('error texts of any length after a label stay one template, beside a core t
   // A word differing in the core as well: two differences at once are two events.
   assert.notEqual(tree.add(toks('failed to resolve service db-2.internal to IP: Permission denied'), '').cluster, resolve);
 });
+
+test('a word beside an arrow both share varies like a value: states of a transition', () => {
+  const tree = new DrainTree('svc', { simThreshold: 0.5, maxClusters: 5000 });
+  const toks = (line: string): string[] => maskLine(line, { keepHttpStatus: true }).tokens;
+  const status = tree.add(toks('status: stopped -> READY'), '').cluster;
+  assert.equal(tree.add(toks('status: leader -> READY'), '').cluster, status);
+  assert.equal(tree.add(toks('status: leader -> closing'), '').cluster, status);
+  assert.equal(templateText(status), 'status: <*> -> <*>');
+  // Without the arrow, two words differing are two events until the group is crowded.
+  const opened = tree.add(toks('stream opened for reading'), '').cluster;
+  assert.notEqual(tree.add(toks('stream closed for reading'), '').cluster, opened);
+});

@@ -140,8 +140,9 @@ export function similarity(template: readonly string[], line: readonly string[],
       // where either token is a compound name, the position holds names (`gamma` against
       // `alpha,beta`, `report` against `sync_ledger`), which vary; so does a word right after
       // `user` or `by` in both (name-introducer.ts); so does a word in the same quotes or brackets,
-      // and the last word after a label such as `for:` (value-slot.ts).
-      if (!allowWordChange && !(labelled && i >= core && fits) && !t.includes(WILDCARD) && !l.includes(WILDCARD) && !(isNameLike(t) || isNameLike(l)) && !differsInValueSlot(t, l) && !(i === compared - 1 && followsLabel(template, line, i)) && !(i > 0 && template[i - 1] === line[i - 1] && introducesName(line[i - 1], t, l))) return -1;
+      // and the last word after a label such as `for:` (value-slot.ts); so does a word beside an
+      // arrow (`stopped -> READY`).
+      if (!allowWordChange && !(labelled && i >= core && fits) && !t.includes(WILDCARD) && !l.includes(WILDCARD) && !(isNameLike(t) || isNameLike(l)) && !differsInValueSlot(t, l) && !(i === compared - 1 && followsLabel(template, line, i)) && !(i > 0 && template[i - 1] === line[i - 1] && introducesName(line[i - 1], t, l)) && !besideArrow(template, line, i)) return -1;
       fits = false;
     }
   }
@@ -509,6 +510,21 @@ export function fitsPattern(pattern: string, token: string): boolean {
     }
     p = w + WILDCARD.length;
   }
+}
+
+/**
+ * Whether position `i` stands beside an arrow (`->`, `=>`, `-->`) the template and the line share:
+ * an arrow joins two states or two ends (`status: stopped -> READY`, `<*> => <*>`), values a log
+ * statement prints, not words of its message.
+ */
+function besideArrow(template: readonly string[], line: readonly string[], i: number): boolean {
+  const before = line[i - 1];
+  const after = line[i + 1];
+  return (before !== undefined && before === template[i - 1] && isArrow(before)) || (after !== undefined && after === template[i + 1] && isArrow(after));
+}
+
+function isArrow(token: string): boolean {
+  return token === '->' || token === '=>' || token === '-->';
 }
 
 /** Template text of a cluster. */
