@@ -197,3 +197,13 @@ test('a word beside an arrow both share varies like a value: states of a transit
   const opened = tree.add(toks('stream opened for reading'), '').cluster;
   assert.notEqual(tree.add(toks('stream closed for reading'), '').cluster, opened);
 });
+
+test('a word against a compound that ends or begins with it differs as a word: `vote:` is not `pre-vote:`', () => {
+  const tree = new DrainTree('svc', { simThreshold: 0.5, maxClusters: 5000 });
+  const toks = (line: string): string[] => maskLine(line, { keepHttpStatus: true }).tokens;
+  const vote = tree.add(toks('asking for vote: term=5 from=10.0.0.1'), '').cluster;
+  assert.notEqual(tree.add(toks('asking for pre-vote: term=6 from=10.0.0.2'), '').cluster, vote);
+  // A compound name against another word still varies like a name.
+  const sync = tree.add(toks('job report started on sync_ledger'), '').cluster;
+  assert.equal(tree.add(toks('job report started on billing'), '').cluster, sync);
+});

@@ -138,11 +138,12 @@ export function similarity(template: readonly string[], line: readonly string[],
       if (fitsPattern(t, l)) continue;
       // Tokens carrying a masked part (`user=<*>` against `user=`) differ in a value, not a word;
       // where either token is a compound name, the position holds names (`gamma` against
-      // `alpha,beta`, `report` against `sync_ledger`), which vary; so does a word right after
+      // `alpha,beta`, `report` against `sync_ledger`), which vary, unless the word is a part of the
+      // compound (`vote:` against `pre-vote:`); so does a word right after
       // `user` or `by` in both (name-introducer.ts); so does a word in the same quotes or brackets,
       // and the last word after a label such as `for:` (value-slot.ts); so does a word beside an
       // arrow (`stopped -> READY`).
-      if (!allowWordChange && !(labelled && i >= core && fits) && !t.includes(WILDCARD) && !l.includes(WILDCARD) && !(isNameLike(t) || isNameLike(l)) && !differsInValueSlot(t, l) && !(i === compared - 1 && followsLabel(template, line, i)) && !(i > 0 && template[i - 1] === line[i - 1] && introducesName(line[i - 1], t, l)) && !besideArrow(template, line, i)) return -1;
+      if (!allowWordChange && !(labelled && i >= core && fits) && !t.includes(WILDCARD) && !l.includes(WILDCARD) && !((isNameLike(t) || isNameLike(l)) && !partOfCompound(t, l)) && !differsInValueSlot(t, l) && !(i === compared - 1 && followsLabel(template, line, i)) && !(i > 0 && template[i - 1] === line[i - 1] && introducesName(line[i - 1], t, l)) && !besideArrow(template, line, i)) return -1;
       fits = false;
     }
   }
@@ -510,6 +511,25 @@ export function fitsPattern(pattern: string, token: string): boolean {
     }
     p = w + WILDCARD.length;
   }
+}
+
+/**
+ * A plain word against a compound word that ends or begins with it (`vote:` against `pre-vote:`,
+ * `voting` against `pre-voting`): a prefix or suffix makes another word of the message, not
+ * another name.
+ */
+function partOfCompound(a: string | undefined, b: string | undefined): boolean {
+  if (a === undefined || b === undefined) return false;
+  const [short, long] = a.length < b.length ? [a, b] : [b, a];
+  if (isNameLike(short) || short.length < 3) return false;
+  const at = long.length - short.length;
+  if (long.endsWith(short)) return isJoiner(long.charCodeAt(at - 1));
+  if (long.startsWith(short)) return isJoiner(long.charCodeAt(short.length));
+  return false;
+}
+
+function isJoiner(c: number): boolean {
+  return c === 45 || c === 95 || c === 46;
 }
 
 /**
