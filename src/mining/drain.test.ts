@@ -174,3 +174,36 @@ test('template ids are stable: fixed at creation, same in every tree', () => {
   assert.equal(templateText(g), 'load now <*>=<*> done');
   assert.equal(g.id, before);
 });
+
+test('error texts of any length after a label stay one template, beside a core that fits', () => {
+  const tree = new DrainTree('svc', { simThreshold: 0.5, maxClusters: 5000 });
+  const toks = (line: string): string[] => maskLine(line, { keepHttpStatus: true }).tokens;
+  const resolve = tree.add(toks('failed to resolve hostname db-2.internal to IP: Permission denied'), '').cluster;
+  assert.equal(tree.add(toks('failed to resolve hostname cache-a.local to IP: too many open files'), '').cluster, resolve);
+  assert.equal(tree.add(toks('failed to resolve hostname db-2.internal to IP: EOF'), '').cluster, resolve);
+  assert.equal(templateText(resolve), 'failed to resolve hostname <*> to IP: <*>');
+  // A word differing in the core as well: two differences at once are two events.
+  assert.notEqual(tree.add(toks('failed to resolve service db-2.internal to IP: Permission denied'), '').cluster, resolve);
+});
+
+test('a word beside an arrow both share varies like a value: states of a transition', () => {
+  const tree = new DrainTree('svc', { simThreshold: 0.5, maxClusters: 5000 });
+  const toks = (line: string): string[] => maskLine(line, { keepHttpStatus: true }).tokens;
+  const status = tree.add(toks('status: stopped -> READY'), '').cluster;
+  assert.equal(tree.add(toks('status: leader -> READY'), '').cluster, status);
+  assert.equal(tree.add(toks('status: leader -> closing'), '').cluster, status);
+  assert.equal(templateText(status), 'status: <*> -> <*>');
+  // Without the arrow, two words differing are two events until the group is crowded.
+  const opened = tree.add(toks('stream opened for reading'), '').cluster;
+  assert.notEqual(tree.add(toks('stream closed for reading'), '').cluster, opened);
+});
+
+test('a word against a compound that ends or begins with it differs as a word: `vote:` is not `pre-vote:`', () => {
+  const tree = new DrainTree('svc', { simThreshold: 0.5, maxClusters: 5000 });
+  const toks = (line: string): string[] => maskLine(line, { keepHttpStatus: true }).tokens;
+  const vote = tree.add(toks('asking for vote: term=5 from=10.0.0.1'), '').cluster;
+  assert.notEqual(tree.add(toks('asking for pre-vote: term=6 from=10.0.0.2'), '').cluster, vote);
+  // A compound name against another word still varies like a name.
+  const sync = tree.add(toks('job report started on sync_ledger'), '').cluster;
+  assert.equal(tree.add(toks('job report started on billing'), '').cluster, sync);
+});

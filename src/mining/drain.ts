@@ -3,7 +3,7 @@
  * (at most PREFIX_LEVELS) tokens, then a leaf holding clusters compared by positional similarity.
  */
 import { WILDCARD, isPinnedToken } from './masking.js';
-import { coreLength, remarksNest } from './optional-tail.js';
+import { coreLength, isLabelTail, remarksNest } from './optional-tail.js';
 import { overflowTemplateId, templateId } from './template-id.js';
 import { differsInFirstWordOnly, fitsButFirst } from './first-word.js';
 import { introducesName } from './name-introducer.js';
@@ -107,6 +107,8 @@ export function similarity(template: readonly string[], line: readonly string[],
   const compared = tn === ln ? ln : core;
   let tailSlot = 0;
   let tailFits = true;
+  // The tails differ and only their label lets them: allowed when the cores fit (below).
+  let tailByLabel = false;
   if (tn !== ln) {
     const anyRemark = tn === core + 1 && template[core] === WILDCARD;
     // A template from another leaf (a test, or a caller comparing freely) has another core.
@@ -114,10 +116,15 @@ export function similarity(template: readonly string[], line: readonly string[],
     tailSlot = 1;
     tailFits = anyRemark;
     // Different remarks in the same place differ in a word: allowed only where words may change.
-    if (!anyRemark && !allowWordChange && !remarksNest(template, line, core)) return -1;
+    if (!anyRemark && !allowWordChange && !remarksNest(template, line, core)) {
+      if (!(isLabelTail(line, core) && isLabelTail(template, core))) return -1;
+      tailByLabel = true;
+    }
   }
   let equal = 0;
   let fits = true;
+  // A labelled tail (optional-tail.ts) varies at once, word by word or in length.
+  const labelled = isLabelTail(line, core);
   for (let i = 0; i < compared; i++) {
     const t = template[i];
     const l = line[i];
@@ -131,13 +138,19 @@ export function similarity(template: readonly string[], line: readonly string[],
       if (fitsPattern(t, l)) continue;
       // Tokens carrying a masked part (`user=<*>` against `user=`) differ in a value, not a word;
       // where either token is a compound name, the position holds names (`gamma` against
-      // `alpha,beta`, `report` against `sync_ledger`), which vary; so does a word right after
+      // `alpha,beta`, `report` against `sync_ledger`), which vary, unless the word is a part of the
+      // compound (`vote:` against `pre-vote:`); so does a word right after
       // `user` or `by` in both (name-introducer.ts); so does a word in the same quotes or brackets,
-      // and the last word after a label such as `for:` (value-slot.ts).
-      if (!allowWordChange && !t.includes(WILDCARD) && !l.includes(WILDCARD) && !(isNameLike(t) || isNameLike(l)) && !differsInValueSlot(t, l) && !(i === compared - 1 && followsLabel(template, line, i)) && !(i > 0 && template[i - 1] === line[i - 1] && introducesName(line[i - 1]))) return -1;
+      // and the last word after a label such as `for:` (value-slot.ts); so does a word beside an
+      // arrow (`stopped -> READY`).
+      if (!allowWordChange && !(labelled && i >= core && fits) && !t.includes(WILDCARD) && !l.includes(WILDCARD) && !((isNameLike(t) || isNameLike(l)) && !partOfCompound(t, l)) && !differsInValueSlot(t, l) && !(i === compared - 1 && followsLabel(template, line, i)) && !(i > 0 && template[i - 1] === line[i - 1] && introducesName(line[i - 1], t, l)) && !besideArrow(template, line, i)) return -1;
       fits = false;
     }
   }
+  // A labelled tail varies at once only beside a core that fits: with a value differing too, two
+  // differences are too many to take at once (`error receiving quic connection: <text>` against
+  // `error receiving h3 connection: <text>`, where `h3` is masked).
+  if (tailByLabel && !fits && !allowWordChange) return -1;
   const positions = compared + tailSlot;
   return fits && tailFits ? 1 + equal / (positions + 1) : equal / positions;
 }
@@ -423,7 +436,10 @@ function childFor(node: TreeNode, token: string): TreeNode {
  */
 function generalize(template: string[], line: readonly string[], core: number): boolean {
   let changed = false;
-  const compared = template.length === line.length ? line.length : core;
+  // A labelled tail of several words that differs becomes one wildcard whatever its length, as
+  // remarks do; a tail of one word generalizes like any token (`"<*>"`).
+  const labelled = template.length === line.length && line.length - core > 1 && isLabelTail(line, core) && !tailsEqual(template, line, core);
+  const compared = template.length === line.length && !labelled ? line.length : core;
   for (let i = 0; i < compared; i++) {
     const t = template[i];
     if (t !== line[i] && t !== WILDCARD && !fitsPattern(t, line[i])) {
@@ -431,12 +447,21 @@ function generalize(template: string[], line: readonly string[], core: number): 
       changed = true;
     }
   }
-  if (compared === core && template.length !== line.length && !(template.length === core + 1 && template[core] === WILDCARD)) {
+  if (compared === core && (template.length !== line.length || labelled) && !(template.length === core + 1 && template[core] === WILDCARD)) {
     template.length = core;
     template.push(WILDCARD);
     changed = true;
   }
   return changed;
+}
+
+/** Whether the tokens from `core` on are equal, or the template's fit the line's. */
+function tailsEqual(template: readonly string[], line: readonly string[], core: number): boolean {
+  for (let i = core; i < line.length; i++) {
+    const t = template[i]!;
+    if (t !== line[i] && t !== WILDCARD && !fitsPattern(t, line[i]!)) return false;
+  }
+  return true;
 }
 
 /** Characters a value is commonly wrapped or followed by; kept around a generalized token. */
@@ -486,6 +511,40 @@ export function fitsPattern(pattern: string, token: string): boolean {
     }
     p = w + WILDCARD.length;
   }
+}
+
+/**
+ * A plain word against a compound word that ends or begins with it (`vote:` against `pre-vote:`,
+ * `voting` against `pre-voting`): a prefix or suffix makes another word of the message, not
+ * another name.
+ */
+function partOfCompound(a: string | undefined, b: string | undefined): boolean {
+  if (a === undefined || b === undefined) return false;
+  const [short, long] = a.length < b.length ? [a, b] : [b, a];
+  if (isNameLike(short) || short.length < 3) return false;
+  const at = long.length - short.length;
+  if (long.endsWith(short)) return isJoiner(long.charCodeAt(at - 1));
+  if (long.startsWith(short)) return isJoiner(long.charCodeAt(short.length));
+  return false;
+}
+
+function isJoiner(c: number): boolean {
+  return c === 45 || c === 95 || c === 46;
+}
+
+/**
+ * Whether position `i` stands beside an arrow (`->`, `=>`, `-->`) the template and the line share:
+ * an arrow joins two states or two ends (`status: stopped -> READY`, `<*> => <*>`), values a log
+ * statement prints, not words of its message.
+ */
+function besideArrow(template: readonly string[], line: readonly string[], i: number): boolean {
+  const before = line[i - 1];
+  const after = line[i + 1];
+  return (before !== undefined && before === template[i - 1] && isArrow(before)) || (after !== undefined && after === template[i + 1] && isArrow(after));
+}
+
+function isArrow(token: string): boolean {
+  return token === '->' || token === '=>' || token === '-->';
 }
 
 /** Template text of a cluster. */

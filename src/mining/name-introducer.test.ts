@@ -21,10 +21,21 @@ test('a word after `user` or `by` varies like a value before its group is crowde
   assert.equal(tree.clusters.length, 4);
 });
 
-test('only `user` and `by` introduce a name, as written mid-sentence', () => {
-  assert.ok(introducesName('user'));
-  assert.ok(introducesName('by'));
+test('a word after a noun that names a stored or routed thing varies like a value', () => {
+  const tree = new DrainTree('svc', opts);
+  const removing = tree.add(toks('Removing key metrics'), '').cluster;
+  assert.equal(tree.add(toks('Removing key events'), '').cluster, removing);
+  assert.equal(templateText(removing), 'Removing key <*>');
+  const rate = tree.add(toks('New rate limit for tasks of type main: 964.'), '').cluster;
+  assert.equal(tree.add(toks('New rate limit for tasks of type primary: 117.'), '').cluster, rate);
+  // The word after a plain word of the message stays a word: two events.
+  assert.notEqual(tree.add(toks('Removing stale metrics'), '').cluster, tree.add(toks('Removing stale events'), '').cluster);
+});
+
+test('`user`, `by` and names of stored things introduce a name, as written mid-sentence; `for` and `client` do not', () => {
+  for (const word of ['user', 'by', 'key', 'type', 'queue', 'table']) assert.ok(introducesName(word), word);
   assert.ok(!introducesName('User'));
   assert.ok(!introducesName('for'));
+  assert.ok(!introducesName('client'));
   assert.ok(!introducesName(undefined));
 });

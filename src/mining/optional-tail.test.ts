@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { MAX_REMARK_TOKENS, coreLength, remarksNest } from './optional-tail.js';
+import { MAX_REMARK_TOKENS, coreLength, isLabel, isLabelTail, remarksNest } from './optional-tail.js';
 
 const split = (s: string): string[] => s.split(' ');
 
@@ -30,4 +30,26 @@ test('remarks nest when one run of remarks starts or ends the other', () => {
   assert.ok(remarksNest(split('Task <*> failed (attempt <*>)'), split('Task <*> failed (attempt <*>) (will retry)'), core));
   assert.ok(remarksNest(split('Task <*> failed (will retry)'), split('Task <*> failed (attempt <*>) (will retry)'), core));
   assert.ok(!remarksNest(split('Task <*> failed (usable)'), split('Task <*> failed (reserved) (x)'), core));
+});
+
+test('a labelled tail of up to 5 words after a label ends the core, when no first-token label or field is in the way', () => {
+  assert.equal(coreLength(split('failed to resolve hostname <*> to IP: too many open files')), 7);
+  assert.equal(coreLength(split('failed to resolve hostname <*> to IP: EOF')), 7);
+  assert.equal(coreLength(split('error accepting request from <*>: Connection reset by peer')), 5);
+  assert.ok(isLabelTail(split('failed to resolve hostname <*> to IP: EOF'), 7));
+  // A first token ending in `:` names the program: its later labels end its own clauses.
+  assert.equal(coreLength(split('ciod: LOGIN chdir(<*>) failed: No such file or directory')), 9);
+  // Too short a core, fields, a sentence with a value in it, a group before the colon: no tail.
+  assert.equal(coreLength(split('DBus support enabled: connected to system bus')), 7);
+  assert.equal(coreLength(split('asking for pre-vote: term=<*> from=<*>')), 5);
+  assert.equal(coreLength(split('the zone file loaded: <*> with <*> records')), 8);
+  assert.equal(coreLength(split('critical input interrupt (unit=<*> bit=<*>): warning for torus')), 8);
+  assert.equal(coreLength(split('an error occurred: one two three four five six')), 9);
+  // Remarks come first: a line with them has no labelled tail.
+  assert.ok(!isLabelTail(split('Task <*> failed: (attempt <*>)'), 3));
+});
+
+test('a label is a word or a value before a colon, not a group, a quote, fields or `::`', () => {
+  for (const label of ['error:', 'IP:', 'tcp_stream:', '<*>:', 'Route53:']) assert.ok(isLabel(label), label);
+  for (const word of ['::', ':', 'A::', '(x):', '[y]:', '<cfg.main>:', '"x":', 'k=v:', 'error']) assert.ok(!isLabel(word), word);
 });

@@ -3,8 +3,11 @@
  * (attempt <*>) (will retry)`. Such a remark is a bracketed group of a few whitespace tokens at the
  * end of a line; lines of one event carry it or not, so it must neither change the leaf a line
  * goes to (the tree keys on the token count before it) nor, alone, split the event. The masked
- * tokens stay as they are; this only says where a line's core ends.
+ * tokens stay as they are; this only says where a line's core ends. A line without remarks may
+ * end in a labelled tail instead (the text after `error:`, below), which likewise stays out of
+ * the core.
  */
+import { WILDCARD } from './masking.js';
 
 /** A remark is short; a longer bracketed run (`[HRESULT = <*> - CBS_E_…]`) is part of the message. */
 export const MAX_REMARK_TOKENS = 4;
@@ -16,6 +19,10 @@ const OPEN_PAREN = 40;
 const CLOSE_PAREN = 41;
 const OPEN_BRACKET = 91;
 const CLOSE_BRACKET = 93;
+const COLON = 58;
+/** `_` with bit 5 set, as the letters are lowered. */
+const UNDERSCORE_LOWERED = 95 | 32;
+const LABELLING_VALUE = `${WILDCARD}:`;
 
 /**
  * Number of leading tokens before the trailing remarks (the whole length when there are none):
@@ -29,7 +36,75 @@ export function coreLength(tokens: readonly string[]): number {
     if (start < 0) break;
     end = start;
   }
-  return end;
+  return end === tokens.length ? labelTailStart(tokens) : end;
+}
+
+/**
+ * A labelled tail is the text after a label, a token ending in `:` (`error: Connection reset by
+ * peer`, `failed to resolve hostname <*> to IP: too many open files`), that ends a line of no
+ * trailing remarks, of at most MAX_LABEL_TAIL_TOKENS tokens. What a label introduces is the value
+ * it labels, and an error's text has as many words as it has: each text must not make a token
+ * count, and so a group, of its own.
+ */
+export const MAX_LABEL_TAIL_TOKENS = 5;
+
+/**
+ * Before a labelled tail, at least this many tokens: with fewer (`DBus support enabled: <text>`,
+ * `<*> OPTIONS IMPORT: <text>`) the text after the label is as often the message itself.
+ */
+export const MIN_LABEL_CORE_TOKENS = 4;
+
+/** Start of the line's labelled tail, or its length when it has none. */
+function labelTailStart(tokens: readonly string[]): number {
+  const n = tokens.length;
+  const lowest = Math.max(MIN_LABEL_CORE_TOKENS, n - MAX_LABEL_TAIL_TOKENS);
+  for (let i = n - 1; i >= lowest; i--) {
+    const t = tokens[i]!;
+    // A field (`term=<*>`) makes a structured tail, not a text: its keys name the event. A text
+    // of several words holds words only: `loaded: 1 with <*> records` is a sentence of the
+    // message with a value in it, not an error's text.
+    if (isField(t) || (i < n - 1 && t.includes(WILDCARD)) || (i === n - 2 && tokens[n - 1]!.includes(WILDCARD))) return n;
+    if (isLabel(tokens[i - 1]!)) return endsWithColon(tokens[0]!) ? n : i;
+  }
+  return n;
+}
+
+/** A `key=value` field: a key of letters, digits, `_`, `-` or `.` before the first `=`. */
+function isField(token: string): boolean {
+  const eq = token.indexOf('=');
+  if (eq <= 0) return false;
+  for (let i = 0; i < eq; i++) {
+    const c = token.charCodeAt(i);
+    if (!((c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= 48 && c <= 57) || c === 95 || c === 45 || c === 46)) return false;
+  }
+  return true;
+}
+
+/** A word of at least one character before a closing `:` (not `::`, not a lone `:`). */
+export function isLabel(token: string): boolean {
+  const n = token.length;
+  if (n < 2 || token.charCodeAt(n - 1) !== COLON) return false;
+  // A word or a value before the colon: not `::`, nor a group, a quote or fields (`(unit=<*>
+  // bit=<*>):`, `<cfg.main>:`), which close a part of the message rather than name what follows.
+  const before = token.charCodeAt(n - 2) | 32;
+  const word = (before >= 97 && before <= 122) || (before >= 48 && before <= 57) || before === UNDERSCORE_LOWERED;
+  // A value labels what follows as a word does (`request from <*>: EOF`).
+  return (word || token.endsWith(LABELLING_VALUE)) && !token.includes('=');
+}
+
+/**
+ * A first token ending in `:` names the program or part that logs (`ciod:`, `plugin/file:`,
+ * `raft:`); its lines' later labels end clauses of its own message format, whose texts the
+ * LogHub labels keep apart (`ciod: LOGIN chdir(<*>) failed: No such file or directory` and
+ * `… failed: Input/output error` are two events in BGL).
+ */
+function endsWithColon(token: string): boolean {
+  return token.length > 1 && token.charCodeAt(token.length - 1) === COLON;
+}
+
+/** Whether the tokens from `core` on are a labelled tail (rather than bracketed remarks). */
+export function isLabelTail(tokens: readonly string[], core: number): boolean {
+  return core < tokens.length && isLabel(tokens[core - 1] ?? '') && remarkStart(tokens, tokens.length) < 0 && labelTailStart(tokens) === core;
 }
 
 /** First token of a bracketed group ending at tokens[end - 1], or -1 when there is none. */
