@@ -27,7 +27,9 @@ after(async () => {
 test('simulated traffic sent as OTLP is stored, and a return_value fault becomes an error story rooted in its service', async () => {
   const untilMs = Math.floor(Date.now() / 1000) * 1000 - 60_000;
   const fromMs = untilMs - 2 * 60_000;
-  const simulator = createSimulator({ seed: 2026, tracesPerSec: 4, faults: [{ kind: 'return_value', service: 'inventory', fromMs: fromMs + 60_000, toMs: untilMs, intensity: 0.8 }] });
+  // 2.5 traces/s for 2 minutes: 240 to 360 on average as the rate drifts (±20 % with the clock), so
+  // with Poisson's noise the whole send stays well under the 500 rows one search answers.
+  const simulator = createSimulator({ seed: 2026, tracesPerSec: 2.5, faults: [{ kind: 'return_value', service: 'inventory', fromMs: fromMs + 60_000, toMs: untilMs, intensity: 0.8 }] });
   const batch = simulator.generate(fromMs, untilMs);
   const failedInInventory = batch.spans.filter((span) => span.serviceName === 'inventory' && span.status === 'error').length;
   assert.ok(failedInInventory > 20, `${failedInInventory} failing inventory spans`);
@@ -43,7 +45,7 @@ test('simulated traffic sent as OTLP is stored, and a return_value fault becomes
   sender.close();
 
   const roots = batch.spans.filter((span) => span.parentSpanId === '');
-  assert.ok(roots.length > 300 && roots.length < 500, `${roots.length} traces (a search answers up to 500)`);
+  assert.ok(roots.length > 150 && roots.length < 500, `${roots.length} traces (a search answers up to 500)`);
   const window = `since=10m&until=${Math.floor(Date.now() / 1000) + 30}`;
   const search = await pollJson(`${svc.apiUrl}/api/v1/traces/search?${window}&limit=500`, (response) => Array.isArray(response.body) && response.body.length >= roots.length, 60_000);
   const rows = search.body as { endpoint_service: string; endpoint_name: string; trace_id: string }[];
