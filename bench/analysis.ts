@@ -73,7 +73,16 @@ function makeTrace(seed: number, spanCount: number, options: { failAt?: number; 
       ],
       resource: [['service.name', 'x']],
       events: failing
-        ? [{ tsNs: endNs - 1000n, name: 'exception', attrs: [['exception.type', 'TimeoutError'], ['exception.message', 'deadline exceeded']] }]
+        ? [
+            {
+              tsNs: endNs - 1000n,
+              name: 'exception',
+              attrs: [
+                ['exception.type', 'TimeoutError'],
+                ['exception.message', 'deadline exceeded'],
+              ],
+            },
+          ]
         : [],
       scopeName: 'bench',
       scopeVersion: '1',

@@ -13,8 +13,13 @@ import { decodeTraces } from '../src/otlp/decode-traces.js';
 import { encodeTracesData } from '../src/otlp/encode-traces.js';
 
 const THRESHOLDS: ThresholdSettings = {
-  min_baseline_traces: 50, slow_trace_factor: 1.5, slow_trace_margin_ms: 100, new_op_presence: 0.01,
-  missing_op_presence: 0.95, slower_op_factor: 2.0, slower_op_margin_ms: 50,
+  min_baseline_traces: 50,
+  slow_trace_factor: 1.5,
+  slow_trace_margin_ms: 100,
+  new_op_presence: 0.01,
+  missing_op_presence: 0.95,
+  slower_op_factor: 2.0,
+  slower_op_margin_ms: 50,
 };
 const SPANS_PER_TRACE = 20;
 const TRACES = 20_000;
@@ -33,12 +38,25 @@ function record(index: number): Buffer {
     const service = SERVICES[i % SERVICES.length];
     const failing = index % 50 === 0 && i === SPANS_PER_TRACE - 1;
     spans.push({
-      traceId, spanId: hex(i + 1, 16), parentSpanId: i === 0 ? '' : hex(Math.floor((i - 1) / 2) + 1, 16), serviceName: service,
-      name: i === 0 ? 'GET /checkout' : `${service} op ${i % 4}`, kind: i === 0 ? 'server' : i % 2 === 1 ? 'client' : 'server',
-      startNs: t0 + BigInt(i) * 1_000_000n, endNs: t0 + BigInt(i) * 1_000_000n + BigInt(40 - i) * 1_000_000n,
-      status: failing ? 'error' : 'unset', statusMessage: failing ? `card declined ${index}` : '',
-      attrs: [['http.method', 'GET'], ['http.status_code', failing ? 500 : 200], ['net.peer.name', `${service}.svc`]],
-      resource: [['service.name', service]], events: [], scopeName: 'bench', scopeVersion: '1',
+      traceId,
+      spanId: hex(i + 1, 16),
+      parentSpanId: i === 0 ? '' : hex(Math.floor((i - 1) / 2) + 1, 16),
+      serviceName: service,
+      name: i === 0 ? 'GET /checkout' : `${service} op ${i % 4}`,
+      kind: i === 0 ? 'server' : i % 2 === 1 ? 'client' : 'server',
+      startNs: t0 + BigInt(i) * 1_000_000n,
+      endNs: t0 + BigInt(i) * 1_000_000n + BigInt(40 - i) * 1_000_000n,
+      status: failing ? 'error' : 'unset',
+      statusMessage: failing ? `card declined ${index}` : '',
+      attrs: [
+        ['http.method', 'GET'],
+        ['http.status_code', failing ? 500 : 200],
+        ['net.peer.name', `${service}.svc`],
+      ],
+      resource: [['service.name', service]],
+      events: [],
+      scopeName: 'bench',
+      scopeVersion: '1',
     });
   }
   return encodeTracesData(spans);

@@ -56,7 +56,13 @@ function bigTrace(tag: string): { spans: ReturnType<SdkTraces['take']>; traceId:
     const call: Span = t.span(service(c + 1), `call ${c}`, { kind: SpanKind.SERVER, parent: root, startMs: -4990 + c * 50, endMs: -4940 + c * 50 });
     for (let g = 0; g < 100; g++) {
       const start = -4990 + c * 50 + g * 0.4;
-      t.span(service(c + 1), `step ${g}`, { kind: SpanKind.INTERNAL, parent: call, startMs: start, endMs: start + 0.3, error: g === 57 && c % 10 === 3 ? 'step failed' : undefined });
+      t.span(service(c + 1), `step ${g}`, {
+        kind: SpanKind.INTERNAL,
+        parent: call,
+        startMs: start,
+        endMs: start + 0.3,
+        error: g === 57 && c % 10 === 3 ? 'step failed' : undefined,
+      });
     }
   }
   return { spans: t.take(), traceId: root.spanContext().traceId, rootName };
@@ -67,8 +73,19 @@ function hundredGroups(tag: string): ReturnType<SdkTraces['take']> {
   const t = new SdkTraces();
   const letters = (i: number) => String.fromCharCode(97 + Math.floor(i / 26)) + String.fromCharCode(97 + (i % 26));
   for (let i = 0; i < GROUPS; i++) {
-    const root = t.span(`bench-web-${tag}`, `GET /bench/${letters(i)}`, { kind: SpanKind.SERVER, startMs: -3000 + i * 10, endMs: -2995 + i * 10, error: 'upstream failed' });
-    t.span(`bench-db-${tag}`, `query ${letters(i)}`, { kind: SpanKind.CLIENT, parent: root, startMs: -2999 + i * 10, endMs: -2996 + i * 10, error: 'connection reset' });
+    const root = t.span(`bench-web-${tag}`, `GET /bench/${letters(i)}`, {
+      kind: SpanKind.SERVER,
+      startMs: -3000 + i * 10,
+      endMs: -2995 + i * 10,
+      error: 'upstream failed',
+    });
+    t.span(`bench-db-${tag}`, `query ${letters(i)}`, {
+      kind: SpanKind.CLIENT,
+      parent: root,
+      startMs: -2999 + i * 10,
+      endMs: -2996 + i * 10,
+      error: 'connection reset',
+    });
   }
   return t.take();
 }
@@ -150,20 +167,30 @@ const quantile = (values: number[], q: number) => [...values].sort((a, b) => a -
 async function load(svc: RunningAllInOne, tag: string): Promise<{ traceId: string; rootName: string }> {
   const big = bigTrace(tag);
   await sendSpans(svc, [...big.spans, ...hundredGroups(tag)]);
-  await until('the 10,000-span trace stored', async () => {
-    const response = await getJson(`${svc.apiUrl}/api/v1/traces/${big.traceId}`);
-    return response.status === 200 && (response.body as { spans: unknown[] }).spans.length === TRACE_SPANS ? true : undefined;
-  }, 120_000);
-  await until('100 story groups', async () => {
-    const response = await getJson(`${svc.apiUrl}/api/v1/story-groups?service=bench-db-${tag}`);
-    return (response.body as unknown[]).length === GROUPS ? true : undefined;
-  }, 60_000);
+  await until(
+    'the 10,000-span trace stored',
+    async () => {
+      const response = await getJson(`${svc.apiUrl}/api/v1/traces/${big.traceId}`);
+      return response.status === 200 && (response.body as { spans: unknown[] }).spans.length === TRACE_SPANS ? true : undefined;
+    },
+    120_000,
+  );
+  await until(
+    '100 story groups',
+    async () => {
+      const response = await getJson(`${svc.apiUrl}/api/v1/story-groups?service=bench-db-${tag}`);
+      return (response.body as unknown[]).length === GROUPS ? true : undefined;
+    },
+    60_000,
+  );
   return { traceId: big.traceId, rootName: big.rootName };
 }
 
 export async function main(): Promise<void> {
   const bundle = firstLoadBundle();
-  console.log(`web first load (${bundle.files.length} files: ${bundle.files.map((f) => f.replace('/assets/', '')).join(', ')}): ${(bundle.gzipBytes / 1024).toFixed(1)} KiB gzip`);
+  console.log(
+    `web first load (${bundle.files.length} files: ${bundle.files.map((f) => f.replace('/assets/', '')).join(', ')}): ${(bundle.gzipBytes / 1024).toFixed(1)} KiB gzip`,
+  );
   console.log(`web first load raw: ${(bundle.rawBytes / 1024).toFixed(1)} KiB`);
 
   const data = tempDataDir('svc-bench-browser-');
@@ -181,15 +208,21 @@ export async function main(): Promise<void> {
 
     const traceReady = `() => { const rows = document.querySelectorAll('.wf-row'); return rows.length >= 20 && rows[0].querySelector('.wf-span-name')?.textContent === ${JSON.stringify(rootName)}; }`;
     const trace = await firstView(browser, svc.apiUrl, `/traces/${traceId}`, traceReady);
-    console.log(`trace page first view, 10,000 spans: median ${median(trace).toFixed(0)} ms (${RUNS} cold loads, ${trace[0].toFixed(0)}..${trace[trace.length - 1].toFixed(0)} ms; target <= 1000)`);
+    console.log(
+      `trace page first view, 10,000 spans: median ${median(trace).toFixed(0)} ms (${RUNS} cold loads, ${trace[0].toFixed(0)}..${trace[trace.length - 1].toFixed(0)} ms; target <= 1000)`,
+    );
 
     const scroll = await scrollFrames(browser, svc.apiUrl, `/traces/${traceId}`);
-    console.log(`trace waterfall scroll frame time, 10,000 spans: p50 ${quantile(scroll.intervals, 0.5).toFixed(1)} ms, p95 ${quantile(scroll.intervals, 0.95).toFixed(1)} ms, max ${Math.max(...scroll.intervals).toFixed(1)} ms over ${scroll.intervals.length} frames; rows follow the scroll: ${scroll.rowsFollowed ? 'yes' : 'NO'}`);
+    console.log(
+      `trace waterfall scroll frame time, 10,000 spans: p50 ${quantile(scroll.intervals, 0.5).toFixed(1)} ms, p95 ${quantile(scroll.intervals, 0.95).toFixed(1)} ms, max ${Math.max(...scroll.intervals).toFixed(1)} ms over ${scroll.intervals.length} frames; rows follow the scroll: ${scroll.rowsFollowed ? 'yes' : 'NO'}`,
+    );
     console.log(`trace waterfall scroll long tasks (> 50 ms), 10,000 spans: ${scroll.longTasks}`);
 
     const storiesReady = `() => document.querySelectorAll('table.groups tbody tr').length >= ${GROUPS}`;
     const stories = await firstView(browser, svc.apiUrl, '/', storiesReady);
-    console.log(`stories page first view, 100 groups: median ${median(stories).toFixed(0)} ms (${RUNS} cold loads, ${stories[0].toFixed(0)}..${stories[stories.length - 1].toFixed(0)} ms)`);
+    console.log(
+      `stories page first view, 100 groups: median ${median(stories).toFixed(0)} ms (${RUNS} cold loads, ${stories[0].toFixed(0)}..${stories[stories.length - 1].toFixed(0)} ms)`,
+    );
   } finally {
     await browser.close();
     await svc.stop();

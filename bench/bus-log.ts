@@ -10,10 +10,18 @@ import type { BusMessage, BusRecord } from '../src/model/bus.js';
 import { DiskBus } from '../src/bus/disk/disk-bus.js';
 
 const TOPIC = { name: 'signals', partitions: 12, retentionMs: -1, maxMessageBytes: 1 << 20 };
-const loadAverage = () => os.loadavg().map((load) => load.toFixed(2)).join(' ');
+const loadAverage = () =>
+  os
+    .loadavg()
+    .map((load) => load.toFixed(2))
+    .join(' ');
 
 function batch(records: number, valueBytes: number, sequence: number, prefix = 'trace'): BusMessage[] {
-  return Array.from({ length: records }, (_, i) => ({ key: `${prefix}-${sequence}-${i}`, value: Buffer.alloc(valueBytes, i), headers: { 'svc-signal': 'traces' } }));
+  return Array.from({ length: records }, (_, i) => ({
+    key: `${prefix}-${sequence}-${i}`,
+    value: Buffer.alloc(valueBytes, i),
+    headers: { 'svc-signal': 'traces' },
+  }));
 }
 
 function quantile(sortedMs: number[], q: number): number {

@@ -46,7 +46,13 @@ export function faultScenarios(perKind: number, seed = 1): Fault[] {
       const [low, high] = INTENSITY_RANGE[kind];
       const intensity = kind === 'crash' ? DEFAULT_INTENSITY.crash : low + (high - low) * rng.next();
       const startMinute = START_MINUTES[Math.floor(i / targets.length + i) % START_MINUTES.length] ?? 0;
-      faults.push({ kind, service: targets[i % targets.length] ?? '', fromMs: WINDOW_FROM_MS + startMinute * 60_000, toMs: WINDOW_FROM_MS + WINDOW_MINUTES * 60_000, intensity });
+      faults.push({
+        kind,
+        service: targets[i % targets.length] ?? '',
+        fromMs: WINDOW_FROM_MS + startMinute * 60_000,
+        toMs: WINDOW_FROM_MS + WINDOW_MINUTES * 60_000,
+        intensity,
+      });
     }
   }
   return faults;
@@ -70,7 +76,10 @@ export async function main(argv: string[] = []): Promise<void> {
     const list = byKind.get(fault.kind) ?? [];
     list.push(result);
     byKind.set(fault.kind, list);
-    if (result.rank !== 1) console.log(`  miss: ${fault.kind} on ${fault.service} (strength ${fault.intensity?.toFixed(2)}, last ${(fault.toMs - fault.fromMs) / 60_000} min): ranked ${result.rank ?? 'not listed'}, first ${result.first ?? 'none'}`);
+    if (result.rank !== 1)
+      console.log(
+        `  miss: ${fault.kind} on ${fault.service} (strength ${fault.intensity?.toFixed(2)}, last ${(fault.toMs - fault.fromMs) / 60_000} min): ranked ${result.rank ?? 'not listed'}, first ${result.first ?? 'none'}`,
+      );
   }
   let first = 0;
   let top3 = 0;

@@ -42,8 +42,22 @@ function spanBatch(nowNs: bigint, sequence: number): SpanRow[] {
         endNs: startNs + BigInt(2_000_000 + s * 100_000),
         status: 'unset',
         statusMessage: '',
-        attrs: [['http.route', '/api/orders/:id'], ['http.status_code', 200], ['db.system', 'postgresql'], ['net.peer.name', 'db-1'], ['user.id', `u-${sequence % 1000}`], ['retry', false], ['ratio', 0.5], ['region', 'eu-west-1'], ['build', '1.4.2'], ['thread', s]],
-        resource: [['service.name', SERVICES[(sequence + s) % SERVICES.length]], ['host.name', 'bench-host']],
+        attrs: [
+          ['http.route', '/api/orders/:id'],
+          ['http.status_code', 200],
+          ['db.system', 'postgresql'],
+          ['net.peer.name', 'db-1'],
+          ['user.id', `u-${sequence % 1000}`],
+          ['retry', false],
+          ['ratio', 0.5],
+          ['region', 'eu-west-1'],
+          ['build', '1.4.2'],
+          ['thread', s],
+        ],
+        resource: [
+          ['service.name', SERVICES[(sequence + s) % SERVICES.length]],
+          ['host.name', 'bench-host'],
+        ],
         events: [],
         scopeName: 'bench',
         scopeVersion: '1.0.0',
@@ -77,7 +91,12 @@ export async function main(): Promise<{ spansPerSec: number; logsPerSec: number;
   const data = tempDataDir('svc-bench-ingest-');
   const ratePerSignal = Number(process.env.SVC_BENCH_INGEST_RATE ?? 0);
   const nodeArgs = (process.env.SVC_BENCH_SVC_NODE_ARGS ?? '').split(' ').filter((arg) => arg !== '');
-  const env = Object.fromEntries((process.env.SVC_BENCH_SVC_ENV ?? '').split(' ').filter((pair) => pair.includes('=')).map((pair) => [pair.slice(0, pair.indexOf('=')), pair.slice(pair.indexOf('=') + 1)]));
+  const env = Object.fromEntries(
+    (process.env.SVC_BENCH_SVC_ENV ?? '')
+      .split(' ')
+      .filter((pair) => pair.includes('='))
+      .map((pair) => [pair.slice(0, pair.indexOf('=')), pair.slice(pair.indexOf('=') + 1)]),
+  );
   const svc = await startAllInOne({ dataDir: data.dir, nodeArgs, env });
   const base = `http://127.0.0.1:${svc.otlpHttpPort}`;
   const cpuSecsAt = async () => metricValue(await (await fetch(`${svc.apiUrl}/metrics`)).text(), 'process_cpu_seconds_total');
@@ -123,8 +142,22 @@ export async function main(): Promise<{ spansPerSec: number; logsPerSec: number;
   }
 
   const load = Promise.all([
-    ...Array.from({ length: clients }, () => client('/v1/traces', (nowNs, seq) => encodeTracesData(spanBatch(nowNs, seq)), SPANS_PER_REQUEST, () => (acceptedSpans += SPANS_PER_REQUEST))),
-    ...Array.from({ length: clients }, () => client('/v1/logs', (nowNs, seq) => encodeLogsData(logBatch(nowNs, seq)), LOGS_PER_REQUEST, () => (acceptedLogs += LOGS_PER_REQUEST))),
+    ...Array.from({ length: clients }, () =>
+      client(
+        '/v1/traces',
+        (nowNs, seq) => encodeTracesData(spanBatch(nowNs, seq)),
+        SPANS_PER_REQUEST,
+        () => (acceptedSpans += SPANS_PER_REQUEST),
+      ),
+    ),
+    ...Array.from({ length: clients }, () =>
+      client(
+        '/v1/logs',
+        (nowNs, seq) => encodeLogsData(logBatch(nowNs, seq)),
+        LOGS_PER_REQUEST,
+        () => (acceptedLogs += LOGS_PER_REQUEST),
+      ),
+    ),
   ]);
   try {
     await load;
@@ -162,17 +195,32 @@ export async function main(): Promise<{ spansPerSec: number; logsPerSec: number;
   data.cleanup();
   const lost = Math.max(0, acceptedSpans - storedSpans) + Math.max(0, acceptedLogs - storedLogs);
   const figures = { spansPerSec: acceptedSpans / elapsedSecs, logsPerSec: acceptedLogs / elapsedSecs, lost, rssMiB };
-  console.log(`ingest e2e all-in-one (OTLP/HTTP protobuf, ${clients}+${clients} clients, ${seconds} s): ${Math.round(figures.spansPerSec)} spans/s + ${Math.round(figures.logsPerSec)} logs/s accepted and stored`);
-  console.log(`ingest e2e loss: ${lost} items (accepted ${acceptedSpans} spans / stored ${storedSpans}; accepted ${acceptedLogs} logs / stored ${storedLogs}); ${retries} retry-later answers`);
-  console.log(`ingest e2e: everything stored ${(storeSecs - elapsedSecs).toFixed(1)} s after the load stopped (${Math.round(storedSpans / storeSecs)} spans/s + ${Math.round(storedLogs / storeSecs)} logs/s stored over load and catch-up)`);
-  console.log(`ingest e2e CPU: svc used ${(cpuSecs / storeSecs).toFixed(2)} cores, ${((cpuSecs * 1e6) / Math.max(1, storedSpans + storedLogs)).toFixed(1)} µs of CPU per item stored (all threads)`);
+  console.log(
+    `ingest e2e all-in-one (OTLP/HTTP protobuf, ${clients}+${clients} clients, ${seconds} s): ${Math.round(figures.spansPerSec)} spans/s + ${Math.round(figures.logsPerSec)} logs/s accepted and stored`,
+  );
+  console.log(
+    `ingest e2e loss: ${lost} items (accepted ${acceptedSpans} spans / stored ${storedSpans}; accepted ${acceptedLogs} logs / stored ${storedLogs}); ${retries} retry-later answers`,
+  );
+  console.log(
+    `ingest e2e: everything stored ${(storeSecs - elapsedSecs).toFixed(1)} s after the load stopped (${Math.round(storedSpans / storeSecs)} spans/s + ${Math.round(storedLogs / storeSecs)} logs/s stored over load and catch-up)`,
+  );
+  console.log(
+    `ingest e2e CPU: svc used ${(cpuSecs / storeSecs).toFixed(2)} cores, ${((cpuSecs * 1e6) / Math.max(1, storedSpans + storedLogs)).toFixed(1)} µs of CPU per item stored (all threads)`,
+  );
   const refusals = ['in_flight_requests', 'in_flight_bytes', 'bus_full', 'stopping']
     .map((reason) => `${reason} ${metricValue(metrics, 'svc_ingest_backpressure_total', { reason })}`)
     .join(', ');
   console.log(`ingest e2e retry-later answers by reason: ${refusals}; bus log at end ${(metricValue(metrics, 'svc_bus_log_bytes') / 2 ** 20).toFixed(0)} MiB`);
   const mib = (name: string) => (metricValue(metrics, name) / 2 ** 20).toFixed(0);
-  console.log(`ingest e2e memory at end: JS heap ${mib('nodejs_heap_size_used_bytes')} MiB used of ${mib('nodejs_heap_size_total_bytes')} MiB, external ${mib('nodejs_external_memory_bytes')} MiB`);
-  console.log(`ingest e2e RSS at end: ${rssMiB.toFixed(0)} MiB, at most ${maxRssMiB.toFixed(0)} MiB during the run; load average ${os.loadavg().map((load) => load.toFixed(2)).join(' ')}`);
+  console.log(
+    `ingest e2e memory at end: JS heap ${mib('nodejs_heap_size_used_bytes')} MiB used of ${mib('nodejs_heap_size_total_bytes')} MiB, external ${mib('nodejs_external_memory_bytes')} MiB`,
+  );
+  console.log(
+    `ingest e2e RSS at end: ${rssMiB.toFixed(0)} MiB, at most ${maxRssMiB.toFixed(0)} MiB during the run; load average ${os
+      .loadavg()
+      .map((load) => load.toFixed(2))
+      .join(' ')}`,
+  );
   return figures;
 }
 

@@ -70,29 +70,31 @@ function otlpExport(spans: SpanRow[]): string {
   const byService = new Map<string, SpanRow[]>();
   for (const span of spans) byService.set(span.serviceName, [...(byService.get(span.serviceName) ?? []), span]);
   return JSON.stringify({
-    resourceSpans: [...byService].map(([service, rows]) => ({
-      resource: { attributes: rows[0]!.resource.map(([key, value]) => ({ key, value: { stringValue: String(value) } })) },
-      scopeSpans: [
-        {
-          scope: { name: 'bench', version: '1' },
-          spans: rows.map((span) => ({
-            traceId: span.traceId,
-            spanId: span.spanId,
-            ...(span.parentSpanId === '' ? {} : { parentSpanId: span.parentSpanId }),
-            name: span.name,
-            kind: span.kind === 'server' ? 2 : 3,
-            startTimeUnixNano: span.startNs.toString(),
-            endTimeUnixNano: span.endNs.toString(),
-            attributes: [
-              { key: 'http.status_code', value: { intValue: String(span.attrs[0]![1]) } },
-              { key: 'http.route', value: { stringValue: String(span.attrs[1]![1]) } },
-            ],
-            ...(span.status === 'error' ? { status: { code: 2 } } : {}),
-          })),
-        },
-      ],
-      service,
-    })).map(({ service: _service, ...rest }) => rest),
+    resourceSpans: [...byService]
+      .map(([service, rows]) => ({
+        resource: { attributes: rows[0]!.resource.map(([key, value]) => ({ key, value: { stringValue: String(value) } })) },
+        scopeSpans: [
+          {
+            scope: { name: 'bench', version: '1' },
+            spans: rows.map((span) => ({
+              traceId: span.traceId,
+              spanId: span.spanId,
+              ...(span.parentSpanId === '' ? {} : { parentSpanId: span.parentSpanId }),
+              name: span.name,
+              kind: span.kind === 'server' ? 2 : 3,
+              startTimeUnixNano: span.startNs.toString(),
+              endTimeUnixNano: span.endNs.toString(),
+              attributes: [
+                { key: 'http.status_code', value: { intValue: String(span.attrs[0]![1]) } },
+                { key: 'http.route', value: { stringValue: String(span.attrs[1]![1]) } },
+              ],
+              ...(span.status === 'error' ? { status: { code: 2 } } : {}),
+            })),
+          },
+        ],
+        service,
+      }))
+      .map(({ service: _service, ...rest }) => rest),
   });
 }
 
@@ -143,7 +145,9 @@ export async function main(argv: string[]): Promise<void> {
         jaegerLoadMs += performance.now() - started;
       }
     }
-    console.log(`jaeger-query loaded ${traces * SPANS_PER_TRACE} spans in ${traces} traces: ${((performance.now() - loadStarted) / 1000).toFixed(1)} s (of it Jaeger's OTLP: ${(jaegerLoadMs / 1000).toFixed(1)} s)`);
+    console.log(
+      `jaeger-query loaded ${traces * SPANS_PER_TRACE} spans in ${traces} traces: ${((performance.now() - loadStarted) / 1000).toFixed(1)} s (of it Jaeger's OTLP: ${(jaegerLoadMs / 1000).toFixed(1)} s)`,
+    );
     if (jaeger !== undefined) {
       const last = traceIdOf(traces - 1);
       const queryUrl = jaeger.queryUrl;
@@ -178,7 +182,9 @@ export async function main(argv: string[]): Promise<void> {
     }
     const loadAfter = loadavg()[0]!;
     for (const target of targets) {
-      console.log(`jaeger-query ${target.name} GET /api/traces/{id} p95 ${p95(byId.get(target.name)!).toFixed(1)} ms, GET /api/traces?service=&limit=20 p95 ${p95(search.get(target.name)!).toFixed(1)} ms (${RUNS} each)`);
+      console.log(
+        `jaeger-query ${target.name} GET /api/traces/{id} p95 ${p95(byId.get(target.name)!).toFixed(1)} ms, GET /api/traces?service=&limit=20 p95 ${p95(search.get(target.name)!).toFixed(1)} ms (${RUNS} each)`,
+      );
     }
     if (jaeger === undefined) console.log('jaeger-query: Jaeger not built (bash scripts/jaeger/fetch.sh), svc only');
     console.log(`jaeger-query load average ${loadBefore.toFixed(2)} before, ${loadAfter.toFixed(2)} after`);

@@ -119,7 +119,12 @@ export async function openLogBenchData(logs: number): Promise<LogBenchData> {
     await migrate(store);
     if (ready !== undefined) {
       const settled = await settle(store);
-      return { store, nowMs: ready.nowMs, origin: `reused ${dir} (loaded ${new Date(ready.nowMs).toISOString()})${settled ? '' : '; merges still running'}`, close };
+      return {
+        store,
+        nowMs: ready.nowMs,
+        origin: `reused ${dir} (loaded ${new Date(ready.nowMs).toISOString()})${settled ? '' : '; merges still running'}`,
+        close,
+      };
     }
     const nowMs = Date.now();
     const started = performance.now();
@@ -128,7 +133,12 @@ export async function openLogBenchData(logs: number): Promise<LogBenchData> {
     const settled = await settle(store);
     const settledSecs = (performance.now() - started) / 1000 - loadedSecs;
     writeFileSync(readyFile, JSON.stringify({ nowMs }));
-    return { store, nowMs, origin: `built ${dir}: ${logs} logs in ${loadedSecs.toFixed(0)} s, merges settled ${settled ? `after ${settledSecs.toFixed(0)} s more` : 'NOT within 15 min'}`, close };
+    return {
+      store,
+      nowMs,
+      origin: `built ${dir}: ${logs} logs in ${loadedSecs.toFixed(0)} s, merges settled ${settled ? `after ${settledSecs.toFixed(0)} s more` : 'NOT within 15 min'}`,
+      close,
+    };
   } catch (err) {
     await store.close();
     throw err;

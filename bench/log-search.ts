@@ -27,7 +27,16 @@ import { openLogBenchData, TEMPLATE_ID, TEMPLATE_SERVICE, type LogBenchData } fr
 const RUNS = 20;
 const WEB_DIST = join(new URL('../../', import.meta.url).pathname, 'web', 'dist');
 const PHRASE = 'gateway%20unreachable';
-const FILTERS = ['', 'limit=500', 'q=timeout', `q=${PHRASE}`, `service=${TEMPLATE_SERVICE}`, `service=${TEMPLATE_SERVICE}&q=${PHRASE}`, 'severity=error', `template_id=${TEMPLATE_ID}`];
+const FILTERS = [
+  '',
+  'limit=500',
+  'q=timeout',
+  `q=${PHRASE}`,
+  `service=${TEMPLATE_SERVICE}`,
+  `service=${TEMPLATE_SERVICE}&q=${PHRASE}`,
+  'severity=error',
+  `template_id=${TEMPLATE_ID}`,
+];
 
 function quantile(sorted: number[], q: number): number {
   return at(sorted, Math.min(sorted.length - 1, Math.ceil(sorted.length * q) - 1));
@@ -68,7 +77,9 @@ async function measureRoutes(api: Api, routes: string[]): Promise<void> {
         answered = route === 'search' ? `${body.logs?.length} rows` : `total ${body.total}`;
       }
       samples.sort((a, b) => a - b);
-      console.log(`| ${route} | ${decodeURIComponent(filter) || '(none)'} | ${median(samples).toFixed(0)} | ${quantile(samples, 0.95).toFixed(0)} | ${answered} |`);
+      console.log(
+        `| ${route} | ${decodeURIComponent(filter) || '(none)'} | ${median(samples).toFixed(0)} | ${quantile(samples, 0.95).toFixed(0)} | ${answered} |`,
+      );
     }
   }
 }
@@ -86,11 +97,16 @@ async function measureExplore(api: Api): Promise<void> {
     // The list is virtual (only rows in view are drawn): aria-rowcount is how many rows it holds.
     const rows = `document.querySelector('.log-list[aria-rowcount="500"] .log-item') !== null`;
     const histogram = `document.querySelector('.log-histogram') !== null`;
-    const views: [string, string][] = [['500 rows', `() => ${rows}`], ['500 rows and the histogram', `() => ${rows} && ${histogram}`]];
+    const views: [string, string][] = [
+      ['500 rows', `() => ${rows}`],
+      ['500 rows and the histogram', `() => ${rows} && ${histogram}`],
+    ];
     for (const [what, ready] of views) {
       // Each load waits for its histogram before the next starts: the engine would still be counting.
       const samples = await firstView(browser, address, '/logs/explore?since=24h', ready, `() => ${histogram}`);
-      console.log(`explore first view over 24 h, ${what} drawn: median ${median(samples).toFixed(0)} ms (${samples.length} cold loads, ${at(samples, 0).toFixed(0)}..${at(samples, samples.length - 1).toFixed(0)} ms; target <= 1000)`);
+      console.log(
+        `explore first view over 24 h, ${what} drawn: median ${median(samples).toFixed(0)} ms (${samples.length} cold loads, ${at(samples, 0).toFixed(0)}..${at(samples, samples.length - 1).toFixed(0)} ms; target <= 1000)`,
+      );
     }
   } finally {
     await browser.close();

@@ -39,10 +39,11 @@ function linesPerSecond(all: Dataset[], options: MinerOptions, minSeconds: numbe
   const miner = new LogMiner(options);
   const pass = (): number => {
     let n = 0;
-    for (const d of all) for (const line of d.content) {
-      miner.mine(d.name, line);
-      n++;
-    }
+    for (const d of all)
+      for (const line of d.content) {
+        miner.mine(d.name, line);
+        n++;
+      }
     return n;
   };
   pass();
@@ -97,10 +98,11 @@ function firstPassLinesPerSecond(all: Dataset[]): number {
     const miner = new LogMiner(DEFAULT_MINER_OPTIONS);
     let n = 0;
     const start = process.hrtime.bigint();
-    for (const d of all) for (const line of d.content) {
-      miner.mine(d.name + suffix, line);
-      n++;
-    }
+    for (const d of all)
+      for (const line of d.content) {
+        miner.mine(d.name + suffix, line);
+        n++;
+      }
     return n / (Number(process.hrtime.bigint() - start) / 1e9);
   };
   run('-warmup');

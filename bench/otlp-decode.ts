@@ -16,9 +16,11 @@ interface StaticMessageType {
 }
 
 /** The generated root's nested namespaces are not in its .d.ts (typed as a plain Root), hence the cast. */
-const requestType = (refRoot as unknown as {
-  opentelemetry: { proto: { collector: { trace: { v1: { ExportTraceServiceRequest: StaticMessageType } } } } };
-}).opentelemetry.proto.collector.trace.v1.ExportTraceServiceRequest;
+const requestType = (
+  refRoot as unknown as {
+    opentelemetry: { proto: { collector: { trace: { v1: { ExportTraceServiceRequest: StaticMessageType } } } } };
+  }
+).opentelemetry.proto.collector.trace.v1.ExportTraceServiceRequest;
 
 const SPANS = 100;
 const SPANS_PER_TRACE = 10;

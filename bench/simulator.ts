@@ -22,7 +22,11 @@ export interface SimulatorFigures {
 }
 
 export async function main(): Promise<SimulatorFigures> {
-  const simulator = createSimulator({ seed: 1, tracesPerSec: 200, faults: [{ kind: 'cpu', service: 'pricing', fromMs: T0 + 3 * 60_000, toMs: T0 + 6 * 60_000 }] });
+  const simulator = createSimulator({
+    seed: 1,
+    tracesPerSec: 200,
+    faults: [{ kind: 'cpu', service: 'pricing', fromMs: T0 + 3 * 60_000, toMs: T0 + 6 * 60_000 }],
+  });
   simulator.generate(T0 - 60_000, T0); // warm-up
   let spans = 0;
   let logs = 0;
@@ -46,7 +50,10 @@ export async function main(): Promise<SimulatorFigures> {
     logsPerSec: Math.round((logs / generateMs) * 1000),
     encodedSpansPerSec: Math.round((spans / encodeMs) * 1000),
     spansPerTrace: Math.round((spans / traces) * 10) / 10,
-    loadAverage: os.loadavg().map((load) => load.toFixed(2)).join(' '),
+    loadAverage: os
+      .loadavg()
+      .map((load) => load.toFixed(2))
+      .join(' '),
   };
   console.log(
     `simulator: ${figures.spansPerSec.toLocaleString('en-US')} spans/s generated (with ${figures.logsPerSec.toLocaleString('en-US')} logs/s), ${figures.spansPerTrace} spans per trace; ` +

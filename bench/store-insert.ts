@@ -30,7 +30,10 @@ function makeSpans(count: number, baseNs: bigint): SpanRow[] {
       status: i % 100 === 0 ? 'error' : 'unset',
       statusMessage: '',
       attrs: Array.from({ length: 10 }, (_, k): [string, string | number] => [`attr.key.${k}`, k % 2 ? k * i : `value-${i}-${k}`]),
-      resource: [['service.name', `service-${i % 20}`], ['host.name', 'host-1']],
+      resource: [
+        ['service.name', `service-${i % 20}`],
+        ['host.name', 'host-1'],
+      ],
       events: [],
       scopeName: 'bench',
       scopeVersion: '1.0.0',
@@ -49,7 +52,10 @@ function makeLogs(count: number, baseNs: bigint): LogRow[] {
     severityNumber: 9,
     severityText: 'INFO',
     body: `request ${i} served in ${i % 300} ms for user ${i * 7}`,
-    attrs: [['http.status_code', 200], ['user.id', `u${i}`]],
+    attrs: [
+      ['http.status_code', 200],
+      ['user.id', `u${i}`],
+    ],
     resource: [['service.name', `service-${i % 20}`]],
     scopeName: 'bench',
     scopeVersion: '',
@@ -70,7 +76,9 @@ export async function main(): Promise<void> {
     const baseNs = BigInt(Date.now() - 60_000) * 1_000_000n;
     const spans = makeSpans(TOTAL_ROWS, baseNs);
     const spanSecs = await timeBatches(spans, (b) => insertSpans(store, b));
-    console.log(`chdb insertSpans: ${Math.round(TOTAL_ROWS / spanSecs)} spans/s (${TOTAL_ROWS} spans, 10 attrs, batches of ${BATCH_ROWS}, ${spanSecs.toFixed(2)} s)`);
+    console.log(
+      `chdb insertSpans: ${Math.round(TOTAL_ROWS / spanSecs)} spans/s (${TOTAL_ROWS} spans, 10 attrs, batches of ${BATCH_ROWS}, ${spanSecs.toFixed(2)} s)`,
+    );
     const logs = makeLogs(TOTAL_ROWS, baseNs);
     const logSecs = await timeBatches(logs, (b) => insertLogs(store, b));
     console.log(`chdb insertLogs: ${Math.round(TOTAL_ROWS / logSecs)} logs/s (${TOTAL_ROWS} logs, batches of ${BATCH_ROWS}, ${logSecs.toFixed(2)} s)`);

@@ -70,7 +70,13 @@ export async function main(argv: string[]): Promise<void> {
 
     const api = createApi(
       { listen: { host: '127.0.0.1', port: 0 }, queryTimeoutSecs: 15 },
-      { traces: createTraceRepo(store, 15), registry: new Registry(), metricRegistries: [], logger: createLogger('silent'), routes: [createStoryRoutes(store)] },
+      {
+        traces: createTraceRepo(store, 15),
+        registry: new Registry(),
+        metricRegistries: [],
+        logger: createLogger('silent'),
+        routes: [createStoryRoutes(store)],
+      },
     );
     await api.app.ready();
     const routes = [
@@ -97,7 +103,9 @@ export async function main(argv: string[]): Promise<void> {
       byIdSamples.push(performance.now() - started);
       if (response.statusCode !== 200) throw new Error(`trace ${id} answered ${response.statusCode}: ${response.body.slice(0, 200)}`);
     }
-    console.log(`/api/v1/traces/{id} (${SPANS_PER_TRACE} spans each): p95 ${p95(byIdSamples).toFixed(0)} ms, median ${[...byIdSamples].sort((a, b) => a - b)[RUNS / 2].toFixed(0)} ms (target <= 100 ms)`);
+    console.log(
+      `/api/v1/traces/{id} (${SPANS_PER_TRACE} spans each): p95 ${p95(byIdSamples).toFixed(0)} ms, median ${[...byIdSamples].sort((a, b) => a - b)[RUNS / 2].toFixed(0)} ms (target <= 100 ms)`,
+    );
     for (const url of routes) {
       const samples: number[] = [];
       for (let run = 0; run < RUNS; run++) {

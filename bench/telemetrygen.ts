@@ -21,11 +21,16 @@ import { buildTraceExport, grpcClient, grpcExport, rssBytes } from '../src/testi
 const VERSION = 'v0.161.0';
 
 function telemetrygenPath(): string | undefined {
-  const path = process.env.SVC_TELEMETRYGEN ?? join(process.env.XDG_CACHE_HOME ?? join(homedir(), '.cache'), 'svc-telemetrygen', VERSION, 'bin', 'telemetrygen');
+  const path =
+    process.env.SVC_TELEMETRYGEN ?? join(process.env.XDG_CACHE_HOME ?? join(homedir(), '.cache'), 'svc-telemetrygen', VERSION, 'bin', 'telemetrygen');
   return existsSync(path) ? path : undefined;
 }
 
-const loadAverage = () => os.loadavg().map((load) => load.toFixed(2)).join(' ');
+const loadAverage = () =>
+  os
+    .loadavg()
+    .map((load) => load.toFixed(2))
+    .join(' ');
 
 async function svcCpuSecs(svc: RunningAllInOne): Promise<number> {
   return metricValue(await (await fetch(`${svc.apiUrl}/metrics`)).text(), 'process_cpu_seconds_total');
@@ -151,7 +156,9 @@ export async function main(): Promise<void> {
   const svc = await startAllInOne({ dataDir: data.dir });
   try {
     const idle = await tenSpanLatency(svc.grpcPort, 5);
-    console.log(`telemetrygen: 10-span export, idle server: median ${idle.medianMs.toFixed(1)} ms, p99 ${idle.p99Ms.toFixed(1)} ms (${idle.count} exports; load average ${loadAverage()})`);
+    console.log(
+      `telemetrygen: 10-span export, idle server: median ${idle.medianMs.toFixed(1)} ms, p99 ${idle.p99Ms.toFixed(1)} ms (${idle.count} exports; load average ${loadAverage()})`,
+    );
 
     // One exporter, as fast as it is answered; the latency probe runs beside it.
     const before = await storedSpans(svc);
@@ -167,7 +174,9 @@ export async function main(): Promise<void> {
     console.log(
       `telemetrygen: one exporter (--workers 4 --rate 0 --batch-size 512, ${seconds} s): ${Math.round(stored / loadSecs)} spans/s stored (${stored} of ${generatedSpans(run.output)} spans generated), ${run.errors} export errors logged, peak RSS ${peakRssMiB.toFixed(0)} MiB; CPU over the load: telemetrygen ${(run.cpuSecs / loadSecs).toFixed(2)} cores, svc ${(svcCpu / loadSecs).toFixed(2)} cores; load average ${loadAverage()}`,
     );
-    console.log(`telemetrygen: 10-span export under that load: median ${loaded.medianMs.toFixed(1)} ms, p99 ${loaded.p99Ms.toFixed(1)} ms (${loaded.count} exports)`);
+    console.log(
+      `telemetrygen: 10-span export under that load: median ${loaded.medianMs.toFixed(1)} ms, p99 ${loaded.p99Ms.toFixed(1)} ms (${loaded.count} exports)`,
+    );
 
     // Eight exporters offering 40k spans/s: telemetrygen's --rate is spans per second per worker
     // (measured: --rate 100 for 5 s stores 502 spans), but one worker tops out near 1,700 spans/s

@@ -49,7 +49,11 @@ function manifestHash(dir) {
   const hash = createHash('sha256');
   for (const name of ['package.json', 'package-lock.json']) {
     const file = join(dir, name);
-    hash.update(name).update('\0').update(existsSync(file) ? readFileSync(file) : '').update('\0');
+    hash
+      .update(name)
+      .update('\0')
+      .update(existsSync(file) ? readFileSync(file) : '')
+      .update('\0');
   }
   return hash.digest('hex');
 }

@@ -20,8 +20,12 @@ function makeCheckout(): string {
   mkdirSync(join(dir, 'src'));
   writeFileSync(join(dir, 'src/a.ts'), 'export const a = 1;\n');
   writeFileSync(join(dir, 'tsconfig.json'), '{}\n');
-  const build = "const fs=require('fs');fs.mkdirSync('dist/src/templates',{recursive:true});fs.writeFileSync('dist/src/cli.js','');fs.writeFileSync('dist/src/templates/fingerprint.wasm','');fs.appendFileSync('builds.log','build\\n')";
-  writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: 'prepare-fixture', version: '1.0.0', private: true, scripts: { 'build:server': `node -e "${build}"` } }, null, 2));
+  const build =
+    "const fs=require('fs');fs.mkdirSync('dist/src/templates',{recursive:true});fs.writeFileSync('dist/src/cli.js','');fs.writeFileSync('dist/src/templates/fingerprint.wasm','');fs.appendFileSync('builds.log','build\\n')";
+  writeFileSync(
+    join(dir, 'package.json'),
+    JSON.stringify({ name: 'prepare-fixture', version: '1.0.0', private: true, scripts: { 'build:server': `node -e "${build}"` } }, null, 2),
+  );
   return dir;
 }
 
@@ -39,7 +43,10 @@ test('prepare installs and builds on a fresh checkout, then only what changed', 
   try {
     // prepare writes its steps to standard error; capture them through a wrapper that appends them to a file.
     const run = (): string[] => {
-      const result = execFileSync('bash', ['-c', `node scripts/prepare.mjs 2>&1 >/dev/null | grep '^prepare:' >> prepare-steps.log || true`], { cwd: dir, encoding: 'utf8' });
+      const result = execFileSync('bash', ['-c', `node scripts/prepare.mjs 2>&1 >/dev/null | grep '^prepare:' >> prepare-steps.log || true`], {
+        cwd: dir,
+        encoding: 'utf8',
+      });
       void result;
       return readSteps(dir);
     };
@@ -55,7 +62,10 @@ test('prepare installs and builds on a fresh checkout, then only what changed', 
     const later = new Date(Date.now() + 5_000);
     writeFileSync(join(dir, 'src/a.ts'), 'export const a = 2;\n');
     utimesSync(join(dir, 'src/a.ts'), later, later);
-    assert.deepEqual(run().map((line) => line.split(' ').slice(0, 4).join(' ')), ['prepare: npm run build:server']);
+    assert.deepEqual(
+      run().map((line) => line.split(' ').slice(0, 4).join(' ')),
+      ['prepare: npm run build:server'],
+    );
 
     // A new source file also rebuilds.
     writeFileSync(join(dir, 'src/b.ts'), 'export const b = 1;\n');

@@ -10,8 +10,12 @@ import os from 'node:os';
 const root = new URL('..', import.meta.url).pathname;
 const filter = process.argv[2];
 const dir = join(root, 'dist', 'bench');
-const files = readdirSync(dir).filter((name) => name.endsWith('.js') && !name.endsWith('.test.js') && (!filter || name.includes(filter))).sort();
-console.log(`# svc benchmarks, ${new Date().toISOString().slice(0, 10)}, node ${process.version}, ${os.cpus().length} cores (${os.cpus()[0]?.model ?? 'unknown cpu'}), ${Math.round(os.totalmem() / 2 ** 30)} GiB`);
+const files = readdirSync(dir)
+  .filter((name) => name.endsWith('.js') && !name.endsWith('.test.js') && (!filter || name.includes(filter)))
+  .sort();
+console.log(
+  `# svc benchmarks, ${new Date().toISOString().slice(0, 10)}, node ${process.version}, ${os.cpus().length} cores (${os.cpus()[0]?.model ?? 'unknown cpu'}), ${Math.round(os.totalmem() / 2 ** 30)} GiB`,
+);
 for (const name of files) {
   const module = await import(pathToFileURL(join(dir, name)).href);
   if (typeof module.main !== 'function') continue;

@@ -43,7 +43,8 @@ const EXCEPTIONS: { from: string; to: string; reason: string }[] = [
   {
     from: 'util/worker-rpc.ts',
     to: 'node:worker_threads',
-    reason: 'the parallel miner runs the same pure miner on worker threads through this request/reply helper: messages between threads, no files, sockets or processes.',
+    reason:
+      'the parallel miner runs the same pure miner on worker threads through this request/reply helper: messages between threads, no files, sockets or processes.',
   },
   {
     from: 'mining/parallel-worker.ts',
@@ -105,15 +106,21 @@ export function violations(edges: Edge[]): string[] {
     if (own && isTestCode(edge.to)) broken(edge, 'product code does not import tests or test support');
     if (PURE_CORES.includes(from) || PURE_SHARED_FILES.includes(edge.from)) {
       const pure = own ? PURE_CORES.includes(to) || PURE_SHARED_FILES.includes(edge.to) : PURE_PACKAGES.includes(edge.to);
-      if (!pure) broken(edge, 'analysis and mining do no I/O: they import only each other, model/signals.ts, config/settings.ts, util/at.ts and @node-rs/xxhash');
+      if (!pure)
+        broken(edge, 'analysis and mining do no I/O: they import only each other, model/signals.ts, config/settings.ts, util/at.ts and @node-rs/xxhash');
     }
     if (COMPONENTS.includes(from) && own && to !== from && (COMPONENTS.includes(to) || ['api', 'cli', 'bus'].includes(to))) {
-      broken(edge, 'components meet only on the bus: no component imports another component, the API, the CLI or a bus implementation (they are handed a Bus from model/bus.ts)');
+      broken(
+        edge,
+        'components meet only on the bus: no component imports another component, the API, the CLI or a bus implementation (they are handed a Bus from model/bus.ts)',
+      );
     }
-    if (from === 'api' && own && !API_MAY_IMPORT.includes(to)) broken(edge, `the API reads storage, not component state: it imports only ${API_MAY_IMPORT.join(', ')}`);
+    if (from === 'api' && own && !API_MAY_IMPORT.includes(to))
+      broken(edge, `the API reads storage, not component state: it imports only ${API_MAY_IMPORT.join(', ')}`);
     if (LOWER_LAYERS.includes(from) && own && UPPER_ROOMS.includes(to)) broken(edge, `${LOWER_LAYERS.join(', ')} never import components, the API or the CLI`);
     if (from !== 'cli' && own && to === 'cli') broken(edge, 'the CLI wires everything together: nothing else imports it');
-    if (from === 'mcp' && own && !MCP_MAY_IMPORT.includes(to)) broken(edge, `the MCP server is a client of the API: it imports only ${MCP_MAY_IMPORT.join(', ')}`);
+    if (from === 'mcp' && own && !MCP_MAY_IMPORT.includes(to))
+      broken(edge, `the MCP server is a client of the API: it imports only ${MCP_MAY_IMPORT.join(', ')}`);
     if (from === 'templates' && own && !TEMPLATES_MAY_IMPORT.includes(to)) broken(edge, `svc templates imports only ${TEMPLATES_MAY_IMPORT.join(', ')}`);
     if (own && FEATURE_ROOMS.includes(to) && to !== from && from !== 'cli') broken(edge, `${to}/ is a feature the CLI runs: only cli/ imports it`);
     if (from === 'simulator' && (!own || !SIMULATOR_MAY_IMPORT.includes(to))) {
@@ -130,7 +137,8 @@ function readSources(): Map<string, string> {
     for (const entry of readdirSync(dir, { withFileTypes: true })) {
       const path = join(dir, entry.name);
       if (entry.isDirectory()) walk(path);
-      else if (entry.name.endsWith('.ts') && !entry.name.endsWith('.d.ts')) sources.set(relative(SRC, path).split(/[\\/]/).join('/'), readFileSync(path, 'utf8'));
+      else if (entry.name.endsWith('.ts') && !entry.name.endsWith('.d.ts'))
+        sources.set(relative(SRC, path).split(/[\\/]/).join('/'), readFileSync(path, 'utf8'));
     }
   };
   walk(SRC);
@@ -141,7 +149,10 @@ test('the sources keep to the rooms and their dependency rules', () => {
   const sources = readSources();
   assert.ok(sources.size > 100, `read ${sources.size} sources from ${SRC}`);
   for (const room of [...COMPONENTS, ...PURE_CORES, ...LOWER_LAYERS, ...FEATURE_ROOMS, 'api', 'cli', 'simulator']) {
-    assert.ok([...sources.keys()].some((file) => roomOf(file) === room), `src/${room}/ exists (a room renamed must be renamed here too)`);
+    assert.ok(
+      [...sources.keys()].some((file) => roomOf(file) === room),
+      `src/${room}/ exists (a room renamed must be renamed here too)`,
+    );
   }
   assert.deepEqual(violations(edgesOf(sources)), []);
 });
@@ -150,14 +161,20 @@ test('a forbidden import is reported, and an exception only excuses its own file
   const sources = new Map([
     ['mining/drain.ts', "import { readFileSync } from 'node:fs';\nimport type { Store } from '../model/store.js';\nimport xxhash from '@node-rs/xxhash';"],
     ['analysis/tree.ts', "import type { SpanRow } from '../model/signals.js';\nimport { x } from './types.js';"],
-    ['writer/writer.ts', "import { decide } from '../assembler/outputs.js';\nimport { DiskBus } from '../bus/disk/disk-bus.js';\nimport type { Bus } from '../model/bus.js';"],
+    [
+      'writer/writer.ts',
+      "import { decide } from '../assembler/outputs.js';\nimport { DiskBus } from '../bus/disk/disk-bus.js';\nimport type { Bus } from '../model/bus.js';",
+    ],
     ['api/routes/traces.ts', "import { open } from '../../logminer/live-state.js';\nimport { readSpans } from '../../store/spans.js';"],
     ['store/spans.ts', "import { createWriter } from '../writer/writer.js';"],
     ['util/worker-rpc.ts', "import { Worker } from 'node:worker_threads';\nimport { readFileSync } from 'node:fs';"],
     ['otlp/decode.ts', "import { span } from '../testing/otel.js';\nimport { spanProto } from './otlp-fixtures.test-support.js';"],
     ['store/store-suite.test-support.ts', "import { createApi } from '../api/server.js';\nimport { main } from '../cli.js';"],
     ['writer/writer.test.ts', "import { DiskBus } from '../bus/disk/disk-bus.js';\nimport { handle } from '../assembler/assembler.js';"],
-    ['simulator/send.ts', "import { encodeTracesData } from '../otlp/encode-traces.js';\nimport { request } from 'node:http';\nimport { loadSettings } from '../config/load.js';"],
+    [
+      'simulator/send.ts',
+      "import { encodeTracesData } from '../otlp/encode-traces.js';\nimport { request } from 'node:http';\nimport { loadSettings } from '../config/load.js';",
+    ],
     ['api/routes/demo.ts', "import { createSimulator } from '../../simulator/simulate.js';"],
     ['cli/demo.ts', "import { createSimulator } from '../simulator/simulate.js';"],
     ['mcp/tools/traces.ts', "import { getTraceSpans } from '../../store/spans.js';\nimport { getRoute } from '../api-caller.js';"],
@@ -190,17 +207,17 @@ test('imports are read from code, not from comments, strings, templates or regul
   const source = [
     "// import { a } from 'commented-line';",
     "/* import { b } from 'commented-block'; */",
-    "import {",
-    "  c,",
-    "  type D,",
+    'import {',
+    '  c,',
+    '  type D,',
     "} from './multi-line.js';",
     "import type { E } from '../types.js';",
     "import './side-effect.js';",
     "export { f } from './re-export.js';",
-    "export * from \"./star.js\";",
-    "const text = \"import { g } from 'in-a-string'\";",
+    'export * from "./star.js";',
+    'const text = "import { g } from \'in-a-string\'";',
     "const tpl = `import { h } from '${'in-a-template'}'`;",
-    "const re = /import ['\"]in-a-regex['\"]/;",
+    'const re = /import [\'"]in-a-regex[\'"]/;',
     "const half = 4 / 2; const other = 'x' + \"/'\";",
     "const lazy = await import('./dynamic.js');",
     "Array.from('not-an-import');",

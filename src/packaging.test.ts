@@ -42,7 +42,11 @@ test('the build that ships compiles every product source and nothing else from s
     .sort();
   assert.ok(compiled.includes('cli.ts'), `the CLI is compiled (listed ${compiled.length} sources)`);
   assert.deepEqual(compiled.filter(isTestCode), [], 'tsconfig.build.json compiles tests or test support');
-  assert.deepEqual(productSources().filter((file) => !compiled.includes(file)), [], 'tsconfig.build.json leaves out product sources');
+  assert.deepEqual(
+    productSources().filter((file) => !compiled.includes(file)),
+    [],
+    'tsconfig.build.json leaves out product sources',
+  );
 });
 
 test('npm pack ships the compiled product and no test file or test support', () => {
@@ -52,9 +56,17 @@ test('npm pack ships the compiled product and no test file or test support', () 
   const shipped = pack.files.map((file) => file.path);
   const compiledUnderSrc = shipped.filter((path) => path.startsWith('dist/src/')).map((path) => path.slice('dist/src/'.length).replace(/\.js(\.map)?$/, '.ts'));
   assert.deepEqual(compiledUnderSrc.filter(isTestCode), [], 'test files or test support in the package');
-  assert.deepEqual(shipped.filter((path) => !path.startsWith('dist/src/') && !path.startsWith('bin/') && !path.startsWith('web/dist/') && !/^[^/]+$/.test(path)), [], 'only dist/src/, bin/, web/dist/ and top-level files ship');
+  assert.deepEqual(
+    shipped.filter((path) => !path.startsWith('dist/src/') && !path.startsWith('bin/') && !path.startsWith('web/dist/') && !/^[^/]+$/.test(path)),
+    [],
+    'only dist/src/, bin/, web/dist/ and top-level files ship',
+  );
   // Run from dist/, so the test build has filled it: every product module is there to ship.
-  assert.deepEqual(productSources().filter((file) => !compiledUnderSrc.includes(file)), [], 'product modules missing from the package');
+  assert.deepEqual(
+    productSources().filter((file) => !compiledUnderSrc.includes(file)),
+    [],
+    'product modules missing from the package',
+  );
   // Not compiled by tsc but by build:wasm: `svc templates` loads it at run time.
   assert.ok(shipped.includes('dist/src/templates/fingerprint.wasm'), 'the WebAssembly scanner is in the package');
   assert.ok(shipped.includes('bin/svc.js'), 'the svc command ships');

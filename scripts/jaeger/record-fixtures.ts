@@ -45,7 +45,10 @@ try {
     answers.push({ name, url, status: response.status, body });
   }
   // One answer per line: compact, and a re-recording's diff shows which answers changed.
-  writeFileSync(output, `{"jaeger":${JSON.stringify(version ?? 'unknown')},"baseNs":"${baseNs}","answers":[\n${answers.map((answer) => JSON.stringify(answer)).join(',\n')}\n]}\n`);
+  writeFileSync(
+    output,
+    `{"jaeger":${JSON.stringify(version ?? 'unknown')},"baseNs":"${baseNs}","answers":[\n${answers.map((answer) => JSON.stringify(answer)).join(',\n')}\n]}\n`,
+  );
   console.error(`recorded ${answers.length} answers into ${output}`);
 } finally {
   await jaeger.stop();

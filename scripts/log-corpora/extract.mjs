@@ -33,8 +33,14 @@ function printfSegments(text, table, args, segments) {
     if (m.index > last) segments.push(text.slice(last, m.index));
     last = m.index + m[0].length;
     const conv = m[5];
-    if (conv === '%') { segments.push('%'); continue; }
-    if (conv === 'm') { segments.push({ conv: 'm', expr: 'strerror(errno)' }); continue; }
+    if (conv === '%') {
+      segments.push('%');
+      continue;
+    }
+    if (conv === 'm') {
+      segments.push({ conv: 'm', expr: 'strerror(errno)' });
+      continue;
+    }
     if (m[2] === '*') args.shift();
     if (m[3] === '*') args.shift();
     if (args.length === 0) return false;
@@ -53,7 +59,10 @@ function pythonSegments(text, interpolated, args, segments, formatArgs) {
     while ((m = re.exec(text)) !== null) {
       if (m.index > last) segments.push(text.slice(last, m.index));
       last = m.index + m[0].length;
-      if (m[0] === '{{' || m[0] === '}}') { segments.push(m[0][0]); continue; }
+      if (m[0] === '{{' || m[0] === '}}') {
+        segments.push(m[0][0]);
+        continue;
+      }
       const inner = m[1].replace(/(![rsa])?(:[^}]*)?$/, '');
       const conv = /:[^}]*[df]$/.test(m[1]) ? 'd' : 's';
       let expr = inner;
@@ -69,7 +78,10 @@ function pythonSegments(text, interpolated, args, segments, formatArgs) {
   while ((m = re.exec(text)) !== null) {
     if (m.index > last) segments.push(text.slice(last, m.index));
     last = m.index + m[0].length;
-    if (m[5] === '%') { segments.push('%'); continue; }
+    if (m[5] === '%') {
+      segments.push('%');
+      continue;
+    }
     const conv = m[5] === 'r' ? 'r' : m[5];
     if (m[1]) segments.push({ conv, expr: m[1] });
     else {
@@ -89,9 +101,18 @@ function braceSegments(text, args, segments, style) {
   while ((m = re.exec(text)) !== null) {
     if (m.index > last) segments.push(text.slice(last, m.index));
     last = m.index + m[0].length;
-    if (m[0] === '{{' || m[0] === '}}') { segments.push(m[0][0]); continue; }
-    if (m[0].startsWith('\\')) { segments.push('{}'); continue; }
-    if (style === 'properties') { segments.push({ conv: 's', expr: `arg${m[1]}` }); continue; }
+    if (m[0] === '{{' || m[0] === '}}') {
+      segments.push(m[0][0]);
+      continue;
+    }
+    if (m[0].startsWith('\\')) {
+      segments.push('{}');
+      continue;
+    }
+    if (style === 'properties') {
+      segments.push({ conv: 's', expr: `arg${m[1]}` });
+      continue;
+    }
     const name = style === 'rust' ? m[1].replace(/:.*$/, '') : '';
     const conv = style === 'rust' && /\?/.test(m[1]) ? 'debug' : 's';
     if (name !== '' && !/^\d+$/.test(name)) segments.push({ conv, expr: name });
@@ -157,7 +178,7 @@ function eventSegments(sys, args, formatIndex) {
     const text = p.text;
     let ok;
     if (sys.style === 'printf') {
-      const table = sys.name === 'nginx' ? CONVERSIONS.nginx : CONVERSIONS[sys.language === 'C++' ? 'C' : sys.language] ?? CONVERSIONS.C;
+      const table = sys.name === 'nginx' ? CONVERSIONS.nginx : (CONVERSIONS[sys.language === 'C++' ? 'C' : sys.language] ?? CONVERSIONS.C);
       ok = printfSegments(text, table, rest, segments);
     } else if (sys.style === 'python') {
       // `'...' % args` and `'...'.format(args)` arrive as an expression after the literal.
@@ -171,7 +192,10 @@ function eventSegments(sys, args, formatIndex) {
     const op = /^(%|\.format\()\s*([\s\S]*?)\)?$/.exec(tail.expr);
     if (!op) return null;
     const inner = op[2].replace(/^\(/, '').replace(/\)$/, '');
-    const fmtArgs = inner.split(',').map((s) => s.trim()).filter(Boolean);
+    const fmtArgs = inner
+      .split(',')
+      .map((s) => s.trim())
+      .filter(Boolean);
     const lits = pieces.filter((p) => 'text' in p);
     const redo = [];
     for (const l of lits) if (!pythonSegments(l.text, l.interpolated, fmtArgs, redo, op[1] === '%' ? null : fmtArgs)) return null;
@@ -193,7 +217,11 @@ function withKinds(event, language) {
   return {
     ...event,
     segments: event.segments.map((s) => (typeof s === 'string' ? s : { conv: s.conv, kind: kindOf(s.conv, s.expr, language) })),
-    fields: event.fields.map(([key, type, expr]) => [key, type, kindOf(/Int|Uint/.test(type) ? 'd' : 's', /Bool/.test(type) ? 'enabled' : `${key}_${expr}`, language)]),
+    fields: event.fields.map(([key, type, expr]) => [
+      key,
+      type,
+      kindOf(/Int|Uint/.test(type) ? 'd' : 's', /Bool/.test(type) ? 'enabled' : `${key}_${expr}`, language),
+    ]),
   };
 }
 
@@ -272,14 +300,20 @@ function extract(sys, sourcesDir) {
 /** The true template of an event: its text with every value as `<*>`. */
 export function eventTemplate(event, renderFields) {
   const message = event.segments.map((s) => (typeof s === 'string' ? s : '<*>')).join('');
-  return renderFields(message, event.fields.map(([key, type]) => [key, type, '<*>']));
+  return renderFields(
+    message,
+    event.fields.map(([key, type]) => [key, type, '<*>']),
+  );
 }
 
 /** Keeps events that read as log messages: words of their own, one line, not too long. */
 function usable(event) {
   const text = event.segments.filter((s) => typeof s === 'string').join(' ');
   if (!/[A-Za-z]{3,}/.test(text)) return false;
-  const joined = event.segments.map((s) => (typeof s === 'string' ? s : 'X')).join('').replace(/\n+$/, '');
+  const joined = event.segments
+    .map((s) => (typeof s === 'string' ? s : 'X'))
+    .join('')
+    .replace(/\n+$/, '');
   if (/[\n\r\t]/.test(joined) || joined.length > 240 || joined.trim().length < 8) return false;
   // A message that is only a placeholder and punctuation says nothing of its own.
   return event.segments.some((s) => typeof s === 'string' && /[A-Za-z]{3,}/.test(s));
@@ -324,9 +358,20 @@ function main() {
     const chosen = selectEvents(events, sys.name).map((e) => withKinds(e, sys.language));
     const { fetch, root, dirs, files, skipFiles, call, formatArg, concat, levels, ...meta } = sys;
     const doc = { ...meta, extracted_from: { root, dirs, call: call.source }, calls_found: all.length, events_found: events.length, events: chosen };
-    writeFileSync(join(out, `${sys.name}.json`), JSON.stringify(doc, null, 0).replace(/\{"format"/g, '\n{"format"').replace(/\{"key"/g, '\n{"key"') + '\n');
+    writeFileSync(
+      join(out, `${sys.name}.json`),
+      JSON.stringify(doc, null, 0)
+        .replace(/\{"format"/g, '\n{"format"')
+        .replace(/\{"key"/g, '\n{"key"') + '\n',
+    );
     console.error(`${sys.name}: ${all.length} calls, ${events.length} events`);
-    void fetch; void files; void skipFiles; void formatArg; void concat; void levels; void dirs;
+    void fetch;
+    void files;
+    void skipFiles;
+    void formatArg;
+    void concat;
+    void levels;
+    void dirs;
   }
 }
 

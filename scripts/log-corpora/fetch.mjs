@@ -31,7 +31,9 @@ function fetchOne(sys, dir) {
     }
     case 'pypi': {
       run([...sys.fetch, '-d', work], work);
-      const wheel = readdirSync(work).find((f) => f.toLowerCase().startsWith(`${sys.package.toLowerCase().replace(/-/g, '_')}-${sys.version}`) && f.endsWith('.whl'));
+      const wheel = readdirSync(work).find(
+        (f) => f.toLowerCase().startsWith(`${sys.package.toLowerCase().replace(/-/g, '_')}-${sys.version}`) && f.endsWith('.whl'),
+      );
       if (!wheel) throw new Error(`${sys.name}: no wheel in ${work}`);
       mkdirSync(target, { recursive: true });
       run(['unzip', '-q', '-o', join(work, wheel)], target);

@@ -27,13 +27,28 @@ const int = (r, max) => Math.floor(r() * max);
 const pick = (r, xs) => xs[int(r, xs.length)];
 
 const JAVA_THREADS = {
-  cassandra: ['main', 'CompactionExecutor:2', 'MemtableFlushWriter:1', 'GossipStage:1', 'Native-Transport-Requests-7', 'ScheduledTasks:1', 'MigrationStage:1', 'OptionalTasks:1'],
+  cassandra: [
+    'main',
+    'CompactionExecutor:2',
+    'MemtableFlushWriter:1',
+    'GossipStage:1',
+    'Native-Transport-Requests-7',
+    'ScheduledTasks:1',
+    'MigrationStage:1',
+    'OptionalTasks:1',
+  ],
   jetty: ['main', 'qtp1128032093-14', 'qtp1128032093-17', 'Scheduler-1780132728'],
   tomcat: ['main', 'http-nio-8080-exec-3', 'Catalina-utility-1', 'http-nio-8080-exec-10'],
   celery: ['MainProcess', 'ForkPoolWorker-1', 'ForkPoolWorker-2', 'Beat'],
   kombu: ['MainProcess', 'ForkPoolWorker-3'],
 };
-const ACTIVEMQ_THREADS = ['main', 'ActiveMQ BrokerService[localhost] Task-4', 'ActiveMQ Transport: tcp:///IP:PORT@61616', 'JMX connector', 'ActiveMQ Broker[localhost] Scheduler'];
+const ACTIVEMQ_THREADS = [
+  'main',
+  'ActiveMQ BrokerService[localhost] Task-4',
+  'ActiveMQ Transport: tcp:///IP:PORT@61616',
+  'JMX connector',
+  'ActiveMQ Broker[localhost] Scheduler',
+];
 const CLIENT_NAMES = ['alice', 'bob', 'laptop-07', 'carol', 'office-gw', 'dave'];
 const HTTP_SERVERS = ['example.com', 'api.example.org', '_', 'static.example.net'];
 const URIS = ['/', '/index.html', '/api/v1/orders', '/static/app.js', '/login', '/favicon.ico', '/healthz'];
@@ -47,16 +62,26 @@ function decorate(sys, event, r) {
   if (sys.name === 'nginx' && /^src\/http\//.test(file) && /ERR|INFO|WARN/.test(event.level)) {
     return {
       template: (m) => `${m}, client: <*>, server: <*>, request: "<*>", host: "<*>"`,
-      line: (m, rr) => `${m}, client: ${10 + int(rr, 200)}.${int(rr, 255)}.${int(rr, 255)}.${int(rr, 255)}, server: ${pick(rr, HTTP_SERVERS)}, request: "${pick(rr, ['GET', 'POST'])} ${pick(rr, URIS)} HTTP/1.1", host: "${pick(rr, HTTP_SERVERS.slice(0, 2))}"`,
+      line: (m, rr) =>
+        `${m}, client: ${10 + int(rr, 200)}.${int(rr, 255)}.${int(rr, 255)}.${int(rr, 255)}, server: ${pick(rr, HTTP_SERVERS)}, request: "${pick(rr, ['GET', 'POST'])} ${pick(rr, URIS)} HTTP/1.1", host: "${pick(rr, HTTP_SERVERS.slice(0, 2))}"`,
     };
   }
   if (sys.name === 'kafka-clients') {
     const cls = file.replace(/\.java$/, '').replace(/\//g, '.');
-    const ctx = /consumer/.test(file) ? 'consumer' : /producer/.test(file) ? 'producer' : /clients\/(NetworkClient|Metadata)/.test(file) ? (r() < 0.5 ? 'consumer' : 'producer') : '';
+    const ctx = /consumer/.test(file)
+      ? 'consumer'
+      : /producer/.test(file)
+        ? 'producer'
+        : /clients\/(NetworkClient|Metadata)/.test(file)
+          ? r() < 0.5
+            ? 'consumer'
+            : 'producer'
+          : '';
     const group = pick(r, ['orders-indexer', 'billing', 'audit-sink']);
     return {
       template: (m) => `${ctx === 'consumer' ? '[Consumer clientId=<*>, groupId=<*>] ' : ctx === 'producer' ? '[Producer clientId=<*>] ' : ''}${m} (${cls})`,
-      line: (m, rr) => `${ctx === 'consumer' ? `[Consumer clientId=consumer-${group}-${1 + int(rr, 3)}, groupId=${group}] ` : ctx === 'producer' ? `[Producer clientId=producer-${1 + int(rr, 4)}] ` : ''}${m} (${cls})`,
+      line: (m, rr) =>
+        `${ctx === 'consumer' ? `[Consumer clientId=consumer-${group}-${1 + int(rr, 3)}, groupId=${group}] ` : ctx === 'producer' ? `[Producer clientId=producer-${1 + int(rr, 4)}] ` : ''}${m} (${cls})`,
     };
   }
   if (sys.name === 'activemq') {
@@ -94,10 +119,23 @@ function prepare(sys, event, language, r) {
   const fields = event.fields.map(([key, type, kind]) => [key, type, valueSource(kind, language, r)]);
   const deco = decorate(sys, event, r);
   const messageTemplate = event.segments.map((s) => (typeof s === 'string' ? s : '<*>')).join('');
-  const template = deco.template(renderFields(sys.prefix, messageTemplate, event.fields.map(([k, t]) => [k, t, '<*>'])));
+  const template = deco.template(
+    renderFields(
+      sys.prefix,
+      messageTemplate,
+      event.fields.map(([k, t]) => [k, t, '<*>']),
+    ),
+  );
   const message = (rr) => {
     const text = event.segments.map((s, i) => (typeof s === 'string' ? s : slots[i](rr))).join('');
-    return deco.line(renderFields(sys.prefix, text, fields.map(([k, t, src]) => [k, t, /Bool/.test(t) ? pick(rr, ['true', 'false']) : src(rr)])), rr);
+    return deco.line(
+      renderFields(
+        sys.prefix,
+        text,
+        fields.map(([k, t, src]) => [k, t, /Bool/.test(t) ? pick(rr, ['true', 'false']) : src(rr)]),
+      ),
+      rr,
+    );
   };
   const trailer = deco.trailer ?? (() => '');
   return { template, message, trailer };
@@ -128,7 +166,12 @@ function generate(sys, out) {
     counts[k]++;
     const event = doc.events[k];
     const header = PREFIXES[sys.prefix]({
-      ms, level: event.level, event, system: sys.name, pid: r() < 0.8 ? pids[0] : pick(r, pids), thread: r() < 0.7 ? eventThread[k] : pick(r, threads),
+      ms,
+      level: event.level,
+      event,
+      system: sys.name,
+      pid: r() < 0.8 ? pids[0] : pick(r, pids),
+      thread: r() < 0.7 ? eventThread[k] : pick(r, threads),
       conn: /^src\/http\//.test(event.file) ? `*${(conn += int(r, 3))} ` : '',
     });
     const message = prepared[k].message(r);
@@ -153,7 +196,10 @@ function sourcesTable(rows) {
     '',
     '| System | Language | Registry | Package | Version | Licence | Calls read | Events kept | Events in corpus |',
     '|---|---|---|---|---|---|---|---|---|',
-    ...rows.map(({ doc, events }) => `| ${doc.name} | ${doc.language} | ${doc.registry} | ${doc.package} | ${doc.version} | ${doc.licence} | ${doc.calls_found} | ${doc.events.length} of ${doc.events_found} | ${events} |`),
+    ...rows.map(
+      ({ doc, events }) =>
+        `| ${doc.name} | ${doc.language} | ${doc.registry} | ${doc.package} | ${doc.version} | ${doc.licence} | ${doc.calls_found} | ${doc.events.length} of ${doc.events_found} | ${events} |`,
+    ),
     '',
   ].join('\n');
 }

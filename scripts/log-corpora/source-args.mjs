@@ -11,7 +11,10 @@ function stringEnd(src, i, lang) {
   if (lang === 'Rust' && src[j] === 'r' && (src[j + 1] === '"' || src[j + 1] === '#')) {
     let hashes = 0;
     j++;
-    while (src[j] === '#') { hashes++; j++; }
+    while (src[j] === '#') {
+      hashes++;
+      j++;
+    }
     if (src[j] !== '"') return -1;
     const close = '"' + '#'.repeat(hashes);
     const end = src.indexOf(close, j + 1);
@@ -56,10 +59,25 @@ export function readArgs(src, start, lang) {
   let from = start;
   for (let i = start; i < src.length && i < start + 8000; i++) {
     const c = src[i];
-    if (literalStart(src, i, lang)) { i = stringEnd(src, i, lang) - 1; continue; }
-    if (c === '/' && src[i + 1] === '/' && lang !== 'Python') { i = src.indexOf('\n', i); if (i < 0) return null; continue; }
-    if (c === '/' && src[i + 1] === '*' && lang !== 'Python') { i = src.indexOf('*/', i + 2) + 1; if (i <= 0) return null; continue; }
-    if (c === '#' && lang === 'Python') { i = src.indexOf('\n', i); if (i < 0) return null; continue; }
+    if (literalStart(src, i, lang)) {
+      i = stringEnd(src, i, lang) - 1;
+      continue;
+    }
+    if (c === '/' && src[i + 1] === '/' && lang !== 'Python') {
+      i = src.indexOf('\n', i);
+      if (i < 0) return null;
+      continue;
+    }
+    if (c === '/' && src[i + 1] === '*' && lang !== 'Python') {
+      i = src.indexOf('*/', i + 2) + 1;
+      if (i <= 0) return null;
+      continue;
+    }
+    if (c === '#' && lang === 'Python') {
+      i = src.indexOf('\n', i);
+      if (i < 0) return null;
+      continue;
+    }
     if (OPEN.includes(c)) depth++;
     else if (CLOSE.includes(c)) {
       if (depth === 0) {
@@ -80,13 +98,20 @@ export function readArgs(src, start, lang) {
 function unescape(body) {
   return body.replace(/\\(x[0-9a-fA-F]{2}|u\{?[0-9a-fA-F]{1,6}\}?|[0-7]{1,3}|.)/gs, (_, e) => {
     switch (e[0]) {
-      case 'n': return '\n';
-      case 't': return '\t';
-      case 'r': return '\r';
-      case 'x': return String.fromCharCode(parseInt(e.slice(1), 16));
-      case 'u': return String.fromCodePoint(parseInt(e.replace(/[u{}]/g, ''), 16));
-      case '\n': return '';
-      default: return /^[0-7]+$/.test(e) ? String.fromCharCode(parseInt(e, 8)) : e;
+      case 'n':
+        return '\n';
+      case 't':
+        return '\t';
+      case 'r':
+        return '\r';
+      case 'x':
+        return String.fromCharCode(parseInt(e.slice(1), 16));
+      case 'u':
+        return String.fromCodePoint(parseInt(e.replace(/[u{}]/g, ''), 16));
+      case '\n':
+        return '';
+      default:
+        return /^[0-7]+$/.test(e) ? String.fromCharCode(parseInt(e, 8)) : e;
     }
   });
 }
@@ -135,8 +160,10 @@ export function formatPieces(arg, lang, concat) {
       const pending = expr.trim();
       if (pending !== '' && !(concat && pending.endsWith(concat))) {
         // A C macro between literals (PRIu64 and friends) stands for a conversion's tail.
-        if (/^PRI[diouxX](?:8|16|32|64|MAX|PTR)$/.test(pending)) { pieces.push({ text: 'llu', interpolated: false }); expr = ''; }
-        else if (pending !== '' && pieces.length > 0) return null;
+        if (/^PRI[diouxX](?:8|16|32|64|MAX|PTR)$/.test(pending)) {
+          pieces.push({ text: 'llu', interpolated: false });
+          expr = '';
+        } else if (pending !== '' && pieces.length > 0) return null;
       }
       expr = concat && pending.endsWith(concat) ? pending.slice(0, -concat.length) : expr;
       flushExpr();

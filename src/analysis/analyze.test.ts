@@ -36,7 +36,18 @@ const failingTrace: SpanSpec[] = [
   { id: 'p', parent: 'r', service: 'checkout', name: 'call payments', kind: 'client', status: 'error', start: 210, end: 480 },
   { id: 'ps', parent: 'p', service: 'payments', name: 'charge', kind: 'server', status: 'error', start: 215, end: 470 },
   { id: 'pi', parent: 'ps', service: 'payments', name: 'validate', kind: 'internal', start: 216, end: 230 },
-  { id: 'db', parent: 'ps', service: 'payments', name: 'INSERT charge', kind: 'client', status: 'error', message: 'deadlock 4711 detected', start: 240, end: 300, attrs: [['server.address', 'pg-main']] },
+  {
+    id: 'db',
+    parent: 'ps',
+    service: 'payments',
+    name: 'INSERT charge',
+    kind: 'client',
+    status: 'error',
+    message: 'deadlock 4711 detected',
+    start: 240,
+    end: 300,
+    attrs: [['server.address', 'pg-main']],
+  },
   { id: 'late', parent: 'cs', service: 'cart', name: 'cache set', kind: 'client', status: 'error', message: 'cache down', start: 150, end: 320 },
   { id: 'early', parent: 'cs', service: 'cart', name: 'cache get', kind: 'client', status: 'error', message: 'cache miss storm', start: 20, end: 310 },
 ];
@@ -139,7 +150,10 @@ const flagCases: { name: string; specs: SpanSpec[]; truncated: boolean; flags: s
   { name: 'truncated input sets truncated', specs: [{ id: 'r', status: 'error', start: 0, end: 1 }], truncated: true, flags: ['truncated'] },
   {
     name: 'a missing parent sets incomplete',
-    specs: [{ id: 'r', start: 0, end: 10 }, { id: 'o', parent: 'gone', status: 'error', start: 1, end: 2 }],
+    specs: [
+      { id: 'r', start: 0, end: 10 },
+      { id: 'o', parent: 'gone', status: 'error', start: 1, end: 2 },
+    ],
     truncated: false,
     flags: ['incomplete'],
   },
@@ -193,7 +207,10 @@ test('analyze: a slow story blames the span holding most critical-path time and 
     { service: 'db', span: 'SELECT orders', message: 'slow' },
   );
   assert.equal(story.summary, 'GET /orders/:id (shop) took 2.4 s against a p99 of 310 ms; db "SELECT orders" held 2.38 s of the critical path');
-  assert.deepEqual(story.critical_path.top.map((t) => t.name), ['SELECT orders', 'GET']);
+  assert.deepEqual(
+    story.critical_path.top.map((t) => t.name),
+    ['SELECT orders', 'GET'],
+  );
   assert.deepEqual(story.also_failed, []);
 });
 
@@ -305,6 +322,12 @@ test('the baseline may be given as a lookup by endpoint key, asked once with the
   assert.deepEqual(asked, ['checkout\u0000POST /orders']);
   assert.equal(result?.story?.kind, 'slow');
   assert.ok(result?.story?.baseline_diff !== null);
-  const none = analyzeTrace({ spans: [span({ id: 'r', start: 0, end: 900 })], logs: [], truncated: false, baseline: () => null, thresholds: DEFAULT_THRESHOLDS });
+  const none = analyzeTrace({
+    spans: [span({ id: 'r', start: 0, end: 900 })],
+    logs: [],
+    truncated: false,
+    baseline: () => null,
+    thresholds: DEFAULT_THRESHOLDS,
+  });
   assert.equal(none?.story, null);
 });

@@ -20,17 +20,7 @@ import { storyRecord } from './story-record.js';
 import { errorSummary, slowSummary, unreachableSummary } from './summary.js';
 import { slowTraceLimitNs } from './thresholds.js';
 import { buildSpanTree, type SpanTree } from './tree.js';
-import type {
-  BaselineSample,
-  OpDuration,
-  RootCause,
-  ServiceEdge,
-  Story,
-  StoryFlag,
-  StoryKind,
-  StoryRecord,
-  TraceSummary,
-} from './types.js';
+import type { BaselineSample, OpDuration, RootCause, ServiceEdge, Story, StoryFlag, StoryKind, StoryRecord, TraceSummary } from './types.js';
 
 export interface AnalyzeInput {
   spans: SpanRow[];

@@ -5,11 +5,7 @@ import { slowerOpLimitNs } from './thresholds.js';
 import type { BaselineDiff, OpDuration, SlowerOp } from './types.js';
 
 /** The diff of `ops` against a trusted baseline; null when the baseline is missing or untrusted. */
-export function baselineDiff(
-  ops: readonly OpDuration[],
-  baseline: EndpointBaseline | null,
-  thresholds: ThresholdSettings,
-): BaselineDiff | null {
+export function baselineDiff(ops: readonly OpDuration[], baseline: EndpointBaseline | null, thresholds: ThresholdSettings): BaselineDiff | null {
   if (baseline === null || !baseline.trusted) return null;
   const present = new Set<string>();
   const newOps: string[] = [];

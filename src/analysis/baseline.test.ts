@@ -29,7 +29,10 @@ for (const c of trustCases) {
 }
 
 test('baseline: p99 is the nearest-rank 99th percentile', () => {
-  const baseline = buildBaseline(samples(100, (i) => i + 1), DEFAULT_THRESHOLDS);
+  const baseline = buildBaseline(
+    samples(100, (i) => i + 1),
+    DEFAULT_THRESHOLDS,
+  );
   assert.equal(baseline?.p99_ns, ms(99));
   assert.equal(baseline?.p50_ns, ms(50));
 });

@@ -34,10 +34,7 @@ export function endpointKey(service: string, name: string): string {
 }
 
 /** One baseline per endpoint that has at least one non-error trace in `samples`. */
-export function buildBaselines(
-  samples: ReadonlyMap<string, readonly BaselineSample[]>,
-  thresholds: ThresholdSettings,
-): Map<string, EndpointBaseline> {
+export function buildBaselines(samples: ReadonlyMap<string, readonly BaselineSample[]>, thresholds: ThresholdSettings): Map<string, EndpointBaseline> {
   const out = new Map<string, EndpointBaseline>();
   for (const [key, list] of samples) {
     const baseline = buildBaseline(list, thresholds);

@@ -45,8 +45,31 @@ test('a client span with its callee answering: the wire is the client time the c
 test('a call no span answers is put on the peer its attributes name, and a refused call is where its failure starts', () => {
   const stats = statsOf([
     { id: 'root', service: 'orders', name: 'POST /order', kind: 'server', status: 'error', start: 0, end: 50 },
-    { id: 'db', parent: 'root', service: 'orders', name: 'INSERT orders', kind: 'client', start: 5, end: 25, attrs: [['db.system', 'postgresql'], ['db.name', 'orders']] },
-    { id: 'pay', parent: 'root', service: 'orders', name: 'POST /charge', kind: 'client', status: 'error', message: 'connect ECONNREFUSED', start: 30, end: 31, attrs: [['peer.service', 'payment']] },
+    {
+      id: 'db',
+      parent: 'root',
+      service: 'orders',
+      name: 'INSERT orders',
+      kind: 'client',
+      start: 5,
+      end: 25,
+      attrs: [
+        ['db.system', 'postgresql'],
+        ['db.name', 'orders'],
+      ],
+    },
+    {
+      id: 'pay',
+      parent: 'root',
+      service: 'orders',
+      name: 'POST /charge',
+      kind: 'client',
+      status: 'error',
+      message: 'connect ECONNREFUSED',
+      start: 30,
+      end: 31,
+      attrs: [['peer.service', 'payment']],
+    },
   ]);
   const db = stats.calls.find((c) => c.operation === 'INSERT orders');
   assert.equal(db?.callee, 'postgresql:orders');

@@ -18,7 +18,6 @@ import { peerOf } from './peer.js';
 import type { SpanTree } from './tree.js';
 import { NS_PER_MINUTE } from '../util/time-units.js';
 
-
 /** One operation of a service in one minute (by span start). Not client spans: those are calls. */
 export interface OpStat {
   /** Start of the minute, Unix seconds. */
@@ -91,7 +90,11 @@ export function callStats(tree: SpanTree, failing: readonly boolean[]): CallStat
     const span = at(spans, i);
     const children = at(realChildren, i);
     const durationNs = nonNegative(span.endNs - span.startNs);
-    const selfNs = uncoveredNs(span.startNs, span.endNs, children.map((c) => at(spans, c)));
+    const selfNs = uncoveredNs(
+      span.startNs,
+      span.endNs,
+      children.map((c) => at(spans, c)),
+    );
     const isFailing = at(failing, i);
     const isOrigin = isFailing && !children.some((c) => at(failing, c));
     const minuteS = minuteOfNs(span.startNs);
@@ -102,7 +105,20 @@ export function callStats(tree: SpanTree, failing: readonly boolean[]): CallStat
       const key = `${minuteS}\u0000${span.serviceName}\u0000${span.name}`;
       let op = ops.get(key);
       if (op === undefined) {
-        ops.set(key, (op = { minuteS, service: span.serviceName, operation: span.name, calls: 0, errors: 0, originErrors: 0, selfNsSum: 0n, durationNsSum: 0n, selfNsMax: 0n }));
+        ops.set(
+          key,
+          (op = {
+            minuteS,
+            service: span.serviceName,
+            operation: span.name,
+            calls: 0,
+            errors: 0,
+            originErrors: 0,
+            selfNsSum: 0n,
+            durationNsSum: 0n,
+            selfNsMax: 0n,
+          }),
+        );
       }
       op.calls += 1;
       if (isFailing) op.errors += 1;
@@ -119,7 +135,24 @@ export function callStats(tree: SpanTree, failing: readonly boolean[]): CallStat
     const key = `${minuteS}\u0000${span.serviceName}\u0000${callee}\u0000${span.name}\u0000${peer}`;
     let call = calls.get(key);
     if (call === undefined) {
-      calls.set(key, (call = { minuteS, caller: span.serviceName, callee, operation: span.name, peer, calls: 0, errors: 0, originErrors: 0, clientNsSum: 0n, wireNsSum: 0n, wireNsMax: 0n, servedCalls: 0, serverNsSum: 0n }));
+      calls.set(
+        key,
+        (call = {
+          minuteS,
+          caller: span.serviceName,
+          callee,
+          operation: span.name,
+          peer,
+          calls: 0,
+          errors: 0,
+          originErrors: 0,
+          clientNsSum: 0n,
+          wireNsSum: 0n,
+          wireNsMax: 0n,
+          servedCalls: 0,
+          serverNsSum: 0n,
+        }),
+      );
     }
     call.calls += 1;
     if (isFailing) call.errors += 1;

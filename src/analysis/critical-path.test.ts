@@ -23,7 +23,13 @@ const cases: { name: string; spans: SpanSpec[]; segments: [string, number, numbe
       { id: 'a', parent: 'r', start: 10, end: 40 },
       { id: 'b', parent: 'r', start: 50, end: 90 },
     ],
-    segments: [['r', 0, 10], ['a', 10, 40], ['r', 40, 50], ['b', 50, 90], ['r', 90, 100]],
+    segments: [
+      ['r', 0, 10],
+      ['a', 10, 40],
+      ['r', 40, 50],
+      ['b', 50, 90],
+      ['r', 90, 100],
+    ],
   },
   {
     name: 'of parallel children the one that ended last is followed',
@@ -32,7 +38,11 @@ const cases: { name: string; spans: SpanSpec[]; segments: [string, number, numbe
       { id: 'fast', parent: 'r', start: 10, end: 30 },
       { id: 'slow', parent: 'r', start: 10, end: 80 },
     ],
-    segments: [['r', 0, 10], ['slow', 10, 80], ['r', 80, 100]],
+    segments: [
+      ['r', 0, 10],
+      ['slow', 10, 80],
+      ['r', 80, 100],
+    ],
   },
   {
     name: 'the walk recurses into grandchildren',
@@ -41,7 +51,13 @@ const cases: { name: string; spans: SpanSpec[]; segments: [string, number, numbe
       { id: 'a', parent: 'r', start: 10, end: 90 },
       { id: 'db', parent: 'a', start: 20, end: 70 },
     ],
-    segments: [['r', 0, 10], ['a', 10, 20], ['db', 20, 70], ['a', 70, 90], ['r', 90, 100]],
+    segments: [
+      ['r', 0, 10],
+      ['a', 10, 20],
+      ['db', 20, 70],
+      ['a', 70, 90],
+      ['r', 90, 100],
+    ],
   },
   {
     name: 'a child ending 3 ms after its parent (skew within 5 ms) counts, clamped to the parent end',
@@ -49,7 +65,10 @@ const cases: { name: string; spans: SpanSpec[]; segments: [string, number, numbe
       { id: 'r', start: 0, end: 100 },
       { id: 'skewed', parent: 'r', start: 20, end: 103 },
     ],
-    segments: [['r', 0, 20], ['skewed', 20, 100]],
+    segments: [
+      ['r', 0, 20],
+      ['skewed', 20, 100],
+    ],
   },
   {
     name: 'a child ending 5 ms after its parent still counts',
@@ -57,7 +76,10 @@ const cases: { name: string; spans: SpanSpec[]; segments: [string, number, numbe
       { id: 'r', start: 0, end: 100 },
       { id: 'skewed', parent: 'r', start: 20, end: 105 },
     ],
-    segments: [['r', 0, 20], ['skewed', 20, 100]],
+    segments: [
+      ['r', 0, 20],
+      ['skewed', 20, 100],
+    ],
   },
   {
     name: 'a child ending 6 ms after its parent (over the tolerance) is not on the path',
@@ -73,7 +95,10 @@ const cases: { name: string; spans: SpanSpec[]; segments: [string, number, numbe
       { id: 'r', start: 10, end: 100 },
       { id: 'early', parent: 'r', start: 5, end: 50 },
     ],
-    segments: [['early', 10, 50], ['r', 50, 100]],
+    segments: [
+      ['early', 10, 50],
+      ['r', 50, 100],
+    ],
   },
   {
     name: 'an adopted orphan can be on the path',
@@ -81,7 +106,11 @@ const cases: { name: string; spans: SpanSpec[]; segments: [string, number, numbe
       { id: 'r', start: 0, end: 100 },
       { id: 'orphan', parent: 'missing', start: 30, end: 95 },
     ],
-    segments: [['r', 0, 30], ['orphan', 30, 95], ['r', 95, 100]],
+    segments: [
+      ['r', 0, 30],
+      ['orphan', 30, 95],
+      ['r', 95, 100],
+    ],
   },
 ];
 
@@ -102,7 +131,11 @@ test('critical path: self time per span and the top 3 contributors, largest firs
   const result = criticalPath(tree);
   assert.deepEqual(
     result.top.map((t) => [t.name, t.self_time_ns]),
-    [['d', ms(34)], ['b', ms(30)], ['c', ms(20)]],
+    [
+      ['d', ms(34)],
+      ['b', ms(30)],
+      ['c', ms(20)],
+    ],
   );
   const total = [...result.selfTimeNs.values()].reduce((sum, v) => sum + v, 0n);
   assert.equal(total, ms(100));

@@ -10,7 +10,10 @@ const cases: { name: string; spanName: string; attrs: AttrPair[]; expected: stri
   {
     name: 'http.route is preferred over url.path',
     spanName: 'GET',
-    attrs: [['url.path', '/users/42'], ['http.route', '/users/{id}']],
+    attrs: [
+      ['url.path', '/users/42'],
+      ['http.route', '/users/{id}'],
+    ],
     expected: 'GET /users/{id}',
   },
   { name: 'segments with digits are masked', spanName: 'GET', attrs: [['url.path', '/v1/orders/12345/items']], expected: 'GET /<*>/orders/<*>/items' },

@@ -64,9 +64,7 @@ export function failureOf(span: SpanRow, spanLogs: readonly LogRow[] | undefined
  * event with one supplies it (and its type), so that a bare marker event does not hide a message.
  */
 function firstException(span: SpanRow): { message?: string; type?: string } | undefined {
-  const events = span.events
-    .filter((e) => e.name === EXCEPTION_EVENT)
-    .sort((a, b) => (a.tsNs < b.tsNs ? -1 : a.tsNs > b.tsNs ? 1 : 0));
+  const events = span.events.filter((e) => e.name === EXCEPTION_EVENT).sort((a, b) => (a.tsNs < b.tsNs ? -1 : a.tsNs > b.tsNs ? 1 : 0));
   const chosen = events.find((event) => attrText(event.attrs, 'exception.message') !== undefined) ?? events[0];
   if (chosen === undefined) return undefined;
   return {

@@ -13,8 +13,7 @@ export const MASK = '<*>';
  *    words are never cut in the middle);
  * 4. a number, with an optional decimal part, anywhere (also inside words such as `user42`).
  */
-const VARIABLE_PARTS =
-  /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}|0x[0-9a-f]+|(?<![0-9a-z])[0-9a-f]{8,}(?![0-9a-z])|[0-9]+(?:\.[0-9]+)?/gi;
+const VARIABLE_PARTS = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}|0x[0-9a-f]+|(?<![0-9a-z])[0-9a-f]{8,}(?![0-9a-z])|[0-9]+(?:\.[0-9]+)?/gi;
 
 /** The message with UUIDs, hex runs of 8+ characters (with or without 0x) and numbers as `<*>`. */
 export function maskMessage(message: string): string {

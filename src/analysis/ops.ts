@@ -14,7 +14,5 @@ export function traceOps(spans: readonly SpanRow[]): OpDuration[] {
     const key = opKey(span);
     totals.set(key, (totals.get(key) ?? 0n) + (span.endNs - span.startNs));
   }
-  return [...totals.entries()]
-    .sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0))
-    .map(([op, duration_ns]) => ({ op, duration_ns }));
+  return [...totals.entries()].sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0)).map(([op, duration_ns]) => ({ op, duration_ns }));
 }

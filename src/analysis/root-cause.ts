@@ -17,11 +17,7 @@ export interface ErrorRootCause {
 }
 
 /** Null when no span failed. `failing[i]` says whether span i is an error span. */
-export function errorRootCause(
-  tree: SpanTree,
-  failing: readonly boolean[],
-  logsBySpanId: ReadonlyMap<string, LogRow[]>,
-): ErrorRootCause | null {
+export function errorRootCause(tree: SpanTree, failing: readonly boolean[], logsBySpanId: ReadonlyMap<string, LogRow[]>): ErrorRootCause | null {
   const leaves = failingLeaves(tree, failing);
   if (leaves.length === 0) return null;
   const { spans } = tree;

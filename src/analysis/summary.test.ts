@@ -19,8 +19,22 @@ test('summary: a very long message is shortened', () => {
 });
 
 const peers: { name: string; attrs: [string, string | number][]; peer: string }[] = [
-  { name: 'peer.service', attrs: [['peer.service', 'ledger'], ['server.address', '10.0.0.7']], peer: 'ledger' },
-  { name: 'server.address with port', attrs: [['server.address', 'ledger.internal'], ['server.port', 8443]], peer: 'ledger.internal:8443' },
+  {
+    name: 'peer.service',
+    attrs: [
+      ['peer.service', 'ledger'],
+      ['server.address', '10.0.0.7'],
+    ],
+    peer: 'ledger',
+  },
+  {
+    name: 'server.address with port',
+    attrs: [
+      ['server.address', 'ledger.internal'],
+      ['server.port', 8443],
+    ],
+    peer: 'ledger.internal:8443',
+  },
   { name: 'net.peer.name', attrs: [['net.peer.name', 'ledger-db']], peer: 'ledger-db' },
   { name: 'no peer attribute', attrs: [], peer: 'its peer' },
 ];

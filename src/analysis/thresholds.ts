@@ -5,7 +5,6 @@
 import type { ThresholdSettings } from '../config/settings.js';
 import { NS_PER_MS } from '../util/time-units.js';
 
-
 /** max(base x factor, base + margin): the factor rules long durations, the margin short ones. */
 export function limitNs(baseNs: bigint, factor: number, marginMs: number): bigint {
   const base = Number(baseNs);

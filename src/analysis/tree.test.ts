@@ -43,11 +43,7 @@ const cases = [
   },
   {
     name: 'a parent cycle is cut at its earliest span and flags incomplete',
-    spans: [
-      span({ id: 'r', start: 0, end: 10 }),
-      span({ id: 'a', parent: 'b', start: 1, end: 8 }),
-      span({ id: 'b', parent: 'a', start: 2, end: 7 }),
-    ],
+    spans: [span({ id: 'r', start: 0, end: 10 }), span({ id: 'a', parent: 'b', start: 1, end: 8 }), span({ id: 'b', parent: 'a', start: 2, end: 7 })],
     root: 'r',
     incomplete: true,
     rootChildren: ['a'],

@@ -12,7 +12,10 @@ let api: Api;
 before(async () => {
   // No password check happens here: every request below is refused before one would be.
   const auth = { enabled: true, username: 'admin', password_hash: 'unused', session_ttl_secs: 3600, session_key: Buffer.alloc(32, 7), secure_cookie: false };
-  api = createApi({ listen: { host: '127.0.0.1', port: 0 }, queryTimeoutSecs: 15, auth }, { traces: emptyRepo, registry: new Registry(), metricRegistries: [], logger: createLogger('silent') });
+  api = createApi(
+    { listen: { host: '127.0.0.1', port: 0 }, queryTimeoutSecs: 15, auth },
+    { traces: emptyRepo, registry: new Registry(), metricRegistries: [], logger: createLogger('silent') },
+  );
   await api.start();
 });
 after(async () => {
@@ -52,7 +55,13 @@ test('with authentication on, /api itself is refused like every /api/ path', asy
 
 test('errors answered before routing keep the {"error": "<message>"} shape', async () => {
   const cases: [string, string, number, string, string][] = [
-    ['headers too large', `GET /api/v1/services HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`, 431, 'request header fields too large', 'header_too_large'],
+    [
+      'headers too large',
+      `GET /api/v1/services HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`,
+      431,
+      'request header fields too large',
+      'header_too_large',
+    ],
     ['malformed request line', 'NOT HTTP\r\n\r\n', 400, 'bad request', 'bad_request'],
     ['unreadable content-length', 'POST /api/v1/auth/login HTTP/1.1\r\nHost: x\r\nContent-Length: abc\r\n\r\n', 400, 'bad request', 'bad_request'],
     ['bad percent-encoding', 'GET /api/v1/%E0%A4%A HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n', 400, 'invalid url', 'bad_request'],

@@ -32,7 +32,9 @@ export function answerClientError(error: Error & { code?: string }, socket: Sock
   if (error.code === 'ECONNRESET' || socket.destroyed) return;
   const answer = parserError(error.code);
   const body = JSON.stringify(errorBody(answer));
-  const headers = Object.entries(errorHeaders(answer)).map(([name, value]) => `${name}: ${value}\r\n`).join('');
+  const headers = Object.entries(errorHeaders(answer))
+    .map(([name, value]) => `${name}: ${value}\r\n`)
+    .join('');
   if (socket.writable) {
     socket.write(
       `HTTP/1.1 ${answer.status} ${http.STATUS_CODES[answer.status]}\r\nContent-Type: application/json; charset=utf-8\r\n${headers}` +

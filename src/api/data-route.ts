@@ -36,7 +36,9 @@ export function windowQuery(defaultSinceSecs: number, nowMs: () => number) {
       ),
       until: param('until', parsedBy(parseUntil)),
     })
-    .transform(({ since, until }, context) => asIssue(context, () => ({ window: windowFrom({ windowSecs: since ?? defaultSinceSecs, untilSecs: until }, nowMs()) })));
+    .transform(({ since, until }, context) =>
+      asIssue(context, () => ({ window: windowFrom({ windowSecs: since ?? defaultSinceSecs, untilSecs: until }, nowMs()) })),
+    );
 }
 
 /** Unix-ns bounds [fromNs, toNs) of a window for `table`, the start clamped to the table lifetime. */

@@ -47,7 +47,12 @@ before(async () => {
 after(async () => api.close());
 
 async function error(url: string, init: { method?: 'GET' | 'PUT'; body?: string; type?: string } = {}): Promise<string> {
-  const response = await api.app.inject({ method: init.method ?? 'GET', url, payload: init.body, headers: init.type === undefined ? {} : { 'content-type': init.type } });
+  const response = await api.app.inject({
+    method: init.method ?? 'GET',
+    url,
+    payload: init.body,
+    headers: init.type === undefined ? {} : { 'content-type': init.type },
+  });
   assert.equal(response.statusCode, init.type === 'text/plain' ? 415 : 400, `${url}: ${response.body}`);
   return (response.json() as { error: string }).error;
 }
@@ -78,8 +83,14 @@ describe('declared parameters refuse in order', () => {
     const url = '/api/v1/log-templates/123/silence';
     assert.equal(await error('/api/v1/log-templates/x/silence', { method: 'PUT', body: '{}', type: 'text/plain' }), 'content type must be application/json');
     assert.equal(await error('/api/v1/log-templates/x/silence', { method: 'PUT', body: '{}', type: 'application/json' }), 'id must be a decimal u64');
-    assert.equal(await error(url, { method: 'PUT', body: '{"enabled":true,"minutes":5000,"x":1}', type: 'application/json' }), 'body must be {enabled: bool, minutes: 1..=1440}');
-    assert.equal(await error(url, { method: 'PUT', body: '{"minutes":5000,"enabled":"x"}', type: 'application/json' }), 'body must be {enabled: bool, minutes: 1..=1440}');
+    assert.equal(
+      await error(url, { method: 'PUT', body: '{"enabled":true,"minutes":5000,"x":1}', type: 'application/json' }),
+      'body must be {enabled: bool, minutes: 1..=1440}',
+    );
+    assert.equal(
+      await error(url, { method: 'PUT', body: '{"minutes":5000,"enabled":"x"}', type: 'application/json' }),
+      'body must be {enabled: bool, minutes: 1..=1440}',
+    );
     assert.equal(await error(url, { method: 'PUT', body: '{"enabled":true,"minutes":1.5}', type: 'application/json' }), 'minutes must be 1..=1440');
   });
 });

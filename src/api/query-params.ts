@@ -69,17 +69,26 @@ export function boundedInt(name: string, min: number, max: number, defaultValue:
 }
 
 /** Whole milliseconds (a duration bound). 12 digits: about 31 years, and ns products stay below 2^63. */
-export const wholeMs = (name: string) => param(name, z.string().regex(/^\d{1,12}$/, `${name} must be a whole number of milliseconds`).transform(Number));
+export const wholeMs = (name: string) =>
+  param(
+    name,
+    z
+      .string()
+      .regex(/^\d{1,12}$/, `${name} must be a whole number of milliseconds`)
+      .transform(Number),
+  );
 
 /** A fingerprint or template id: a decimal u64, in canonical form (no leading zeros). */
 export function decimalU64(name: string) {
   const message = `${name} must be a decimal u64`;
-  return z
-    .string()
-    // Aborts: the range check parses the digits.
-    .regex(/^\d{1,20}$/, { message, abort: true })
-    .refine((value) => BigInt(value) <= U64_MAX, message)
-    .transform((value) => BigInt(value).toString());
+  return (
+    z
+      .string()
+      // Aborts: the range check parses the digits.
+      .regex(/^\d{1,20}$/, { message, abort: true })
+      .refine((value) => BigInt(value) <= U64_MAX, message)
+      .transform((value) => BigInt(value).toString())
+  );
 }
 
 /** A 32-hex trace or story id in a path, lowercased as stored. */
@@ -88,7 +97,9 @@ export const traceIdPath = z
   .regex(TRACE_ID, 'id must be 32 hexadecimal characters')
   .transform((value) => value.toLowerCase());
 
-type Merged<S extends readonly z.ZodType[]> = S extends readonly [infer First extends z.ZodType, ...infer Rest extends readonly z.ZodType[]] ? z.output<First> & Merged<Rest> : unknown;
+type Merged<S extends readonly z.ZodType[]> = S extends readonly [infer First extends z.ZodType, ...infer Rest extends readonly z.ZodType[]]
+  ? z.output<First> & Merged<Rest>
+  : unknown;
 
 /**
  * Groups of parameters checked one group after another over the same raw query, their outputs

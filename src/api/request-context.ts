@@ -19,10 +19,13 @@ export function createRequestContext(queryTimeoutSecs: number) {
       const controller = new AbortController();
       controllers.set(request, controller);
       if (queryTimeoutSecs <= 0) return;
-      const timer = setTimeout(() => {
-        controller.abort();
-        if (!reply.sent) void sendError(reply, storageTimeout());
-      }, (queryTimeoutSecs + REQUEST_GRACE_SECS) * 1000);
+      const timer = setTimeout(
+        () => {
+          controller.abort();
+          if (!reply.sent) void sendError(reply, storageTimeout());
+        },
+        (queryTimeoutSecs + REQUEST_GRACE_SECS) * 1000,
+      );
       reply.raw.once('close', () => clearTimeout(timer));
     },
     signal(request: FastifyRequest): AbortSignal | undefined {

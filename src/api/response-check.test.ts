@@ -50,14 +50,27 @@ const span: SpanRow = {
   endNs: START_NS + 5_000_000n,
   status: 'error',
   statusMessage: 'declined',
-  attrs: [['http.status_code', 502], ['retry', true], ['tags', ['a', 'b']], ['extra', { k: null }]],
+  attrs: [
+    ['http.status_code', 502],
+    ['retry', true],
+    ['tags', ['a', 'b']],
+    ['extra', { k: null }],
+  ],
   resource: [['service.name', 'checkout']],
   events: [{ tsNs: START_NS + 1n, name: 'exception', attrs: [['exception.type', 'Declined']] }],
   scopeName: '',
   scopeVersion: '',
 };
 
-const log = { logId: '42', tsNs: START_NS + 2n, spanId: span.spanId, serviceName: 'checkout', severityNumber: 17, severityText: 'ERROR', body: 'payment declined' } as LogRow;
+const log = {
+  logId: '42',
+  tsNs: START_NS + 2n,
+  spanId: span.spanId,
+  serviceName: 'checkout',
+  severityNumber: 17,
+  severityText: 'ERROR',
+  body: 'payment declined',
+} as LogRow;
 
 const repo: TraceRepo = {
   traceSpans: async (id) => (id === TRACE ? [span] : []),
@@ -92,7 +105,12 @@ describe('declared responses', () => {
     // Every route is in the route map the clients read (schemas/routes.ts), and every entry is registered:
     // a module that stopped registering, or a route the clients cannot name, shows here.
     const registered = api.map((route) => route.url).sort();
-    assert.deepEqual(registered, Object.values(API_ROUTES).map((entry) => entry.url).sort());
+    assert.deepEqual(
+      registered,
+      Object.values(API_ROUTES)
+        .map((entry) => entry.url)
+        .sort(),
+    );
     await app.close();
   });
 
@@ -102,8 +120,16 @@ describe('declared responses', () => {
     const declared = z.strictObject({ count: z.number().int(), name: z.string() });
     declareRoute(app, { method: 'GET', url: '/api/v1/good', response: declared }, async () => ({ count: 1, name: 'a' }));
     // The handler's type is the declaration's; a cast stands in for a route that drifted at run time.
-    declareRoute(app, { method: 'GET', url: '/api/v1/drifted', response: declared }, async () => ({ count: '1', name: 'a' }) as unknown as z.output<typeof declared>);
-    declareRoute(app, { method: 'GET', url: '/api/v1/extra', response: declared }, async () => ({ count: 1, name: 'a', more: true }) as z.output<typeof declared>);
+    declareRoute(
+      app,
+      { method: 'GET', url: '/api/v1/drifted', response: declared },
+      async () => ({ count: '1', name: 'a' }) as unknown as z.output<typeof declared>,
+    );
+    declareRoute(
+      app,
+      { method: 'GET', url: '/api/v1/extra', response: declared },
+      async () => ({ count: 1, name: 'a', more: true }) as z.output<typeof declared>,
+    );
     const errorsBefore = console.error;
     console.error = () => undefined; // the check prints each mismatch; expected here
     try {
@@ -179,7 +205,10 @@ describe('declared responses', () => {
     const failing = analyzeTrace({ spans: failingSpans.map(spanOf), logs: [deadlock], truncated: false, baseline: null, thresholds: DEFAULT_THRESHOLDS });
     const slow = analyzeTrace({ spans: slowSpans.map(spanOf), logs: [], truncated: true, baseline, thresholds: DEFAULT_THRESHOLDS });
     assert.ok(failing?.story && slow?.story, 'both traces make a story');
-    assert.ok(failing.story.also_failed.length > 0 && failing.story.logs.length > 0 && slow.story.baseline_diff !== null && slow.story.flags.length > 0, 'the optional parts are filled');
+    assert.ok(
+      failing.story.also_failed.length > 0 && failing.story.logs.length > 0 && slow.story.baseline_diff !== null && slow.story.flags.length > 0,
+      'the optional parts are filled',
+    );
     assert.equal(mismatch(story, stringifyJson(failing.story)), undefined);
     assert.equal(mismatch(story, stringifyJson(slow.story)), undefined);
   });

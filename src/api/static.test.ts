@@ -83,7 +83,17 @@ describe('static app serving', () => {
   });
 
   it('returns index.html with no-cache for the root, every client route and unknown client paths', async () => {
-    for (const url of ['/', '/stories/0af7651916cd43dd8448eb211c80319c', '/traces?since=1h', '/logs', '/logs/templates/123', '/map?infra=true', '/pipeline?since=6h', '/no/such/page', '/assetsx']) {
+    for (const url of [
+      '/',
+      '/stories/0af7651916cd43dd8448eb211c80319c',
+      '/traces?since=1h',
+      '/logs',
+      '/logs/templates/123',
+      '/map?infra=true',
+      '/pipeline?since=6h',
+      '/no/such/page',
+      '/assetsx',
+    ]) {
       const response = await api.app.inject({ method: 'GET', url });
       assert.equal(response.statusCode, 200, url);
       assert.equal(response.headers['cache-control'], INDEX_CACHE_CONTROL, url);

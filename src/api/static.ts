@@ -39,11 +39,7 @@ export function registerStatic(app: FastifyInstance, webDistDir: string): void {
     const file = await resolveAsset(assetsDir, request.params['*']);
     if (file === null) return reply.callNotFound();
     const type = CONTENT_TYPES[path.extname(file.path).toLowerCase()] ?? 'application/octet-stream';
-    return reply
-      .header('cache-control', ASSET_CACHE_CONTROL)
-      .header('content-length', file.size)
-      .type(type)
-      .send(createReadStream(file.path));
+    return reply.header('cache-control', ASSET_CACHE_CONTROL).header('content-length', file.size).type(type).send(createReadStream(file.path));
   });
 
   const sendIndex = async (request: FastifyRequest, reply: FastifyReply) => {

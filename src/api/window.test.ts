@@ -48,7 +48,17 @@ describe('until', () => {
   for (const [value, secs] of cases) {
     it(`${value} is ${secs}`, () => assert.equal(parseUntil(value), secs));
   }
-  for (const value of ['2026-13-01T00:00:00Z', '2026-02-29T00:00:00Z', '2026-11-22T24:00:00Z', '2026-11-22T10:00:00', '2026-11-22', 'now', '-5', '1.5', '2026-11-22T10:00:00+2:00']) {
+  for (const value of [
+    '2026-13-01T00:00:00Z',
+    '2026-02-29T00:00:00Z',
+    '2026-11-22T24:00:00Z',
+    '2026-11-22T10:00:00',
+    '2026-11-22',
+    'now',
+    '-5',
+    '1.5',
+    '2026-11-22T10:00:00+2:00',
+  ]) {
     it(`${value} is refused`, () => rejects400(() => parseUntil(value), 'until must be rfc 3339 or unix seconds'));
   }
 });
@@ -133,6 +143,9 @@ describe('bucket grid', () => {
     const grid = bucketGrid(window);
     assert.ok(grid.every((start) => start % 5_040 === 0));
     assert.ok(grid.length === 120 || grid.length === 121);
-    assert.equal(grid.reduce((sum, start) => sum + bucketCoveredSecs(window, start), 0), 604_800);
+    assert.equal(
+      grid.reduce((sum, start) => sum + bucketCoveredSecs(window, start), 0),
+      604_800,
+    );
   });
 });

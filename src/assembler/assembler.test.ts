@@ -56,7 +56,10 @@ before(async () => {
     { name: STORIES_TOPIC, partitions: 3, retentionMs: -1, maxMessageBytes: 1_000_000 },
   ]);
   bus.consume({ group: 'test-stories', topics: [STORIES_TOPIC], handler: async (records) => void published.push(...records) });
-  assembler = createAssembler({ assembler: SETTINGS, thresholds: DEFAULT_THRESHOLDS, topic: TOPIC }, { bus, store, registry, logger: createLogger('off'), nowMs });
+  assembler = createAssembler(
+    { assembler: SETTINGS, thresholds: DEFAULT_THRESHOLDS, topic: TOPIC },
+    { bus, store, registry, logger: createLogger('off'), nowMs },
+  );
   await assembler.start();
 });
 
@@ -74,9 +77,22 @@ const newTraceId = () => `${(++traceCounter).toString(16).padStart(8, '0')}${'e'
 function span(traceId: string, id: string, over: Partial<SpanRow> & { startMs: number; endMs: number }): SpanRow {
   const { startMs, endMs, ...rest } = over;
   return {
-    traceId, spanId: id.padStart(16, '0'), parentSpanId: '', serviceName: 'front', name: 'GET /home', kind: 'server',
-    startNs: BASE_NS + BigInt(startMs) * 1_000_000n, endNs: BASE_NS + BigInt(endMs) * 1_000_000n, status: 'unset', statusMessage: '',
-    attrs: [], resource: [['service.name', rest.serviceName ?? 'front']], events: [], scopeName: 'test', scopeVersion: '1', ...rest,
+    traceId,
+    spanId: id.padStart(16, '0'),
+    parentSpanId: '',
+    serviceName: 'front',
+    name: 'GET /home',
+    kind: 'server',
+    startNs: BASE_NS + BigInt(startMs) * 1_000_000n,
+    endNs: BASE_NS + BigInt(endMs) * 1_000_000n,
+    status: 'unset',
+    statusMessage: '',
+    attrs: [],
+    resource: [['service.name', rest.serviceName ?? 'front']],
+    events: [],
+    scopeName: 'test',
+    scopeVersion: '1',
+    ...rest,
   };
 }
 
@@ -110,7 +126,8 @@ function passGap(): void {
 
 async function storyRows(traceId: string) {
   return store.query<{ story: string; kind: string; fingerprint: string }>(
-    'SELECT story, toString(kind) AS kind, toString(fingerprint) AS fingerprint FROM stories WHERE story_id = {id:String}', { id: traceId },
+    'SELECT story, toString(kind) AS kind, toString(fingerprint) AS fingerprint FROM stories WHERE story_id = {id:String}',
+    { id: traceId },
   );
 }
 
@@ -120,12 +137,34 @@ describe('assembler', () => {
   test('a failing trace gives a stored story, a trace summary, edges and a story record keyed by fingerprint', async () => {
     await sendSpans([
       span(failing, 'a', { startMs: 0, endMs: 100 }),
-      span(failing, 'b', { parentSpanId: 'a'.padStart(16, '0'), serviceName: 'cart', name: 'GET /cart', kind: 'server', status: 'error', statusMessage: 'cart db down 42', startMs: 10, endMs: 60 }),
+      span(failing, 'b', {
+        parentSpanId: 'a'.padStart(16, '0'),
+        serviceName: 'cart',
+        name: 'GET /cart',
+        kind: 'server',
+        status: 'error',
+        statusMessage: 'cart db down 42',
+        startMs: 10,
+        endMs: 60,
+      }),
     ]);
-    await sendLogs([{
-      logId: '77', tsNs: BigInt(Date.now() - 4_000) * 1_000_000n, observedTsNs: 0n, traceId: failing, spanId: 'b'.padStart(16, '0'), serviceName: 'cart',
-      severityNumber: 17, severityText: 'ERROR', body: 'db down', attrs: [], resource: [], scopeName: '', scopeVersion: '',
-    }]);
+    await sendLogs([
+      {
+        logId: '77',
+        tsNs: BigInt(Date.now() - 4_000) * 1_000_000n,
+        observedTsNs: 0n,
+        traceId: failing,
+        spanId: 'b'.padStart(16, '0'),
+        serviceName: 'cart',
+        severityNumber: 17,
+        severityText: 'ERROR',
+        body: 'db down',
+        attrs: [],
+        resource: [],
+        scopeName: '',
+        scopeVersion: '',
+      },
+    ]);
     await until('the trace to be buffered', async () => ((await metric('svc_assembler_open_traces')) === 1 ? true : undefined));
     assert.deepEqual(await storyRows(failing), [], 'nothing before the gap');
     passGap();
@@ -140,7 +179,9 @@ describe('assembler', () => {
 
     const summary = await until('the summary row', async () => {
       const found = await store.query<{ story_kind: string; span_count: number; ops: string[] }>(
-        'SELECT story_kind, span_count, ops FROM trace_summaries WHERE trace_id = {id:String}', { id: failing });
+        'SELECT story_kind, span_count, ops FROM trace_summaries WHERE trace_id = {id:String}',
+        { id: failing },
+      );
       return found.length > 0 ? found : undefined;
     });
     assert.deepEqual(summary, [{ story_kind: 'error', span_count: 2, ops: ['cart: GET /cart', 'front: GET /home'] }]);
@@ -173,10 +214,23 @@ describe('assembler', () => {
   test('a trace with logs only produces nothing', async () => {
     const closedBefore = await metric('svc_assembler_traces_closed_total');
     const logsOnly = newTraceId();
-    await sendLogs([{
-      logId: '78', tsNs: BigInt(Date.now()) * 1_000_000n, observedTsNs: 0n, traceId: logsOnly, spanId: '', serviceName: 'x',
-      severityNumber: 21, severityText: 'FATAL', body: 'boom', attrs: [], resource: [], scopeName: '', scopeVersion: '',
-    }]);
+    await sendLogs([
+      {
+        logId: '78',
+        tsNs: BigInt(Date.now()) * 1_000_000n,
+        observedTsNs: 0n,
+        traceId: logsOnly,
+        spanId: '',
+        serviceName: 'x',
+        severityNumber: 21,
+        severityText: 'FATAL',
+        body: 'boom',
+        attrs: [],
+        resource: [],
+        scopeName: '',
+        scopeVersion: '',
+      },
+    ]);
     await until('the trace to be buffered', async () => ((await metric('svc_assembler_open_traces')) === 1 ? true : undefined));
     passGap();
     await until('the trace to close', async () => ((await metric('svc_assembler_open_traces')) === 0 ? true : undefined));
@@ -206,11 +260,18 @@ describe('assembler', () => {
     passGap();
     const rows = await until('the slow story', async () => ((await storyRows(slow)).length > 0 ? storyRows(slow) : undefined));
     assert.equal(rows[0].kind, 'slow');
-    const story = parseJsonExact(rows[0].story) as { root_cause: { service: string; message: string }; baseline_diff: { new_ops: string[]; slower_ops: { op: string }[] } };
+    const story = parseJsonExact(rows[0].story) as {
+      root_cause: { service: string; message: string };
+      baseline_diff: { new_ops: string[]; slower_ops: { op: string }[] };
+    };
     assert.equal(story.root_cause.service, 'db');
     assert.equal(story.root_cause.message, 'slow');
     assert.deepEqual(story.baseline_diff.new_ops, ['cache: GET key']);
-    assert.deepEqual(story.baseline_diff.slower_ops.map((o) => o.op), ['front: GET /slowish', 'db: SELECT'], 'largest excess first');
+    assert.deepEqual(
+      story.baseline_diff.slower_ops.map((o) => o.op),
+      ['front: GET /slowish', 'db: SELECT'],
+      'largest excess first',
+    );
   });
 
   test('a record that does not decode is skipped and counted as bad_record, on arrival or when its buffered trace closes', async () => {
@@ -225,13 +286,17 @@ describe('assembler', () => {
     const chunked = newTraceId();
     const chunkHeaders = (signal: string) => ({ [SIGNAL_HEADER]: signal, [KEY_HEADER]: 'trace', [ITEMS_HEADER]: '1' });
     await bus.publish(TOPIC, [
-      { key: chunked, value: encodeTracesData([span(chunked, 'a', { status: 'error', statusMessage: 'chunked', startMs: 0, endMs: 5 })]), headers: chunkHeaders('traces') },
+      {
+        key: chunked,
+        value: encodeTracesData([span(chunked, 'a', { status: 'error', statusMessage: 'chunked', startMs: 0, endMs: 5 })]),
+        headers: chunkHeaders('traces'),
+      },
       { key: chunked, value: garbage, headers: chunkHeaders('logs') },
     ]);
     await until('the chunked trace to be buffered', async () => ((await metric('svc_assembler_open_traces')) === 1 ? true : undefined));
     assert.equal(await badRecords(), before + 1, 'a buffered chunk is not decoded before its trace closes');
     passGap();
-    await until('the chunked trace\'s story', async () => ((await storyRows(chunked)).length > 0 ? true : undefined));
+    await until("the chunked trace's story", async () => ((await storyRows(chunked)).length > 0 ? true : undefined));
     assert.equal(await badRecords(), before + 2);
   });
 

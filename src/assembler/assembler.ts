@@ -84,8 +84,21 @@ export function createAssembler(settings: AssemblerConfig, deps: AssemblerDeps):
     logger,
     nowMs,
   });
-  const decoder = new RecordDecoder({ logger, countBad: () => metrics.droppedItems.inc({ reason: 'bad_record' }), counterName: 'svc_assembler_dropped_items_total' });
-  const finisher = new TraceFinisher({ decoder, baselines, outputs, thresholds: settings.thresholds, maxBufferBytes: assembler.max_buffer_bytes, metrics, logger, nowMs });
+  const decoder = new RecordDecoder({
+    logger,
+    countBad: () => metrics.droppedItems.inc({ reason: 'bad_record' }),
+    counterName: 'svc_assembler_dropped_items_total',
+  });
+  const finisher = new TraceFinisher({
+    decoder,
+    baselines,
+    outputs,
+    thresholds: settings.thresholds,
+    maxBufferBytes: assembler.max_buffer_bytes,
+    metrics,
+    logger,
+    nowMs,
+  });
   const intake = new Intake({ buffer, decoder, finisher, metrics });
   let consumer: BusConsumer | undefined;
   let scheduler: NodeJS.Timeout | undefined;

@@ -8,7 +8,11 @@ import { Baselines, BASELINE_MAX_ROWS, BASELINE_TRACES_PER_ENDPOINT, type Sample
 
 const KEY = endpointKey('api', 'GET /x');
 const samples = (n: number, ms: number): BaselineSample[] =>
-  Array.from({ length: n }, () => ({ duration_ns: BigInt(ms) * 1_000_000n, is_error: false, ops: [{ op: 'api: GET /x', duration_ns: BigInt(ms) * 1_000_000n }] }));
+  Array.from({ length: n }, () => ({
+    duration_ns: BigInt(ms) * 1_000_000n,
+    is_error: false,
+    ops: [{ op: 'api: GET /x', duration_ns: BigInt(ms) * 1_000_000n }],
+  }));
 
 function setup(reader: SampleReader) {
   const events: string[] = [];
@@ -32,7 +36,14 @@ test('a reload reads the window with its bounds and builds trusted baselines fro
     return new Map([[KEY, samples(50, 20)]]);
   });
   await baselines.refresh();
-  assert.deepEqual(queries, [{ sinceNs: (1_800_000_000_000n - 3_600_000n) * 1_000_000n, nowMs: 1_800_000_000_000, perEndpoint: BASELINE_TRACES_PER_ENDPOINT, maxRows: BASELINE_MAX_ROWS }]);
+  assert.deepEqual(queries, [
+    {
+      sinceNs: (1_800_000_000_000n - 3_600_000n) * 1_000_000n,
+      nowMs: 1_800_000_000_000,
+      perEndpoint: BASELINE_TRACES_PER_ENDPOINT,
+      maxRows: BASELINE_MAX_ROWS,
+    },
+  ]);
   assert.equal(baselines.lookup(KEY)?.trusted, true);
   assert.equal(baselines.lookup(KEY)?.p99_ns, 20_000_000n);
   assert.equal(baselines.lookup('other'), null);

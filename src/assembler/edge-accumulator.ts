@@ -7,7 +7,6 @@ import type { ServiceEdge } from '../analysis/types.js';
 import type { ServiceEdgeRow } from '../store/service-edges.js';
 import { NS_PER_MINUTE } from '../util/time-units.js';
 
-
 export class EdgeAccumulator {
   private rows = new Map<string, ServiceEdgeRow>();
 

@@ -35,7 +35,14 @@ const CALL_STATS_MAX_KEYS = 100_000;
  * Queue bounds, reached only when the store or broker is down for a while. Stories are bounded
  * lower than summaries because one story (paths, critical path, 50 logs) is far bigger.
  */
-const MAX_QUEUED = { trace_summaries: 100_000, stories: 5_000, stories_topic: 5_000, service_edges: 100_000, op_minutes: 100_000, call_minutes: 100_000 } as const;
+const MAX_QUEUED = {
+  trace_summaries: 100_000,
+  stories: 5_000,
+  stories_topic: 5_000,
+  service_edges: 100_000,
+  op_minutes: 100_000,
+  call_minutes: 100_000,
+} as const;
 
 export type OutputTable = keyof typeof MAX_QUEUED;
 
@@ -108,9 +115,7 @@ export class AssemblerOutputs {
   /** Writes everything still held; a failing store gets `graceMs` before the rest is dropped. */
   async close(graceMs = 15_000): Promise<void> {
     this.takeSums();
-    await Promise.all(
-      [this.summaries, this.stories, this.records, this.edgeRows, this.opRows, this.callRows].map((queue) => queue.close(graceMs)),
-    );
+    await Promise.all([this.summaries, this.stories, this.records, this.edgeRows, this.opRows, this.callRows].map((queue) => queue.close(graceMs)));
   }
 
   private queue<T>(table: OutputTable, write: (rows: T[]) => Promise<void>): RowQueue<T> {
@@ -133,6 +138,11 @@ export class AssemblerOutputs {
 
   private dropped(table: OutputTable, rows: number): void {
     this.deps.metrics.droppedRows.inc({ table }, rows);
-    this.logOnce(table, () => this.deps.logger.error({ table, rows }, 'assembler output dropped: queue full, an unwritable row or a story record over the record budget (counted in svc_assembler_dropped_rows_total; logged once)'));
+    this.logOnce(table, () =>
+      this.deps.logger.error(
+        { table, rows },
+        'assembler output dropped: queue full, an unwritable row or a story record over the record budget (counted in svc_assembler_dropped_rows_total; logged once)',
+      ),
+    );
   }
 }

@@ -43,7 +43,14 @@ export function encodedChunkOf(record: BusRecord): EncodedChunk | 'skip' | null 
  * `dropped` by reason. Logs without a trace are no part of any trace: skipped, not tallied. An
  * undecodable value gives no rows (`decoder` counts it).
  */
-export function readStorableRows(decoder: RecordDecoder, signal: Signal, value: Uint8Array, place: RecordPlace | undefined, nowNs: bigint, dropped: DropTally<DropReason>): TraceRows {
+export function readStorableRows(
+  decoder: RecordDecoder,
+  signal: Signal,
+  value: Uint8Array,
+  place: RecordPlace | undefined,
+  nowNs: bigint,
+  dropped: DropTally<DropReason>,
+): TraceRows {
   if (signal === 'logs') return { spans: [], logs: keepStorableLogs(decoder.logs(value, place), nowNs, dropped) };
   return { spans: keepStorableSpans(decoder.spans(value, place), nowNs, dropped), logs: [] };
 }

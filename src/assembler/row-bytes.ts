@@ -36,8 +36,9 @@ function attrsBytes(attrs: readonly AttrPair[]): number {
 
 /** Estimated heap bytes of a buffered span. */
 export function spanBytes(span: SpanRow): number {
-  let total = SPAN_FIXED_BYTES + 2 * (span.traceId.length + span.spanId.length + span.parentSpanId.length +
-    span.serviceName.length + span.name.length + span.statusMessage.length);
+  let total =
+    SPAN_FIXED_BYTES +
+    2 * (span.traceId.length + span.spanId.length + span.parentSpanId.length + span.serviceName.length + span.name.length + span.statusMessage.length);
   total += attrsBytes(span.attrs);
   for (const event of span.events) total += EVENT_FIXED_BYTES + event.name.length * 2 + attrsBytes(event.attrs);
   return total;
@@ -45,6 +46,9 @@ export function spanBytes(span: SpanRow): number {
 
 /** Estimated heap bytes of a buffered log. */
 export function logBytes(log: LogRow): number {
-  return LOG_FIXED_BYTES + 2 * (log.logId.length + log.traceId.length + log.spanId.length + log.serviceName.length +
-    log.severityText.length + log.body.length) + attrsBytes(log.attrs);
+  return (
+    LOG_FIXED_BYTES +
+    2 * (log.logId.length + log.traceId.length + log.spanId.length + log.serviceName.length + log.severityText.length + log.body.length) +
+    attrsBytes(log.attrs)
+  );
 }

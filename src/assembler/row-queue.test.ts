@@ -39,7 +39,14 @@ test('writes at maxRows at once, in batches of at most maxRows', async () => {
   const { q, writes } = queue({ maxAgeMs: 3_600_000 });
   q.push([1, 2, 3, 4, 5, 6, 7]);
   await until('two full batches', () => writes.length >= 2);
-  assert.deepEqual(writes, [[1, 2, 3], [4, 5, 6]], 'the partial batch waits');
+  assert.deepEqual(
+    writes,
+    [
+      [1, 2, 3],
+      [4, 5, 6],
+    ],
+    'the partial batch waits',
+  );
   await q.close();
   assert.deepEqual(writes, [[1, 2, 3], [4, 5, 6], [7]]);
 });

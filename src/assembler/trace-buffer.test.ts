@@ -9,24 +9,53 @@ const T = (n: number) => n.toString(16).padStart(32, '0');
 
 function span(traceId: string, id: number): SpanRow {
   return {
-    traceId, spanId: id.toString(16).padStart(16, '0'), parentSpanId: '', serviceName: 'api', name: `op${id}`, kind: 'server',
-    startNs: 1_763_800_000_000_000_000n, endNs: 1_763_800_000_010_000_000n, status: 'unset', statusMessage: '',
-    attrs: [], resource: [], events: [], scopeName: '', scopeVersion: '',
+    traceId,
+    spanId: id.toString(16).padStart(16, '0'),
+    parentSpanId: '',
+    serviceName: 'api',
+    name: `op${id}`,
+    kind: 'server',
+    startNs: 1_763_800_000_000_000_000n,
+    endNs: 1_763_800_000_010_000_000n,
+    status: 'unset',
+    statusMessage: '',
+    attrs: [],
+    resource: [],
+    events: [],
+    scopeName: '',
+    scopeVersion: '',
   };
 }
 
 function log(traceId: string, body = 'hello'): LogRow {
   return {
-    logId: '1', tsNs: 1n, observedTsNs: 1n, traceId, spanId: '', serviceName: 'api', severityNumber: 9, severityText: 'INFO',
-    body, attrs: [], resource: [], scopeName: '', scopeVersion: '',
+    logId: '1',
+    tsNs: 1n,
+    observedTsNs: 1n,
+    traceId,
+    spanId: '',
+    serviceName: 'api',
+    severityNumber: 9,
+    severityText: 'INFO',
+    body,
+    attrs: [],
+    resource: [],
+    scopeName: '',
+    scopeVersion: '',
   };
 }
 
 /** Every span 100 bytes and every log 10, so byte limits are easy to reason about. */
 function buffer(overrides: Partial<TraceBufferOptions> = {}): TraceBuffer {
   return new TraceBuffer({
-    gapMs: 10_000, maxAgeMs: 60_000, maxSpans: 10_000, maxBufferBytes: 1_000_000, recentPerPartition: 100,
-    spanBytes: () => 100, logBytes: () => 10, ...overrides,
+    gapMs: 10_000,
+    maxAgeMs: 60_000,
+    maxSpans: 10_000,
+    maxBufferBytes: 1_000_000,
+    recentPerPartition: 100,
+    spanBytes: () => 100,
+    logBytes: () => 10,
+    ...overrides,
   });
 }
 
@@ -71,8 +100,14 @@ describe('closing rules', () => {
     b.add(0, T(2), [span(T(2), 1)], [], 1_000);
     b.add(0, T(3), [span(T(3), 1)], [], 2_000);
     b.add(0, T(1), [span(T(1), 2)], [], 2_500); // T(1) now has the latest span
-    assert.deepEqual(b.closeDue(11_500).map((c) => c.traceId), [T(2)]);
-    assert.deepEqual(b.closeDue(12_500).map((c) => c.traceId), [T(3), T(1)]);
+    assert.deepEqual(
+      b.closeDue(11_500).map((c) => c.traceId),
+      [T(2)],
+    );
+    assert.deepEqual(
+      b.closeDue(12_500).map((c) => c.traceId),
+      [T(3), T(1)],
+    );
   });
 
   test('max_spans: exactly maxSpans stays open; one more closes it truncated and the extra spans are late', () => {
@@ -103,11 +138,17 @@ describe('closing rules', () => {
     b.add(0, T(3), [span(T(3), 1)], [], 2);
     assert.equal(b.bufferedBytes, 300);
     const result = b.add(2, T(4), [span(T(4), 1)], [], 3);
-    assert.deepEqual(result.closed.map((c) => [c.traceId, c.reason, c.truncated]), [[T(1), 'buffer', true]]);
+    assert.deepEqual(
+      result.closed.map((c) => [c.traceId, c.reason, c.truncated]),
+      [[T(1), 'buffer', true]],
+    );
     assert.equal(b.bufferedBytes, 300);
     // A burst closes as many of the oldest as needed.
     const burst = b.add(0, T(5), [span(T(5), 1), span(T(5), 2)], [], 4);
-    assert.deepEqual(burst.closed.map((c) => c.traceId), [T(2), T(3)]);
+    assert.deepEqual(
+      burst.closed.map((c) => c.traceId),
+      [T(2), T(3)],
+    );
     assert.equal(b.openTraces, 2);
     assert.equal(b.bufferedBytes, 300);
   });
@@ -117,12 +158,19 @@ describe('closing rules', () => {
     b.add(0, T(1), [span(T(1), 1)], [], 0);
     b.add(0, T(2), [span(T(2), 1)], [], 1);
     const result = b.add(0, T(1), [span(T(1), 2)], [], 2);
-    assert.deepEqual(result.closed.map((c) => [c.traceId, c.spans.length]), [[T(1), 2]]);
+    assert.deepEqual(
+      result.closed.map((c) => [c.traceId, c.spans.length]),
+      [[T(1), 2]],
+    );
   });
 
   test('the default byte estimate grows with attributes, events and bodies', () => {
     const plain = span(T(1), 1);
-    const rich: SpanRow = { ...plain, attrs: [['http.url', 'x'.repeat(1000)]], events: [{ tsNs: 1n, name: 'exception', attrs: [['exception.stacktrace', 'y'.repeat(500)]] }] };
+    const rich: SpanRow = {
+      ...plain,
+      attrs: [['http.url', 'x'.repeat(1000)]],
+      events: [{ tsNs: 1n, name: 'exception', attrs: [['exception.stacktrace', 'y'.repeat(500)]] }],
+    };
     assert.ok(spanBytes(rich) >= spanBytes(plain) + 3000);
     assert.ok(logBytes(log(T(1), 'z'.repeat(2000))) >= logBytes(log(T(1), '')) + 4000);
   });
@@ -132,7 +180,13 @@ describe('closing rules', () => {
     b.add(0, T(2), [span(T(2), 1)], [], 0);
     b.add(0, T(1), [span(T(1), 1)], [], 1);
     const closed = b.closeAll();
-    assert.deepEqual(closed.map((c) => [c.traceId, c.reason]), [[T(2), 'shutdown'], [T(1), 'shutdown']]);
+    assert.deepEqual(
+      closed.map((c) => [c.traceId, c.reason]),
+      [
+        [T(2), 'shutdown'],
+        [T(1), 'shutdown'],
+      ],
+    );
     assert.equal(b.openTraces, 0);
   });
 });
@@ -165,7 +219,10 @@ describe('logs-only traces', () => {
     const b = buffer({ maxBufferBytes: 150 });
     b.add(0, T(1), [], [log(T(1))], 0);
     const result = b.add(0, T(2), [span(T(2), 1), span(T(2), 2)], [], 1);
-    assert.deepEqual(result.closed.map((c) => c.traceId), [T(2)]);
+    assert.deepEqual(
+      result.closed.map((c) => c.traceId),
+      [T(2)],
+    );
   });
 });
 
@@ -190,7 +247,10 @@ describe('late items and pieces', () => {
     assert.equal(result.newPieces, 1);
     const piece = b.closeDue(70_000);
     assert.equal(piece.length, 1);
-    assert.deepEqual(piece[0].spans.map((s) => s.name), ['op2']);
+    assert.deepEqual(
+      piece[0].spans.map((s) => s.name),
+      ['op2'],
+    );
     // The new piece is remembered in turn: a straggler after it is late again.
     assert.equal(b.add(0, T(1), [span(T(1), 3)], [], 71_000).late, 1);
   });
@@ -255,7 +315,7 @@ describe('RecentClosed', () => {
     const model = new Map<string, number>();
     const order: string[] = [];
     let seed = 12345;
-    const rand = (n: number) => ((seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) % n);
+    const rand = (n: number) => (seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) % n;
     // Few distinct ids, all sharing their first words, so probe chains collide and wrap.
     const id = (n: number) => `00000000000000000000${n.toString(16).padStart(12, '0')}`;
     for (let step = 0; step < 20_000; step++) {
@@ -299,7 +359,13 @@ describe('encoded chunks', () => {
     assert.deepEqual(b.closeDue(10_999), [], 'the gap runs from the last span, not the log chunk');
     const [closed] = b.closeDue(11_000);
     assert.equal(closed.spans.length, 1);
-    assert.deepEqual(closed.chunks.map((c) => [c.signal, c.items]), [['traces', 3], ['logs', 2]]);
+    assert.deepEqual(
+      closed.chunks.map((c) => [c.signal, c.items]),
+      [
+        ['traces', 3],
+        ['logs', 2],
+      ],
+    );
     assert.equal(b.bufferedBytes, 0);
   });
 
@@ -327,6 +393,9 @@ describe('encoded chunks', () => {
     const b = buffer({ maxBufferBytes: 1_000 });
     b.addEncoded(0, T(5), chunk('traces', 1, 500), 0);
     const result = b.addEncoded(0, T(6), chunk('traces', 1, 500), 1)!;
-    assert.deepEqual(result.closed.map((c) => [c.traceId, c.reason, c.truncated]), [[T(5), 'buffer', true]]);
+    assert.deepEqual(
+      result.closed.map((c) => [c.traceId, c.reason, c.truncated]),
+      [[T(5), 'buffer', true]],
+    );
   });
 });

@@ -227,7 +227,16 @@ export class TraceBuffer {
     this.totalBytes -= trace.bytes;
     if (trace.spanCount === 0) return null; // logs only: nothing to analyse, nothing to remember
     this.recentOf(trace.partition).remember(trace.traceId, trace.openedAtMs);
-    return { traceId: trace.traceId, partition: trace.partition, spans: trace.spans, logs: trace.logs, chunks: trace.chunks, truncated, reason, openedAtMs: trace.openedAtMs };
+    return {
+      traceId: trace.traceId,
+      partition: trace.partition,
+      spans: trace.spans,
+      logs: trace.logs,
+      chunks: trace.chunks,
+      truncated,
+      reason,
+      openedAtMs: trace.openedAtMs,
+    };
   }
 
   private pushClosed(out: ClosedTrace[], closed: ClosedTrace | null): void {

@@ -38,7 +38,12 @@ export class TraceFinisher {
     const { metrics, logger } = this.deps;
     metrics.tracesClosed.inc({ reason: closed.reason });
     if (closed.reason === 'buffer') {
-      this.logOnce('buffer', () => logger.warn({ maxBufferBytes: this.deps.maxBufferBytes }, 'open traces passed assembler.max_buffer_bytes: closing the oldest early, flagged truncated (counted in svc_assembler_traces_closed_total{reason="buffer"}; logged once)'));
+      this.logOnce('buffer', () =>
+        logger.warn(
+          { maxBufferBytes: this.deps.maxBufferBytes },
+          'open traces passed assembler.max_buffer_bytes: closing the oldest early, flagged truncated (counted in svc_assembler_traces_closed_total{reason="buffer"}; logged once)',
+        ),
+      );
     }
     const startedMs = performance.now();
     try {
@@ -56,7 +61,12 @@ export class TraceFinisher {
       if (analysis.story !== null) metrics.stories.inc({ kind: analysis.story.kind });
     } catch (error) {
       metrics.analysisFailures.inc();
-      this.logOnce('analysis', () => logger.error({ err: error, traceId: closed.traceId }, 'trace analysis failed; trace skipped (counted in svc_assembler_analysis_failures_total; logged once)'));
+      this.logOnce('analysis', () =>
+        logger.error(
+          { err: error, traceId: closed.traceId },
+          'trace analysis failed; trace skipped (counted in svc_assembler_analysis_failures_total; logged once)',
+        ),
+      );
     }
   }
 

@@ -87,16 +87,30 @@ export function busConformance(name: string, under: BusUnderTest): void {
 
   test(`${name}: a key always lands on Kafka's default partition for it, and records of a key arrive in the order published`, async () => {
     await withBus([spec('conf-keys')], async (bus) => {
-      for (let round = 0; round < 4; round++) await bus.publish('conf-keys', messages(`r${round}`, 10, 10).map((message, index) => ({ ...message, key: `k${index}` })));
+      for (let round = 0; round < 4; round++)
+        await bus.publish(
+          'conf-keys',
+          messages(`r${round}`, 10, 10).map((message, index) => ({ ...message, key: `k${index}` })),
+        );
       const seen: BusRecord[] = [];
       const consumer = bus.consume({ group: 'conf-keys-g', topics: ['conf-keys'], maxBatchRecords: 3, handler: async (records) => void seen.push(...records) });
       await until('all 40 records', () => seen.length >= 40);
       for (let index = 0; index < 10; index++) {
         const ofKey = seen.filter((record) => record.key === `k${index}`);
-        assert.ok(ofKey.every((record) => record.partition === partitionForKey(`k${index}`, PARTITIONS)), `k${index} on partition ${partitionForKey(`k${index}`, PARTITIONS)}`);
-        assert.deepEqual(values(ofKey), [0, 1, 2, 3].map((round) => `r${round}:${index}`));
+        assert.ok(
+          ofKey.every((record) => record.partition === partitionForKey(`k${index}`, PARTITIONS)),
+          `k${index} on partition ${partitionForKey(`k${index}`, PARTITIONS)}`,
+        );
+        assert.deepEqual(
+          values(ofKey),
+          [0, 1, 2, 3].map((round) => `r${round}:${index}`),
+        );
         const offsets = ofKey.map((record) => record.offset);
-        assert.deepEqual(offsets, [...offsets].sort((x, y) => (x < y ? -1 : x > y ? 1 : 0)), 'offsets rise within a partition');
+        assert.deepEqual(
+          offsets,
+          [...offsets].sort((x, y) => (x < y ? -1 : x > y ? 1 : 0)),
+          'offsets rise within a partition',
+        );
       }
       await consumer.close();
     });
@@ -107,7 +121,14 @@ export function busConformance(name: string, under: BusUnderTest): void {
       let release!: () => void;
       const gate = new Promise<void>((resolve) => (release = resolve));
       let handed = 0;
-      const held = bus.consume({ group: 'conf-commit-held', topics: ['conf-commit'], handler: async (records) => { handed += records.length; await gate; } });
+      const held = bus.consume({
+        group: 'conf-commit-held',
+        topics: ['conf-commit'],
+        handler: async (records) => {
+          handed += records.length;
+          await gate;
+        },
+      });
       await bus.publish('conf-commit', messages('c', 12));
       await until('a delivery to the held group', () => handed > 0);
       // A second group that commits everything: by then the held group would have committed too,
@@ -119,10 +140,21 @@ export function busConformance(name: string, under: BusUnderTest): void {
       assert.equal(rows.length, PARTITIONS);
       assert.deepEqual(rows.map((row) => row.partition).sort(), [0, 1, 2, 3]);
       assert.ok(rows.every((row) => row.topic === 'conf-commit'));
-      assert.equal(rows.reduce((sum, row) => sum + row.end, 0n), 12n);
-      assert.equal(rows.reduce((sum, row) => sum + row.committed, 0n), 0n, 'nothing committed while the handler has not resolved');
+      assert.equal(
+        rows.reduce((sum, row) => sum + row.end, 0n),
+        12n,
+      );
+      assert.equal(
+        rows.reduce((sum, row) => sum + row.committed, 0n),
+        0n,
+        'nothing committed while the handler has not resolved',
+      );
       const listed = await bus.groups();
-      assert.deepEqual(listed.find((entry) => entry.group === 'conf-commit-control'), { group: 'conf-commit-control', topics: ['conf-commit'] }, 'a closed group with commits is listed');
+      assert.deepEqual(
+        listed.find((entry) => entry.group === 'conf-commit-control'),
+        { group: 'conf-commit-control', topics: ['conf-commit'] },
+        'a closed group with commits is listed',
+      );
       release();
       await until('the held group to commit all 12', async () => (await committedTotal(bus, 'conf-commit-held', 'conf-commit')) === 12n);
       const after = await bus.offsets('conf-commit-held', 'conf-commit');

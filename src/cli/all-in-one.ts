@@ -50,7 +50,12 @@ export async function startAllInOne(settings: Settings, logger: Logger): Promise
   }
   const { ingest, api, bus, writer, assembler, logminer, notifier, recorder } = components;
   logger.info(
-    { api: `${parseListenAddr(settings.http_addr).host}:${api.port()}`, grpc: ingest.ports().grpc, otlp_http: ingest.ports().http, startup_ms: Date.now() - startedMs },
+    {
+      api: `${parseListenAddr(settings.http_addr).host}:${api.port()}`,
+      grpc: ingest.ports().grpc,
+      otlp_http: ingest.ports().http,
+      startup_ms: Date.now() - startedMs,
+    },
     'svc all-in-one ready',
   );
   return {
@@ -81,7 +86,14 @@ async function startComponents(settings: Settings, store: Store, logger: Logger,
   logger.info({ database: store.database, applied, embedded: settings.clickhouse.url === '' ? settings.embedded.data_dir : undefined }, 'schema ready');
 
   // An export's acknowledgement is the bus's: synced to the embedded log, or with kafka.brokers the broker's (acks=all).
-  const registries = { ingest: new Registry(), writer: new Registry(), assembler: new Registry(), logminer: new Registry(), notifier: new Registry(), api: new Registry() };
+  const registries = {
+    ingest: new Registry(),
+    writer: new Registry(),
+    assembler: new Registry(),
+    logminer: new Registry(),
+    notifier: new Registry(),
+    api: new Registry(),
+  };
   // The embedded bus's figures go with ingest's, whose answers they explain.
   const bus = await createBus(settings, logger, 'svc-all-in-one', registries.ingest);
   opened.push(['bus', () => bus.close()]);
@@ -95,7 +107,12 @@ async function startComponents(settings: Settings, store: Store, logger: Logger,
   const notifier = buildNotifier(settings, { bus, store, registry: registries.notifier, logger });
   const api = buildApi(settings, { bus, store, registry: registries.api, logger, metricRegistries: Object.values(registries) });
   // Every component's registry under its job name (`svc-ingest`, ...): recorded from this process, nothing scraped.
-  const recorder = buildRecorder(settings, { store, logger, registry: registries.api, sources: new Map(Object.entries(registries).map(([name, registry]) => [`svc-${name}`, registry])) });
+  const recorder = buildRecorder(settings, {
+    store,
+    logger,
+    registry: registries.api,
+    sources: new Map(Object.entries(registries).map(([name, registry]) => [`svc-${name}`, registry])),
+  });
   const ingest = buildIngest(settings, { bus, registry: registries.ingest, logger }, 'otlp_http_addr');
 
   // Consumers first, ingest last: nothing is accepted before something can store it.

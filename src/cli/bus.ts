@@ -32,8 +32,14 @@ export async function createBus(settings: Settings, logger: Logger, clientId: st
   if (registry !== undefined) registerDiskBusMetrics(bus, settings.embedded.bus_max_bytes, registry);
   const { recovery } = bus;
   if (recovery.truncatedBytes > 0) {
-    logger.warn({ dir, cutBytes: recovery.truncatedBytes, reasons: recovery.reasons }, 'embedded bus: cut a torn or corrupt tail left by a crash (those records were never acknowledged)');
+    logger.warn(
+      { dir, cutBytes: recovery.truncatedBytes, reasons: recovery.reasons },
+      'embedded bus: cut a torn or corrupt tail left by a crash (those records were never acknowledged)',
+    );
   }
-  logger.info({ dir, segments: recovery.segments, records: recovery.records, diskBytes: bus.diskBytes, maxBytes: settings.embedded.bus_max_bytes }, 'embedded bus open');
+  logger.info(
+    { dir, segments: recovery.segments, records: recovery.records, diskBytes: bus.diskBytes, maxBytes: settings.embedded.bus_max_bytes },
+    'embedded bus open',
+  );
   return bus;
 }

@@ -72,20 +72,41 @@ export function buildApi(settings: Settings, deps: BuildDeps & { metricRegistrie
       registry,
       metricRegistries: deps.metricRegistries,
       logger,
-      routes: [createStoryRoutes(store), createLogRoutes(store), createJaegerRoutes(store), configRoutes(appConfig(settings)), createPipelineRoutes({ store, bus, registry, logger }), mcpRoutes(), staticRoutes(WEB_DIST_DIR)],
+      routes: [
+        createStoryRoutes(store),
+        createLogRoutes(store),
+        createJaegerRoutes(store),
+        configRoutes(appConfig(settings)),
+        createPipelineRoutes({ store, bus, registry, logger }),
+        mcpRoutes(),
+        staticRoutes(WEB_DIST_DIR),
+      ],
     },
   );
 }
 
 /** Records the registries in this process under their job names and scrapes metric_targets. */
-export function buildRecorder(settings: Settings, deps: { store: Store; registry: Registry; logger: Logger; sources: ReadonlyMap<string, Registry> }): Recorder {
+export function buildRecorder(
+  settings: Settings,
+  deps: { store: Store; registry: Registry; logger: Logger; sources: ReadonlyMap<string, Registry> },
+): Recorder {
   return createRecorder({ record_secs: settings.record_secs, metric_targets: settings.metric_targets }, deps);
 }
 
 /** Ingest on the given OTLP/HTTP address (otlp_http_addr in all-in-one, http_addr for `svc ingest`). */
-export function buildIngest(settings: Settings, deps: { bus: Bus; registry: Registry; logger: Logger }, httpAddrSetting: 'otlp_http_addr' | 'http_addr'): Ingest {
+export function buildIngest(
+  settings: Settings,
+  deps: { bus: Bus; registry: Registry; logger: Logger },
+  httpAddrSetting: 'otlp_http_addr' | 'http_addr',
+): Ingest {
   return createIngest(
-    { grpcAddr: parseListenAddr(settings.grpc_addr), httpAddr: parseListenAddr(settings[httpAddrSetting]), httpAddrSetting, kafka: settings.kafka, ingest: settings.ingest },
+    {
+      grpcAddr: parseListenAddr(settings.grpc_addr),
+      httpAddr: parseListenAddr(settings[httpAddrSetting]),
+      httpAddrSetting,
+      kafka: settings.kafka,
+      ingest: settings.ingest,
+    },
     { ...deps, codec: otlpCodec },
   );
 }

@@ -200,17 +200,29 @@ async function play(options: DemoOptions, otlpUrl: string, apiUrl: string, stop:
   // Ctrl-C while an export waits to be retried (svc busy or unreachable) stops at once.
   stop.onStop(() => sender.stopRetrying());
 
-  say(`svc demo: an online shop of ${history.model.services.length} services (every request enters through ${history.model.gateway}'s "${history.model.rootSpanName}")`);
+  say(
+    `svc demo: an online shop of ${history.model.services.length} services (every request enters through ${history.model.gateway}'s "${history.model.rootSpanName}")`,
+  );
   say(`  sending OTLP to ${otlpUrl}, about ${options.rate} requests/s`);
   say(`  open ${apiUrl} : Stories (what failed or was slow, and why), Logs (templates and alerts), Map, Pipeline`);
-  say(`  after the history, a fault every ${FAULT_EVERY_MS / 60_000} minutes for ${FAULT_LASTING_MS / 60_000}, for ${minutesText(options.minutes)} (Ctrl-C stops)`);
+  say(
+    `  after the history, a fault every ${FAULT_EVERY_MS / 60_000} minutes for ${FAULT_LASTING_MS / 60_000}, for ${minutesText(options.minutes)} (Ctrl-C stops)`,
+  );
   try {
     if (options.historyMinutes > 0) await backfill(history, sender, historyEndMs, options.historyMinutes, stop);
     // The faults are scheduled from now, when the live traffic starts; the seconds the backfill took
     // are sent first, fault-free, from the same seed.
     const liveStartMs = Date.now();
     const liveEndMs = liveStartMs + options.minutes * 60_000;
-    const faults = faultSchedule({ seed: options.seed, model: history.model, startMs: liveStartMs, endMs: liveEndMs, firstAfterMs: FIRST_FAULT_AFTER_MS, everyMs: FAULT_EVERY_MS, lastingMs: FAULT_LASTING_MS });
+    const faults = faultSchedule({
+      seed: options.seed,
+      model: history.model,
+      startMs: liveStartMs,
+      endMs: liveEndMs,
+      firstAfterMs: FIRST_FAULT_AFTER_MS,
+      everyMs: FAULT_EVERY_MS,
+      lastingMs: FAULT_LASTING_MS,
+    });
     const simulator = createSimulator({ seed: options.seed, tracesPerSec: options.rate, faults });
     await live(simulator, sender, faults, historyEndMs, liveEndMs, stop);
   } finally {
@@ -227,12 +239,20 @@ async function backfill(simulator: Simulator, sender: OtlpSender, untilMs: numbe
   for (let minute = 0; minute < minutes && !stop.stopped(); minute++) {
     const fromMs = untilMs - (minutes - minute) * 60_000;
     await sender.send(simulator.generate(fromMs, fromMs + 60_000));
-    if ((minute + 1) % 10 === 0 || minute + 1 === minutes) say(`history: ${minute + 1} of ${minutes} minutes sent (${thousands(sender.totals().spans)} spans) in ${Math.round((Date.now() - startedMs) / 1000)} s`);
+    if ((minute + 1) % 10 === 0 || minute + 1 === minutes)
+      say(`history: ${minute + 1} of ${minutes} minutes sent (${thousands(sender.totals().spans)} spans) in ${Math.round((Date.now() - startedMs) / 1000)} s`);
   }
 }
 
 /** Real-time traffic from fromMs, one batch a second, announcing faults as they start and end. */
-async function live(simulator: Simulator, sender: OtlpSender, faults: Fault[], fromMs: number, liveEndMs: number, stop: ReturnType<typeof stopSignal>): Promise<void> {
+async function live(
+  simulator: Simulator,
+  sender: OtlpSender,
+  faults: Fault[],
+  fromMs: number,
+  liveEndMs: number,
+  stop: ReturnType<typeof stopSignal>,
+): Promise<void> {
   say(`live: sending traffic until ${clock(liveEndMs)}; the first fault starts at ${faults[0] === undefined ? '-' : clock(faults[0].fromMs)}`);
   const announced = new Set<Fault>();
   const ended = new Set<Fault>();

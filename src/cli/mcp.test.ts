@@ -19,7 +19,9 @@ test('svc mcp refuses unknown arguments and URLs that are not http(s)', () => {
 
 test('svc mcp writes nothing but MCP to standard output and exits 0 when its client closes standard input', async () => {
   const root = new URL('../../../', import.meta.url).pathname;
-  const child = spawn(process.env.SVC_TEST_NODE ?? process.execPath, [join(root, 'bin/svc.js'), 'mcp', '--url', 'http://127.0.0.1:1'], { stdio: ['pipe', 'pipe', 'pipe'] });
+  const child = spawn(process.env.SVC_TEST_NODE ?? process.execPath, [join(root, 'bin/svc.js'), 'mcp', '--url', 'http://127.0.0.1:1'], {
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));

@@ -99,7 +99,13 @@ async function start(component: SplitComponent, settings: Settings, deps: SplitD
     const recorder = buildRecorder(settings, { store, logger, registry, sources: new Map([['svc-api', registry]]) });
     await api.start();
     await recorder.start();
-    return { ready: { api: api.port() }, steps: [['recorder', () => recorder.close()], ['api', () => api.close()]] };
+    return {
+      ready: { api: api.port() },
+      steps: [
+        ['recorder', () => recorder.close()],
+        ['api', () => api.close()],
+      ],
+    };
   }
   const consumer = CONSUMERS[component];
   const setting = `${component}.metrics_addr`;

@@ -22,8 +22,21 @@ export type SettingGroup =
   | 'otlp_http_addr';
 
 const ALL_GROUPS: readonly SettingGroup[] = [
-  'kafka', 'clickhouse', 'embedded', 'ingest', 'writer', 'assembler', 'thresholds', 'logminer',
-  'notifier', 'api', 'map', 'auth', 'http_addr', 'grpc_addr', 'otlp_http_addr',
+  'kafka',
+  'clickhouse',
+  'embedded',
+  'ingest',
+  'writer',
+  'assembler',
+  'thresholds',
+  'logminer',
+  'notifier',
+  'api',
+  'map',
+  'auth',
+  'http_addr',
+  'grpc_addr',
+  'otlp_http_addr',
 ];
 
 /**

@@ -6,8 +6,21 @@ import { isArgon2idPhc } from './password-hash.js';
 import { decodeSessionKey } from './session-key.js';
 
 const durations: [string, number | null][] = [
-  ['1s', 1], ['90s', 90], ['30m', 1800], ['12h', 43200], ['365d', 31536000], ['0s', 0], [' 5m ', 300],
-  ['', null], ['12', null], ['h', null], ['1.5h', null], ['-1h', null], ['1w', null], ['1H', null], ['1h30m', null],
+  ['1s', 1],
+  ['90s', 90],
+  ['30m', 1800],
+  ['12h', 43200],
+  ['365d', 31536000],
+  ['0s', 0],
+  [' 5m ', 300],
+  ['', null],
+  ['12', null],
+  ['h', null],
+  ['1.5h', null],
+  ['-1h', null],
+  ['1w', null],
+  ['1H', null],
+  ['1h30m', null],
 ];
 
 for (const [text, expected] of durations) {
@@ -22,8 +35,15 @@ const addresses: [string, { host: string; port: number } | null][] = [
   ['[::]:4317', { host: '::', port: 4317 }],
   ['[::1]:65535', { host: '::1', port: 65535 }],
   ['kafka-0.kafka.svc:9092', { host: 'kafka-0.kafka.svc', port: 9092 }],
-  ['8090', null], [':8090', null], ['host:', null], ['host:65536', null], ['::1:80', null],
-  ['host:80x', null], ['http://host:80', null], ['ho st:80', null], ['', null],
+  ['8090', null],
+  [':8090', null],
+  ['host:', null],
+  ['host:65536', null],
+  ['::1:80', null],
+  ['host:80x', null],
+  ['http://host:80', null],
+  ['ho st:80', null],
+  ['', null],
 ];
 
 for (const [text, expected] of addresses) {

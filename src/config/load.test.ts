@@ -90,8 +90,12 @@ test('values from the file alone', () => {
   assert.equal(s.dashboard_url, 'https://grafana.example/d/x');
   assert.deepEqual(s.metric_targets, [{ job: 'svc-writer', url: 'http://w1:9100/metrics' }]);
   assert.deepEqual(s.kafka, {
-    brokers: 'k1:9092, k2:9092', topic: 'a.signals', logs_topic: 'a.logs',
-    partitions: 24, max_record_bytes: 1048575, retention_ms: -1,
+    brokers: 'k1:9092, k2:9092',
+    topic: 'a.signals',
+    logs_topic: 'a.logs',
+    partitions: 24,
+    max_record_bytes: 1048575,
+    retention_ms: -1,
   });
   assert.deepEqual(s.clickhouse, { url: 'http://ch:8123', database: 'obs_1' });
   assert.equal(s.embedded.data_dir, '/var/lib/svc');

@@ -14,7 +14,17 @@ import { SettingSource, envOverrides, isTable, readConfigFile } from './sources.
 import { ConfigError } from './config-error.js';
 
 const SECTIONS: readonly SettingGroup[] = [
-  'kafka', 'clickhouse', 'embedded', 'ingest', 'writer', 'assembler', 'thresholds', 'logminer', 'notifier', 'map', 'auth',
+  'kafka',
+  'clickhouse',
+  'embedded',
+  'ingest',
+  'writer',
+  'assembler',
+  'thresholds',
+  'logminer',
+  'notifier',
+  'map',
+  'auth',
 ];
 
 /**

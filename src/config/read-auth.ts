@@ -10,14 +10,11 @@ const DEFAULT_SESSION_TTL_SECS = 12 * 3_600;
 
 const username: Check<string> = (value, path) => (/[|:]/.test(value) ? `${path} must not contain '|' or ':'` : null);
 
-const passwordHash: Check<string> = (value, path) =>
-  value === '' || isArgon2idPhc(value) ? null : `${path} is not a valid PHC string`;
+const passwordHash: Check<string> = (value, path) => (value === '' || isArgon2idPhc(value) ? null : `${path} is not a valid PHC string`);
 
 const sessionTtl: Check<string> = (value, path) => {
   const secs = parseDurationSecs(value);
-  return secs !== null && secs > 0 && secs <= MAX_SESSION_TTL_SECS
-    ? null
-    : `${path} must be <n>s, <n>m, <n>h or <n>d, above 0 and at most 365d`;
+  return secs !== null && secs > 0 && secs <= MAX_SESSION_TTL_SECS ? null : `${path} must be <n>s, <n>m, <n>h or <n>d, above 0 and at most 365d`;
 };
 
 // An empty value means unset (a random key per process), as an empty variable usually does.

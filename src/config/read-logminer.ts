@@ -10,9 +10,7 @@ const BASELINE_MODES: readonly BaselineMode[] = ['flat', 'seasonal'];
  * fail on `gpu`, which this build (no gpu feature) cannot run.
  */
 export function readLogminer(r: SettingReader, runsMiner: boolean): LogminerSettings {
-  const fingerprinter = r.oneOf(
-    'logminer.fingerprinter', FINGERPRINTERS, 'scalar', 'logminer.fingerprinter must be off, scalar, parallel or gpu',
-  );
+  const fingerprinter = r.oneOf('logminer.fingerprinter', FINGERPRINTERS, 'scalar', 'logminer.fingerprinter must be off, scalar, parallel or gpu');
   if (runsMiner) fail(fingerprinter === 'gpu' ? 'logminer.fingerprinter gpu needs a build with the gpu feature' : null);
   return {
     sim_threshold: r.float('logminer.sim_threshold', 0.5, within(0, 1)),

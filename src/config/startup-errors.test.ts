@@ -29,17 +29,33 @@ const cases: Case[] = [
   // Contract "Errors" section.
   { name: 'username with |', env: { ...AUTH_ON, SVC__AUTH__USERNAME: 'a|b' }, message: "auth.username must not contain '|' or ':'" },
   { name: 'username with :', env: { ...AUTH_ON, SVC__AUTH__USERNAME: 'a:b' }, message: "auth.username must not contain '|' or ':'" },
-  { name: 'short session key', env: { ...AUTH_ON, SVC__AUTH__SESSION_KEY: Buffer.alloc(31).toString('base64') }, message: 'auth.session_key must decode to at least 32 bytes' },
-  { name: 'session key not base64', env: { ...AUTH_ON, SVC__AUTH__SESSION_KEY: `${'x'.repeat(44)}!` }, message: 'auth.session_key must decode to at least 32 bytes' },
+  {
+    name: 'short session key',
+    env: { ...AUTH_ON, SVC__AUTH__SESSION_KEY: Buffer.alloc(31).toString('base64') },
+    message: 'auth.session_key must decode to at least 32 bytes',
+  },
+  {
+    name: 'session key not base64',
+    env: { ...AUTH_ON, SVC__AUTH__SESSION_KEY: `${'x'.repeat(44)}!` },
+    message: 'auth.session_key must decode to at least 32 bytes',
+  },
   ...['0s', '0d', '366d', '12', 'h', '1w', '-1h', '1.5h', '527041m', 'twelve'].map((ttl) => ({
     name: `session ttl ${ttl}`,
     env: { ...AUTH_ON, SVC__AUTH__SESSION_TTL: ttl },
     message: 'auth.session_ttl must be <n>s, <n>m, <n>h or <n>d, above 0 and at most 365d',
   })),
   { name: 'plain password', env: { ...AUTH_ON, SVC__AUTH__PASSWORD_HASH: 'hunter2' }, message: 'auth.password_hash is not a valid PHC string' },
-  { name: 'argon2i hash', env: { ...AUTH_ON, SVC__AUTH__PASSWORD_HASH: PASSWORD_HASH.replace('$argon2id$', '$argon2i$') }, message: 'auth.password_hash is not a valid PHC string' },
+  {
+    name: 'argon2i hash',
+    env: { ...AUTH_ON, SVC__AUTH__PASSWORD_HASH: PASSWORD_HASH.replace('$argon2id$', '$argon2i$') },
+    message: 'auth.password_hash is not a valid PHC string',
+  },
   { name: 'hash with bad base64', env: { ...AUTH_ON, SVC__AUTH__PASSWORD_HASH: `${PASSWORD_HASH}=` }, message: 'auth.password_hash is not a valid PHC string' },
-  { name: 'hash without output', env: { ...AUTH_ON, SVC__AUTH__PASSWORD_HASH: PASSWORD_HASH.slice(0, PASSWORD_HASH.lastIndexOf('$')) }, message: 'auth.password_hash is not a valid PHC string' },
+  {
+    name: 'hash without output',
+    env: { ...AUTH_ON, SVC__AUTH__PASSWORD_HASH: PASSWORD_HASH.slice(0, PASSWORD_HASH.lastIndexOf('$')) },
+    message: 'auth.password_hash is not a valid PHC string',
+  },
   { name: 'timeout 0', env: { SVC__NOTIFIER__TIMEOUT_SECS: '0' }, message: 'notifier.timeout_secs must be within 1..=15' },
   { name: 'timeout 16', env: { SVC__NOTIFIER__TIMEOUT_SECS: '16' }, message: 'notifier.timeout_secs must be within 1..=15' },
   { name: 'retention 0', env: { SVC__KAFKA__RETENTION_MS: '0' }, message: 'kafka.retention_ms must be -1 (unlimited) or positive' },
@@ -64,7 +80,12 @@ const cases: Case[] = [
   { name: 'bus too small', env: { SVC__EMBEDDED__BUS_MAX_BYTES: '1048576' }, message: 'embedded.bus_max_bytes must be at least 16777216' },
   { name: 'in-flight requests 0', env: { SVC__INGEST__MAX_IN_FLIGHT_REQUESTS: '0' }, message: 'ingest.max_in_flight_requests must be a positive integer' },
   { name: 'in-flight bytes too small', env: { SVC__INGEST__MAX_IN_FLIGHT_BYTES: '1048575' }, message: 'ingest.max_in_flight_bytes must be at least 1048576' },
-  { name: 'in-flight bytes too small (ingest)', env: { ...SPLIT_REQUIRED, SVC__INGEST__MAX_IN_FLIGHT_BYTES: '0' }, message: 'ingest.max_in_flight_bytes must be at least 1048576', component: 'ingest' },
+  {
+    name: 'in-flight bytes too small (ingest)',
+    env: { ...SPLIT_REQUIRED, SVC__INGEST__MAX_IN_FLIGHT_BYTES: '0' },
+    message: 'ingest.max_in_flight_bytes must be at least 1048576',
+    component: 'ingest',
+  },
   { name: 'flush 0', env: { SVC__LOGMINER__FLUSH_MS: '0' }, message: 'logminer.flush_ms must be a positive integer' },
   { name: 'writer rows 0', env: { SVC__WRITER__MAX_ROWS: '0' }, message: 'writer.max_rows must be a positive integer' },
   { name: 'assembler gap -1', env: { SVC__ASSEMBLER__GAP_MS: '-1' }, message: 'assembler.gap_ms must be a positive integer' },
@@ -73,14 +94,26 @@ const cases: Case[] = [
   { name: 'presence above 1', env: { SVC__THRESHOLDS__MISSING_OP_PRESENCE: '1.01' }, message: 'thresholds.missing_op_presence must be within 0..=1' },
   { name: 'spike factor 0', env: { SVC__LOGMINER__SPIKE_FACTOR: '0' }, message: 'logminer.spike_factor must be above 0' },
   { name: 'max attempts 0', env: { SVC__NOTIFIER__MAX_ATTEMPTS: '0' }, message: 'notifier.max_attempts must be a positive integer' },
-  { name: 'database with a quote', env: { SVC__CLICKHOUSE__DATABASE: 'svc`; DROP' }, message: 'clickhouse.database must be a plain identifier ([A-Za-z_][A-Za-z0-9_]*)' },
-  { name: 'database starting with a digit', env: { SVC__CLICKHOUSE__DATABASE: '1svc' }, message: 'clickhouse.database must be a plain identifier ([A-Za-z_][A-Za-z0-9_]*)' },
+  {
+    name: 'database with a quote',
+    env: { SVC__CLICKHOUSE__DATABASE: 'svc`; DROP' },
+    message: 'clickhouse.database must be a plain identifier ([A-Za-z_][A-Za-z0-9_]*)',
+  },
+  {
+    name: 'database starting with a digit',
+    env: { SVC__CLICKHOUSE__DATABASE: '1svc' },
+    message: 'clickhouse.database must be a plain identifier ([A-Za-z_][A-Za-z0-9_]*)',
+  },
   { name: 'clickhouse not http', env: { SVC__CLICKHOUSE__URL: 'tcp://ch:9000' }, message: 'clickhouse.url must be an http:// or https:// URL' },
   { name: 'clickhouse credentials', env: { SVC__CLICKHOUSE__URL: 'http://user:pw@ch:8123' }, message: 'clickhouse.url must not contain credentials' },
   { name: 'public url', env: { SVC__NOTIFIER__PUBLIC_URL: 'localhost:8090' }, message: 'notifier.public_url must be an http:// or https:// URL' },
   { name: 'trace viewer url', env: { SVC__TRACE_VIEWER_URL: 'jaeger' }, message: 'trace_viewer_url must be an http:// or https:// URL' },
   { name: 'bad http addr', env: { SVC__HTTP_ADDR: '8090' }, message: 'http_addr must be host:port with a port within 0..=65535, got "8090"' },
-  { name: 'bad metrics port', env: { SVC__WRITER__METRICS_ADDR: '0.0.0.0:70000' }, message: 'writer.metrics_addr must be host:port with a port within 0..=65535, got "0.0.0.0:70000"' },
+  {
+    name: 'bad metrics port',
+    env: { SVC__WRITER__METRICS_ADDR: '0.0.0.0:70000' },
+    message: 'writer.metrics_addr must be host:port with a port within 0..=65535, got "0.0.0.0:70000"',
+  },
 ];
 
 for (const { name, env, message, component = 'all-in-one' } of cases) {
@@ -99,29 +132,48 @@ const SECRET_URL = 'https://hooks.example/T000/secret-token';
 
 const fileCases: FileCase[] = [
   { name: 'target without name', toml: `[[notifier.targets]]\nkind = "webhook"\nurl = "${SECRET_URL}"`, message: 'notifier.targets[0].name is required' },
-  { name: 'target with bad kind', toml: `[[notifier.targets]]\nname = "a"\nkind = "email"\nurl = "${SECRET_URL}"`, message: 'notifier.targets[0].kind must be webhook or chat' },
+  {
+    name: 'target with bad kind',
+    toml: `[[notifier.targets]]\nname = "a"\nkind = "email"\nurl = "${SECRET_URL}"`,
+    message: 'notifier.targets[0].kind must be webhook or chat',
+  },
   { name: 'target without url', toml: '[[notifier.targets]]\nname = "a"\nkind = "chat"', message: 'notifier.targets[0].url is required' },
-  { name: 'target with bad url', toml: '[[notifier.targets]]\nname = "a"\nkind = "chat"\nurl = "ftp://secret-token@x/"', message: 'notifier.targets[0].url must be an http:// or https:// URL' },
+  {
+    name: 'target with bad url',
+    toml: '[[notifier.targets]]\nname = "a"\nkind = "chat"\nurl = "ftp://secret-token@x/"',
+    message: 'notifier.targets[0].url must be an http:// or https:// URL',
+  },
   {
     name: 'targets sharing a name',
     toml: `[[notifier.targets]]\nname = "a"\nkind = "chat"\nurl = "${SECRET_URL}"\n[[notifier.targets]]\nname = "a"\nkind = "webhook"\nurl = "${SECRET_URL}"`,
     message: 'notifier.targets[1].name "a" is used by another target',
   },
-  { name: 'targets not tables', toml: `[notifier]\ntargets = ["${SECRET_URL}"]`, message: 'notifier.targets[0] must be a table, got string "https://hooks.example/T000/secret-token"' },
+  {
+    name: 'targets not tables',
+    toml: `[notifier]\ntargets = ["${SECRET_URL}"]`,
+    message: 'notifier.targets[0] must be a table, got string "https://hooks.example/T000/secret-token"',
+  },
   { name: 'unknown alert kind', toml: '[notifier]\nkinds = ["new", "boom"]', message: 'notifier.kinds[1] must be new, spike or silence' },
   { name: 'metric target without job', toml: '[[metric_targets]]\nurl = "http://w:9100/metrics"', message: 'metric_targets[0].job is required' },
-  { name: 'auth ttl as a number', toml: '[auth]\nenabled = true\nusername = "a"\nsession_ttl = 3600', message: 'auth.session_ttl must be a string, got integer `3600`' },
+  {
+    name: 'auth ttl as a number',
+    toml: '[auth]\nenabled = true\nusername = "a"\nsession_ttl = 3600',
+    message: 'auth.session_ttl must be a string, got integer `3600`',
+  },
 ];
 
 for (const { name, toml, message } of fileCases) {
   test(`file: ${name} -> ${message}`, () => {
-    assert.throws(() => loadSettings('all-in-one', files.env(toml)), (error: Error) => {
-      assert.equal(error.name, 'ConfigError');
-      assert.equal(error.message, message);
-      // A wrongly shaped item may be echoed, but never a target URL from a url field.
-      if (!name.includes('not tables')) assert.doesNotMatch(error.message, /secret-token/);
-      return true;
-    });
+    assert.throws(
+      () => loadSettings('all-in-one', files.env(toml)),
+      (error: Error) => {
+        assert.equal(error.name, 'ConfigError');
+        assert.equal(error.message, message);
+        // A wrongly shaped item may be echoed, but never a target URL from a url field.
+        if (!name.includes('not tables')) assert.doesNotMatch(error.message, /secret-token/);
+        return true;
+      },
+    );
   });
 }
 

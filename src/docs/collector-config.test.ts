@@ -45,7 +45,11 @@ for (const config of configs) {
     for (const kind of ['receivers', 'processors', 'exporters'] as const) {
       const references = pipelineReferences(config.text, kind);
       assert.ok(references.length > 0, `the pipelines name ${kind}`);
-      assert.deepEqual(references.filter((name) => !defined.get(kind)!.includes(name)), [], `${kind} named by a pipeline but not defined`);
+      assert.deepEqual(
+        references.filter((name) => !defined.get(kind)!.includes(name)),
+        [],
+        `${kind} named by a pipeline but not defined`,
+      );
     }
     assert.deepEqual(defined.get('processors'), ['batch']);
     assert.equal(pipelineReferences(config.text, 'processors').filter((name) => name !== 'batch').length, 0);

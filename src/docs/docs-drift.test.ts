@@ -59,7 +59,10 @@ test('every route of the API and of the OTLP/HTTP listener is documented as `MET
   try {
     await api.app.ready();
     const routes = api.routes().filter((route) => route.method !== 'HEAD');
-    assert.ok(routes.some((route) => route.url === '/api/v1/auth/login'), 'auth routes registered');
+    assert.ok(
+      routes.some((route) => route.url === '/api/v1/auth/login'),
+      'auth routes registered',
+    );
     const listed = [...routes.map((route) => asDocumented(route.method, route.url)), ...OTLP_HTTP_ROUTES.map((route) => asDocumented(route.method, route.url))];
     const text = docsText();
     const missing = [...new Set(listed)].filter((route) => !text.includes(`\`${route}\``));
@@ -107,7 +110,11 @@ test('every reason label ingest counts refusals under is listed in docs/ingest.m
   ];
   for (const [metric, reasons] of cases) {
     const row = ingestMetricRow(metric);
-    assert.deepEqual(reasons.filter((reason) => !row.includes(`\`${reason}\``)), [], `reasons of ${metric} missing from its row in docs/ingest.md`);
+    assert.deepEqual(
+      reasons.filter((reason) => !row.includes(`\`${reason}\``)),
+      [],
+      `reasons of ${metric} missing from its row in docs/ingest.md`,
+    );
   }
 });
 
@@ -123,10 +130,17 @@ test('docs/metrics.md lists every metric of every component, with its type, labe
     writeFileSync(page, `${text.slice(0, begin + METRICS_TABLE_BEGIN.length)}\n${generated}\n${text.slice(end)}`);
     return;
   }
-  assert.equal(documented, generated, 'docs/metrics.md differs from the metric registry: SVC_WRITE_DOCS=1 node --test dist/src/docs/docs-drift.test.js rewrites its table');
+  assert.equal(
+    documented,
+    generated,
+    'docs/metrics.md differs from the metric registry: SVC_WRITE_DOCS=1 node --test dist/src/docs/docs-drift.test.js rewrites its table',
+  );
   // Each metric once: two components must not register the same name.
   const names = everyMetric().map((metric) => metric.name);
-  assert.deepEqual(names.filter((name, index) => names.indexOf(name) !== index), []);
+  assert.deepEqual(
+    names.filter((name, index) => names.indexOf(name) !== index),
+    [],
+  );
 });
 
 test('every metric a source file declares is in the generated reference (a new metric set must be added to it)', () => {
@@ -143,5 +157,9 @@ test('every metric a source file declares is in the generated reference (a new m
   walk(join(ROOT, 'src'));
   assert.ok(declared.size > 40, `found ${declared.size} metric names in the sources`);
   const referenced = new Set(everyMetric().map((metric) => metric.name));
-  assert.deepEqual([...declared].filter((name) => !referenced.has(name)).sort(), [], 'metrics missing from METRIC_SETS in src/docs/metrics-reference.test-support.ts');
+  assert.deepEqual(
+    [...declared].filter((name) => !referenced.has(name)).sort(),
+    [],
+    'metrics missing from METRIC_SETS in src/docs/metrics-reference.test-support.ts',
+  );
 });

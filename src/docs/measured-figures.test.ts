@@ -30,7 +30,9 @@ const NOT_MEASUREMENTS: readonly { page: string; figure: string; why: string }[]
 const PAGES_STILL_MOVING: readonly string[] = [];
 
 function pages(): string[] {
-  return readdirSync(DOCS_DIR).filter((name) => name.endsWith('.md')).sort();
+  return readdirSync(DOCS_DIR)
+    .filter((name) => name.endsWith('.md'))
+    .sort();
 }
 
 function figuresOf(page: string): MeasuredFigure[] {
@@ -44,12 +46,22 @@ function isAllowed(page: string, found: MeasuredFigure): boolean {
 test('no docs page states a measured figure: they live in the README benchmark table, which the pages link to', () => {
   const stated = pages()
     .filter((page) => !PAGES_STILL_MOVING.includes(page))
-    .flatMap((page) => figuresOf(page).filter((found) => !isAllowed(page, found)).map((found) => `docs/${page}:${found.line}: ${found.figure} (${found.because})`));
-  assert.deepEqual(stated, [], 'move these figures to the README benchmark table and link to it (../README.md#benchmarks), or, for a setting or limit, add it to NOT_MEASUREMENTS with the reason');
+    .flatMap((page) =>
+      figuresOf(page)
+        .filter((found) => !isAllowed(page, found))
+        .map((found) => `docs/${page}:${found.line}: ${found.figure} (${found.because})`),
+    );
+  assert.deepEqual(
+    stated,
+    [],
+    'move these figures to the README benchmark table and link to it (../README.md#benchmarks), or, for a setting or limit, add it to NOT_MEASUREMENTS with the reason',
+  );
 });
 
 test('every entry of the allow-list and of the pages still moving is still needed', () => {
-  const stale = NOT_MEASUREMENTS.filter((entry) => !figuresOf(entry.page).some((found) => found.figure === entry.figure)).map((entry) => `${entry.page}: ${entry.figure}`);
+  const stale = NOT_MEASUREMENTS.filter((entry) => !figuresOf(entry.page).some((found) => found.figure === entry.figure)).map(
+    (entry) => `${entry.page}: ${entry.figure}`,
+  );
   assert.deepEqual(stale, [], 'NOT_MEASUREMENTS entries that match nothing any more: remove them');
   const moved = PAGES_STILL_MOVING.filter((page) => figuresOf(page).length === 0);
   assert.deepEqual(moved, [], 'pages with no measured figure left: remove them from PAGES_STILL_MOVING');
@@ -63,9 +75,16 @@ test('the rule finds the figures of the README benchmark table, the very figures
   assert.ok(start > 0 && end > start, 'the README has its benchmark section');
   const flagged = new Set(measuredFigures(readme).map((found) => found.line));
   // Every row of the table with a figure of time, size or speed: all but the header and accuracy.
-  const rows = lines.map((text, index) => ({ text, line: index + 1 })).slice(start, end).filter((row) => row.text.startsWith('| ') && /\d\s?(?:ms|s|MiB|MB|KiB|GiB|\/s|%)\b/.test(row.text));
+  const rows = lines
+    .map((text, index) => ({ text, line: index + 1 }))
+    .slice(start, end)
+    .filter((row) => row.text.startsWith('| ') && /\d\s?(?:ms|s|MiB|MB|KiB|GiB|\/s|%)\b/.test(row.text));
   assert.ok(rows.length >= 20, `${rows.length} benchmark rows with figures`);
-  assert.deepEqual(rows.filter((row) => !flagged.has(row.line)).map((row) => row.text.slice(0, 80)), [], 'benchmark rows whose figures the rule misses');
+  assert.deepEqual(
+    rows.filter((row) => !flagged.has(row.line)).map((row) => row.text.slice(0, 80)),
+    [],
+    'benchmark rows whose figures the rule misses',
+  );
 });
 
 test('a measured figure injected into a page is found; settings and limits beside it are not', () => {
@@ -95,5 +114,9 @@ test('a measured figure injected into a page is found; settings and limits besid
   for (const sentence of settings) {
     assert.deepEqual(measuredFigures(`${sentence}\n`), [], `nothing measured in "${sentence}"`);
   }
-  assert.deepEqual(measuredFigures(page).filter((found) => !isAllowed('operations.md', found)), [], 'docs/operations.md itself states no measured figure');
+  assert.deepEqual(
+    measuredFigures(page).filter((found) => !isAllowed('operations.md', found)),
+    [],
+    'docs/operations.md itself states no measured figure',
+  );
 });

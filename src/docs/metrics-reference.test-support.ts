@@ -64,10 +64,12 @@ export function everyMetric(): DocumentedMetric[] {
 export function renderMetricsTable(metrics: DocumentedMetric[] = everyMetric()): string {
   const cell = (text: string) => text.replace(/\|/g, '\\|');
   const rows = metrics.map(
-    (metric) => `| \`${metric.name}\` | ${metric.type} | ${metric.labels.length === 0 ? '' : metric.labels.map((label) => `\`${label}\``).join(', ')} | ${metric.component} | ${cell(metric.help)} |`,
+    (metric) =>
+      `| \`${metric.name}\` | ${metric.type} | ${metric.labels.length === 0 ? '' : metric.labels.map((label) => `\`${label}\``).join(', ')} | ${metric.component} | ${cell(metric.help)} |`,
   );
   return ['| Metric | Type | Labels | Component | Meaning |', '|---|---|---|---|---|', ...rows].join('\n');
 }
 
-export const METRICS_TABLE_BEGIN = '<!-- metrics table: generated from the metric registry by src/docs/metrics-reference.test-support.ts; SVC_WRITE_DOCS=1 node --test dist/src/docs/docs-drift.test.js rewrites it -->';
+export const METRICS_TABLE_BEGIN =
+  '<!-- metrics table: generated from the metric registry by src/docs/metrics-reference.test-support.ts; SVC_WRITE_DOCS=1 node --test dist/src/docs/docs-drift.test.js rewrites it -->';
 export const METRICS_TABLE_END = '<!-- end of the generated metrics table -->';

@@ -47,7 +47,8 @@ interface TomlExample {
 function tomlExamples(blocks: FencedBlock[]): TomlExample[] {
   const examples: TomlExample[] = blocks.filter((block) => block.lang === 'toml').map((block) => ({ where: `${block.page}:${block.line}`, text: block.text }));
   for (const block of blocks.filter((candidate) => candidate.lang === 'sh')) {
-    for (const match of block.text.matchAll(/^cat > \S+\.toml <<'(\w+)'\n([\s\S]*?)\n\1$/gm)) examples.push({ where: `${block.page}:${block.line} (here-document)`, text: `${match[2]}\n` });
+    for (const match of block.text.matchAll(/^cat > \S+\.toml <<'(\w+)'\n([\s\S]*?)\n\1$/gm))
+      examples.push({ where: `${block.page}:${block.line} (here-document)`, text: `${match[2]}\n` });
   }
   return examples;
 }
@@ -56,7 +57,13 @@ function tomlExamples(blocks: FencedBlock[]): TomlExample[] {
 function envExamples(blocks: FencedBlock[]): { where: string; name: string; value: string }[] {
   return blocks
     .filter((block) => block.lang === 'sh')
-    .flatMap((block) => [...block.text.matchAll(/(?:^|\s)(SVC__[A-Z0-9_]+)=(\S+)/gm)].map((match) => ({ where: `${block.page}:${block.line}`, name: match[1]!, value: match[2]! })));
+    .flatMap((block) =>
+      [...block.text.matchAll(/(?:^|\s)(SVC__[A-Z0-9_]+)=(\S+)/gm)].map((match) => ({
+        where: `${block.page}:${block.line}`,
+        name: match[1]!,
+        value: match[2]!,
+      })),
+    );
 }
 
 /** Dotted paths of a TOML document's values; an array of tables is one setting (notifier.targets). */
@@ -103,7 +110,11 @@ for (const [index, example] of tomlExamples(blocks).entries()) {
     const found = loadEverywhere({ SVC_CONFIG: file });
     const paths = keyPaths(parse(text) as Record<string, unknown>);
     assert.ok(paths.length > 0);
-    assert.deepEqual(paths.filter((path) => !found.has(path)), [], 'keys no component reads (misspelt, or not a setting)');
+    assert.deepEqual(
+      paths.filter((path) => !found.has(path)),
+      [],
+      'keys no component reads (misspelt, or not a setting)',
+    );
   });
 }
 

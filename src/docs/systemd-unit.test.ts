@@ -23,7 +23,15 @@ function documentedUnit(): string {
 
 test('the documented unit runs svc all-in-one as its own user on its data dir, stopped by SIGTERM and restarted on failure', () => {
   const unit = documentedUnit();
-  for (const line of ['User=svc', 'StateDirectory=svc', 'Environment=SVC__EMBEDDED__DATA_DIR=/var/lib/svc', 'ExecStart=/usr/local/bin/svc all-in-one', 'KillSignal=SIGTERM', 'Restart=on-failure', 'WantedBy=multi-user.target']) {
+  for (const line of [
+    'User=svc',
+    'StateDirectory=svc',
+    'Environment=SVC__EMBEDDED__DATA_DIR=/var/lib/svc',
+    'ExecStart=/usr/local/bin/svc all-in-one',
+    'KillSignal=SIGTERM',
+    'Restart=on-failure',
+    'WantedBy=multi-user.target',
+  ]) {
     assert.ok(unit.split('\n').includes(line), `${line} in the unit`);
   }
   assert.match(unit, /^TimeoutStopSec=\d+$/m);

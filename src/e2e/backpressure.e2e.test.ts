@@ -42,7 +42,10 @@ async function metricsText(): Promise<string> {
 }
 
 async function assertStored(sent: SentTrace): Promise<void> {
-  const response = await pollJson(`${svc.apiUrl}/api/v1/traces/${sent.traceId}`, ({ status, body }) => status === 200 && ((body as { spans?: unknown[] }).spans?.length ?? 0) >= sent.spanIds.length);
+  const response = await pollJson(
+    `${svc.apiUrl}/api/v1/traces/${sent.traceId}`,
+    ({ status, body }) => status === 200 && ((body as { spans?: unknown[] }).spans?.length ?? 0) >= sent.spanIds.length,
+  );
   assert.equal(response.status, 200, `trace ${sent.traceId} not stored`);
   const spans = (response.body as { spans: { span_id: string }[] }).spans;
   assert.deepEqual(spans.map((span) => span.span_id).sort(), [...sent.spanIds].sort());
@@ -104,7 +107,9 @@ test('a flood past the in-flight bounds is answered retry-later at once and coun
   clearInterval(sampler);
   for (const client of grpcClients) client.close();
 
-  t.diagnostic(`flood: ${floodMs} ms; HTTP ${httpAccepted} accepted, ${http503.length} refused; gRPC ${grpcAccepted} accepted, ${grpcRefused.length} refused; max RSS ${(maxRssBytes / 2 ** 20).toFixed(0)} MiB; export ${grpcBody.length} bytes`);
+  t.diagnostic(
+    `flood: ${floodMs} ms; HTTP ${httpAccepted} accepted, ${http503.length} refused; gRPC ${grpcAccepted} accepted, ${grpcRefused.length} refused; max RSS ${(maxRssBytes / 2 ** 20).toFixed(0)} MiB; export ${grpcBody.length} bytes`,
+  );
 
   // HTTP: 503 with Retry-After and a google.rpc.Status body saying UNAVAILABLE.
   assert.ok(http503.length > 0, `no HTTP export was refused (${httpAccepted} accepted in ${floodMs} ms)`);
@@ -126,7 +131,11 @@ test('a flood past the in-flight bounds is answered retry-later at once and coun
   const metrics = await metricsText();
   assert.equal(metricValue(metrics, 'svc_ingest_backpressure_total', { transport: 'http' }), http503.length);
   assert.ok(metricValue(metrics, 'svc_ingest_backpressure_total', { transport: 'grpc' }) >= grpcRefused.length);
-  assert.ok(metricValue(metrics, 'svc_ingest_backpressure_total', { reason: 'in_flight_bytes' }) + metricValue(metrics, 'svc_ingest_backpressure_total', { reason: 'in_flight_requests' }) > 0);
+  assert.ok(
+    metricValue(metrics, 'svc_ingest_backpressure_total', { reason: 'in_flight_bytes' }) +
+      metricValue(metrics, 'svc_ingest_backpressure_total', { reason: 'in_flight_requests' }) >
+      0,
+  );
 
   assert.ok(maxRssBytes < RSS_LIMIT_BYTES, `RSS reached ${(maxRssBytes / 2 ** 20).toFixed(0)} MiB`);
 

@@ -37,7 +37,13 @@ test('a bad setting stops all-in-one with the contract message naming it, and a 
       [{ SVC__MAP__INFRA_SERVICES: 'a,b' }, 'invalid type: string'],
     ];
     for (const [env, message] of cases) {
-      const result = await svc(['all-in-one'], { SVC__EMBEDDED__DATA_DIR: data.dir, SVC__HTTP_ADDR: '127.0.0.1:0', SVC__GRPC_ADDR: '127.0.0.1:0', SVC__OTLP_HTTP_ADDR: '127.0.0.1:0', ...env });
+      const result = await svc(['all-in-one'], {
+        SVC__EMBEDDED__DATA_DIR: data.dir,
+        SVC__HTTP_ADDR: '127.0.0.1:0',
+        SVC__GRPC_ADDR: '127.0.0.1:0',
+        SVC__OTLP_HTTP_ADDR: '127.0.0.1:0',
+        ...env,
+      });
       assert.notEqual(result.code, 0, message);
       assert.ok(result.stderr.includes(message), `${message} in ${result.stderr}`);
     }
@@ -67,9 +73,17 @@ test('a taken metrics port stops writer, assembler, logminer and notifier with a
     for (const component of ['writer', 'assembler', 'logminer', 'notifier']) {
       const setting = `${component}.metrics_addr`;
       // Nothing listens on port 9: the metrics port is checked before the broker or the database is contacted.
-      const result = await svc([component], { SVC__KAFKA__BROKERS: '127.0.0.1:9', SVC__CLICKHOUSE__URL: 'http://127.0.0.1:9', [`SVC__${component.toUpperCase()}__METRICS_ADDR`]: `127.0.0.1:${port}` });
+      const result = await svc([component], {
+        SVC__KAFKA__BROKERS: '127.0.0.1:9',
+        SVC__CLICKHOUSE__URL: 'http://127.0.0.1:9',
+        [`SVC__${component.toUpperCase()}__METRICS_ADDR`]: `127.0.0.1:${port}`,
+      });
       assert.equal(result.code, 1, component);
-      assert.match(result.stderr, new RegExp(`^svc: ${setting.replace('.', '\\.')} 127\\.0\\.0\\.1:${port} is in use; set ${setting.replace('.', '\\.')} to a free address$`, 'm'), result.stderr);
+      assert.match(
+        result.stderr,
+        new RegExp(`^svc: ${setting.replace('.', '\\.')} 127\\.0\\.0\\.1:${port} is in use; set ${setting.replace('.', '\\.')} to a free address$`, 'm'),
+        result.stderr,
+      );
     }
   } finally {
     taken.close();
@@ -78,14 +92,24 @@ test('a taken metrics port stops writer, assembler, logminer and notifier with a
 
 test('writer migrate creates the schema in the embedded data dir, says so naming the directory, and is idempotent', async () => {
   const data = tempDataDir();
-  const logged = (stderr: string) => stderr.split('\n').filter((line) => line.startsWith('{')).map((line) => (JSON.parse(line) as { msg: string }).msg);
+  const logged = (stderr: string) =>
+    stderr
+      .split('\n')
+      .filter((line) => line.startsWith('{'))
+      .map((line) => (JSON.parse(line) as { msg: string }).msg);
   try {
     const first = await svc(['writer', 'migrate'], { SVC__EMBEDDED__DATA_DIR: data.dir });
     assert.equal(first.code, 0, first.stderr);
-    assert.ok(logged(first.stderr).includes(`schema migrated in the embedded database at ${data.dir} (embedded.data_dir; clickhouse.url is not set)`), first.stderr);
+    assert.ok(
+      logged(first.stderr).includes(`schema migrated in the embedded database at ${data.dir} (embedded.data_dir; clickhouse.url is not set)`),
+      first.stderr,
+    );
     const second = await svc(['writer', 'migrate'], { SVC__EMBEDDED__DATA_DIR: data.dir });
     assert.equal(second.code, 0, second.stderr);
-    assert.ok(logged(second.stderr).includes(`schema already current in the embedded database at ${data.dir} (embedded.data_dir; clickhouse.url is not set)`), second.stderr);
+    assert.ok(
+      logged(second.stderr).includes(`schema already current in the embedded database at ${data.dir} (embedded.data_dir; clickhouse.url is not set)`),
+      second.stderr,
+    );
   } finally {
     data.cleanup();
   }
@@ -98,7 +122,10 @@ test('templates FILE prints one JSON line per input line and nothing else on std
     writeFileSync(file, ['user 17 logged in from 10.0.0.1', 'user 42 logged in from 10.0.0.9', 'disk /dev/sda1 is 91% full'].join('\n') + '\n');
     const result = await svc(['templates', file]);
     assert.equal(result.code, 0, result.stderr);
-    const lines = result.stdout.trim().split('\n').map((line) => JSON.parse(line) as { template_id: string; template: string });
+    const lines = result.stdout
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as { template_id: string; template: string });
     assert.equal(lines.length, 3);
     assert.equal(lines[0].template_id, lines[1].template_id);
     assert.equal(lines[0].template, lines[1].template);
@@ -114,8 +141,14 @@ test('templates - reads standard input and streams the same lines as for a file'
   const input = ['job 1 done in 5 ms', 'job 2 done in 7 ms', 'cache cleared'].join('\n') + '\n';
   const result = await svc(['templates', '-'], {}, input);
   assert.equal(result.code, 0, result.stderr);
-  const lines = result.stdout.trim().split('\n').map((line) => JSON.parse(line) as { template_id: string; template: string });
-  assert.deepEqual(lines.map((l) => l.template), ['job <*> done in <*> ms', 'job <*> done in <*> ms', 'cache cleared']);
+  const lines = result.stdout
+    .trim()
+    .split('\n')
+    .map((line) => JSON.parse(line) as { template_id: string; template: string });
+  assert.deepEqual(
+    lines.map((l) => l.template),
+    ['job <*> done in <*> ms', 'job <*> done in <*> ms', 'cache cleared'],
+  );
   assert.equal(lines[0].template_id, lines[1].template_id);
   assert.match(result.stderr, /3 lines, 2 templates/);
   const missing = await svc(['templates', '/nonexistent/file.log']);
@@ -142,7 +175,11 @@ test('a taken listener stops all-in-one (embedded) with one line naming the sett
   const taken = await takenPort();
   const data = tempDataDir();
   try {
-    for (const [setting, variable] of [['http_addr', 'SVC__HTTP_ADDR'], ['grpc_addr', 'SVC__GRPC_ADDR'], ['otlp_http_addr', 'SVC__OTLP_HTTP_ADDR']]) {
+    for (const [setting, variable] of [
+      ['http_addr', 'SVC__HTTP_ADDR'],
+      ['grpc_addr', 'SVC__GRPC_ADDR'],
+      ['otlp_http_addr', 'SVC__OTLP_HTTP_ADDR'],
+    ]) {
       const result = await runSvcToExit(['all-in-one'], { ...LOOPBACK_PORT_0, SVC__EMBEDDED__DATA_DIR: data.dir, [variable]: `127.0.0.1:${taken.port}` });
       assert.equal(result.code, 1, result.stderr);
       assert.deepEqual(result.messages, [`svc: ${setting} 127.0.0.1:${taken.port} is in use; set ${setting} to a free address`]);
@@ -180,7 +217,10 @@ test('a second all-in-one on the same data dir stops with one line naming embedd
     const second = await runSvcToExit(['all-in-one'], { ...LOOPBACK_PORT_0, SVC__EMBEDDED__DATA_DIR: data.dir });
     assert.equal(second.code, 1, second.stderr);
     assert.equal(second.messages.length, 1, second.stderr);
-    assert.match(second.messages[0], new RegExp(`^svc: embedded\\.data_dir ${data.dir.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} is in use by another process \\(pid ${first.process.pid}\\); `));
+    assert.match(
+      second.messages[0],
+      new RegExp(`^svc: embedded\\.data_dir ${data.dir.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} is in use by another process \\(pid ${first.process.pid}\\); `),
+    );
     assert.ok(!second.stderr.includes('DB::Exception'), second.stderr);
     // The first copy goes on serving.
     assert.equal((await fetch(`${first.apiUrl}/healthz`)).status, 200);
@@ -211,11 +251,20 @@ test('a data dir that cannot be created or opened stops all-in-one and writer mi
     const cases: [string, RegExp][] = [
       // Node's own recursive mkdir never returns here (ENOENT under /proc, retried for ever).
       ['/proc/x/data', /^svc: embedded\.data_dir \/proc\/x\/data: cannot create the embedded data directory: \/proc does not accept new directories /],
-      [aFile, new RegExp(`^svc: embedded\\.data_dir ${escapeRegExp(aFile)}: cannot create the embedded data directory: ${escapeRegExp(aFile)} is not a directory$`)],
-      [join(aFile, 'data'), new RegExp(`^svc: embedded\\.data_dir ${escapeRegExp(join(aFile, 'data'))}: cannot create the embedded data directory: ${escapeRegExp(aFile)} is not a directory$`)],
+      [
+        aFile,
+        new RegExp(`^svc: embedded\\.data_dir ${escapeRegExp(aFile)}: cannot create the embedded data directory: ${escapeRegExp(aFile)} is not a directory$`),
+      ],
+      [
+        join(aFile, 'data'),
+        new RegExp(
+          `^svc: embedded\\.data_dir ${escapeRegExp(join(aFile, 'data'))}: cannot create the embedded data directory: ${escapeRegExp(aFile)} is not a directory$`,
+        ),
+      ],
     ];
     // A directory nobody may write in, even root: sysfs.
-    if (existsSync('/sys/kernel')) cases.push(['/sys/kernel', /^svc: embedded\.data_dir \/sys\/kernel: cannot open the embedded database: cannot write in the directory: /]);
+    if (existsSync('/sys/kernel'))
+      cases.push(['/sys/kernel', /^svc: embedded\.data_dir \/sys\/kernel: cannot open the embedded database: cannot write in the directory: /]);
     for (const [dir, message] of cases) {
       for (const args of [['all-in-one'], ['writer', 'migrate']]) {
         const result = await runSvcToExit(args, { ...LOOPBACK_PORT_0, SVC__EMBEDDED__DATA_DIR: dir }, 60_000);
@@ -229,7 +278,7 @@ test('a data dir that cannot be created or opened stops all-in-one and writer mi
   }
 });
 
-test('a data dir the engine refuses (a damaged metadata file) stops with one svc line naming embedded.data_dir after the engine\'s own message, no stack', async () => {
+test("a data dir the engine refuses (a damaged metadata file) stops with one svc line naming embedded.data_dir after the engine's own message, no stack", async () => {
   const data = tempDataDir();
   try {
     mkdirSync(join(data.dir, 'metadata'));
@@ -238,7 +287,10 @@ test('a data dir the engine refuses (a damaged metadata file) stops with one svc
     assert.equal(result.code, 1, result.stderr);
     const ours = result.messages.filter((line) => line.startsWith('svc:'));
     assert.equal(ours.length, 1, result.stderr);
-    assert.match(ours[0] ?? '', new RegExp(`^svc: embedded\\.data_dir ${escapeRegExp(data.dir)}: cannot open the embedded database: .*the engine's message above says why`));
+    assert.match(
+      ours[0] ?? '',
+      new RegExp(`^svc: embedded\\.data_dir ${escapeRegExp(data.dir)}: cannot open the embedded database: .*the engine's message above says why`),
+    );
     assert.ok(!/^\s+at /m.test(result.stderr), `no stack trace in ${result.stderr}`);
   } finally {
     data.cleanup();

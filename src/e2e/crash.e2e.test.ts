@@ -125,10 +125,12 @@ test('kill -9 under load: every acknowledged span and log is stored after a rest
   });
   assert.equal(lag.status, 200);
   const rows = lag.body as LagRow[];
-  assert.deepEqual(
-    rows.map((row) => `${row.group} ${row.topic}`).sort(),
-    ['svc-assembler svc.signals', 'svc-logminer svc.logs', 'svc-notifier svc.alerts', 'svc-writer svc.signals'],
-  );
+  assert.deepEqual(rows.map((row) => `${row.group} ${row.topic}`).sort(), [
+    'svc-assembler svc.signals',
+    'svc-logminer svc.logs',
+    'svc-notifier svc.alerts',
+    'svc-writer svc.signals',
+  ]);
   const writerRow = rows.find((row) => row.group === 'svc-writer')!;
   assert.ok(writerRow.end >= acknowledged.length, `the signals topic holds at least one record per acknowledged trace (${writerRow.end})`);
   assert.equal(writerRow.committed, writerRow.end);

@@ -28,7 +28,11 @@ after(async () => {
 });
 
 test('svc demo --minutes 1 sends history and live traffic with a fault to a running svc, and exits 0', async () => {
-  const result = await runSvcToExit(['demo', '--minutes', '1', '--history-minutes', '2', '--otlp-url', `http://127.0.0.1:${svc.otlpHttpPort}`, '--api-url', svc.apiUrl], {}, 240_000);
+  const result = await runSvcToExit(
+    ['demo', '--minutes', '1', '--history-minutes', '2', '--otlp-url', `http://127.0.0.1:${svc.otlpHttpPort}`, '--api-url', svc.apiUrl],
+    {},
+    240_000,
+  );
   assert.equal(result.code, 0, result.stderr);
   assert.match(result.stdout, new RegExp(`open ${svc.apiUrl.replace(/\./g, '\\.')} `));
   assert.match(result.stdout, /^history: 2 of 2 minutes sent \([\d,]+ spans\)/m);
@@ -38,7 +42,11 @@ test('svc demo --minutes 1 sends history and live traffic with a fault to a runn
   assert.ok(sent !== null && Number(sent[1]!.replace(/,/g, '')) > 10_000, result.stdout);
 
   const window = `since=15m&until=${Math.floor(Date.now() / 1000) + 30}`;
-  const traces = await pollJson(`${svc.apiUrl}/api/v1/traces/search?${window}&limit=500`, (response) => Array.isArray(response.body) && response.body.length === 500, 60_000);
+  const traces = await pollJson(
+    `${svc.apiUrl}/api/v1/traces/search?${window}&limit=500`,
+    (response) => Array.isArray(response.body) && response.body.length === 500,
+    60_000,
+  );
   const rows = traces.body as { endpoint_service: string; endpoint_name: string }[];
   assert.equal(rows.length, 500);
   assert.ok(rows.every((row) => row.endpoint_service === 'gateway' && row.endpoint_name === 'GET /*'));
@@ -46,7 +54,8 @@ test('svc demo --minutes 1 sends history and live traffic with a fault to a runn
   const target = fault[1]!;
   const groups = await pollJson(
     `${svc.apiUrl}/api/v1/story-groups?${window}&kind=error&service=${target}`,
-    (response) => Array.isArray(response.body) && (response.body as { summary: string }[]).some((group) => group.summary.includes(`invalid return value from ${target}`)),
+    (response) =>
+      Array.isArray(response.body) && (response.body as { summary: string }[]).some((group) => group.summary.includes(`invalid return value from ${target}`)),
     60_000,
   );
   const group = (groups.body as { rc_service: string; summary: string }[]).find((one) => one.summary.includes(`invalid return value from ${target}`));
@@ -56,7 +65,13 @@ test('svc demo --minutes 1 sends history and live traffic with a fault to a runn
 test('svc demo alone starts its own all-in-one in a temporary directory and stops cleanly on Ctrl-C', async () => {
   const child = spawn(process.env.SVC_TEST_NODE ?? process.execPath, [join(ROOT, 'bin/svc.js'), 'demo', '--history-minutes', '1'], {
     cwd: ROOT,
-    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', SVC__HTTP_ADDR: '127.0.0.1:0', SVC__GRPC_ADDR: '127.0.0.1:0', SVC__OTLP_HTTP_ADDR: '127.0.0.1:0' },
+    env: {
+      PATH: process.env.PATH ?? '',
+      HOME: process.env.HOME ?? '',
+      SVC__HTTP_ADDR: '127.0.0.1:0',
+      SVC__GRPC_ADDR: '127.0.0.1:0',
+      SVC__OTLP_HTTP_ADDR: '127.0.0.1:0',
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let stdout = '';

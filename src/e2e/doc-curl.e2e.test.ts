@@ -40,7 +40,12 @@ function curlCommands(): CurlCommand[] {
       for (const line of block.text.replace(/\\\n\s*/g, ' ').split('\n')) {
         if (!line.startsWith('curl ')) continue;
         const comment = /\s+#\s*(.*)$/.exec(line);
-        commands.push({ where: `${block.page}:${block.line}`, page: block.page, command: comment === null ? line : line.slice(0, comment.index), expected: comment?.[1]?.trim() });
+        commands.push({
+          where: `${block.page}:${block.line}`,
+          page: block.page,
+          command: comment === null ? line : line.slice(0, comment.index),
+          expected: comment?.[1]?.trim(),
+        });
       }
     }
   }
@@ -78,7 +83,10 @@ const commands = curlCommands();
 
 test('the curl commands of the docs run against a server without authentication', async () => {
   const open = commands.filter((command) => !PAGES_WITH_AUTH.has(command.page));
-  assert.ok(open.some((command) => command.command.includes('/healthz')), 'the getting-started checks are among them');
+  assert.ok(
+    open.some((command) => command.command.includes('/healthz')),
+    'the getting-started checks are among them',
+  );
   const data = tempDataDir();
   const svc = await startAllInOne({ dataDir: data.dir, env: { SVC__LOGMINER__FLUSH_MS: '100' } });
   try {

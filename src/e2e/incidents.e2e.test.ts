@@ -28,7 +28,12 @@ after(async () => {
 interface Incident {
   summary: string;
   window_from_ns: number;
-  suspects: { service: string; score: number; edge: { caller: string; callee: string } | null; evidence: { kind: string; summary: string; caller: string | null }[] }[];
+  suspects: {
+    service: string;
+    score: number;
+    edge: { caller: string; callee: string } | null;
+    evidence: { kind: string; summary: string; caller: string | null }[];
+  }[];
   groups: { trend: string; rc_service: string }[];
 }
 
@@ -52,7 +57,10 @@ test('network delay in front of a service: the incident names it first, from the
   // baseline hour are there to be recognised.
   const answer = await pollJson(
     url,
-    (response) => response.status === 200 && (response.body as Incident).suspects[0]?.service === 'currency' && (response.body as Incident).groups.some((g) => g.trend === 'chronic'),
+    (response) =>
+      response.status === 200 &&
+      (response.body as Incident).suspects[0]?.service === 'currency' &&
+      (response.body as Incident).groups.some((g) => g.trend === 'chronic'),
     120_000,
   );
   assert.equal(answer.status, 200, stringifyJson(answer.body));
@@ -62,7 +70,10 @@ test('network delay in front of a service: the incident names it first, from the
   const wire = incident.suspects[0]?.evidence.filter((e) => e.kind === 'edge_latency') ?? [];
   assert.ok(wire.length > 0 && wire.every((e) => /while currency's own answer time is flat/.test(e.summary)), stringifyJson(wire));
   assert.match(incident.summary, /^Likeliest cause: currency/);
-  assert.ok(incident.groups.some((g) => g.trend === 'chronic'), `the shop's standing errors are recognised as chronic: ${stringifyJson(incident.groups)}`);
+  assert.ok(
+    incident.groups.some((g) => g.trend === 'chronic'),
+    `the shop's standing errors are recognised as chronic: ${stringifyJson(incident.groups)}`,
+  );
 
   // Narrowed to a service that does not call currency, nothing is suspected there.
   const narrowed = await getJson(`${svc.apiUrl}/api/v1/incidents?since=15m&until=${untilMs / 1000}&service=search`);
@@ -70,7 +81,7 @@ test('network delay in front of a service: the incident names it first, from the
   assert.ok(!(narrowed.body as Incident).suspects.some((s) => s.service === 'currency'));
 });
 
-test('bad input is refused with the windowed routes\' messages', async () => {
+test("bad input is refused with the windowed routes' messages", async () => {
   const tooLong = await getJson(`${svc.apiUrl}/api/v1/incidents?since=8d`);
   assert.equal(tooLong.status, 400);
   assert.deepEqual(tooLong.body, { error: 'since must be within 1s..7d' });

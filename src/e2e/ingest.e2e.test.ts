@@ -138,7 +138,15 @@ describe('bad input', () => {
       ['random bytes, gzip', postRaw('/v1/logs', gzipSync(randomBytes(256)), 'application/x-protobuf', { 'content-encoding': 'gzip' }), 400],
       ['not gzip but says gzip', postRaw('/v1/traces', valid, 'application/x-protobuf', { 'content-encoding': 'gzip' }), 400],
       ['wrong content type', postRaw('/v1/traces', valid, 'text/plain'), 415],
-      ['JSON with wrong types', postRaw('/v1/traces', Buffer.from(JSON.stringify({ resourceSpans: [{ scopeSpans: [{ spans: [{ traceId: 5, spanId: true, name: 7 }] }] }] })), 'application/json'), 400],
+      [
+        'JSON with wrong types',
+        postRaw(
+          '/v1/traces',
+          Buffer.from(JSON.stringify({ resourceSpans: [{ scopeSpans: [{ spans: [{ traceId: 5, spanId: true, name: 7 }] }] }] })),
+          'application/json',
+        ),
+        400,
+      ],
       ['JSON not JSON', postRaw('/v1/logs', Buffer.from('{"resourceLogs": ['), 'application/json'), 400],
       ['oversize message', postRaw('/v1/traces', Buffer.alloc(64 * 1024 * 1024 + 1), 'application/x-protobuf'), 413],
     ];
@@ -170,7 +178,13 @@ describe('bad input', () => {
     const client = new grpc.Client(`127.0.0.1:${svc.grpcPort}`, grpc.credentials.createInsecure());
     try {
       return await new Promise((resolve) => {
-        client.makeUnaryRequest(path, (value: Buffer) => value, (value: Buffer) => value, body, (error) => resolve(error ? (error.code as grpc.status) : grpc.status.OK));
+        client.makeUnaryRequest(
+          path,
+          (value: Buffer) => value,
+          (value: Buffer) => value,
+          body,
+          (error) => resolve(error ? (error.code as grpc.status) : grpc.status.OK),
+        );
       });
     } finally {
       client.close();
@@ -179,14 +193,19 @@ describe('bad input', () => {
 });
 
 describe('keep-alive', () => {
-  test('an exporter connection idle for the SDKs\' 5 s export interval takes the next export (no close under it)', async () => {
+  test("an exporter connection idle for the SDKs' 5 s export interval takes the next export (no close under it)", async () => {
     const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
     const post = () =>
       new Promise<{ status: number; keepAlive: string; reused: boolean }>((resolve, reject) => {
-        const request = http.request({ host: '127.0.0.1', port: svc.otlpHttpPort, path: '/v1/traces', method: 'POST', agent, headers: { 'content-type': 'application/x-protobuf' } }, (response) => {
-          response.resume();
-          response.on('end', () => resolve({ status: response.statusCode ?? 0, keepAlive: String(response.headers['keep-alive'] ?? ''), reused: request.reusedSocket }));
-        });
+        const request = http.request(
+          { host: '127.0.0.1', port: svc.otlpHttpPort, path: '/v1/traces', method: 'POST', agent, headers: { 'content-type': 'application/x-protobuf' } },
+          (response) => {
+            response.resume();
+            response.on('end', () =>
+              resolve({ status: response.statusCode ?? 0, keepAlive: String(response.headers['keep-alive'] ?? ''), reused: request.reusedSocket }),
+            );
+          },
+        );
         request.on('error', reject);
         request.end(Buffer.alloc(0));
       });
@@ -211,7 +230,13 @@ describe('API basics', () => {
     const health = await fetch(`${svc.apiUrl}/healthz`);
     assert.equal(await health.text(), 'ok');
     const metrics = await metricsText();
-    for (const name of ['svc_ingest_records_published_total', 'svc_ingest_publish_failures_total', 'svc_ingest_rejected_requests_total', 'svc_api_repo_errors_total', 'svc_writer_rows_written_total']) {
+    for (const name of [
+      'svc_ingest_records_published_total',
+      'svc_ingest_publish_failures_total',
+      'svc_ingest_rejected_requests_total',
+      'svc_api_repo_errors_total',
+      'svc_writer_rows_written_total',
+    ]) {
       assert.ok(metrics.includes(name), `${name} in /metrics`);
     }
     assert.ok(metricValue(metrics, 'svc_ingest_records_published_total') > 0);
@@ -262,19 +287,27 @@ describe('items the store could never return', () => {
       endTimeUnixNano: String(startNs === 2n ** 64n - 1n ? startNs : startNs + 1_000_000n),
     });
     const body = {
-      resourceSpans: [{
-        resource: { attributes: [{ key: 'service.name', value: { stringValue: 'validity-check' } }] },
-        scopeSpans: [{
-          spans: [
-            span(goodTraceId, randomBytes(8).toString('hex'), nowNs, 'GET /good'),
-            span(farTraceId, randomBytes(8).toString('hex'), 2n ** 64n - 1n, 'GET /far'),
-            span('0'.repeat(32), randomBytes(8).toString('hex'), nowNs, 'GET /zero-trace'),
-            span(goodTraceId, '0'.repeat(16), nowNs, 'GET /zero-span'),
+      resourceSpans: [
+        {
+          resource: { attributes: [{ key: 'service.name', value: { stringValue: 'validity-check' } }] },
+          scopeSpans: [
+            {
+              spans: [
+                span(goodTraceId, randomBytes(8).toString('hex'), nowNs, 'GET /good'),
+                span(farTraceId, randomBytes(8).toString('hex'), 2n ** 64n - 1n, 'GET /far'),
+                span('0'.repeat(32), randomBytes(8).toString('hex'), nowNs, 'GET /zero-trace'),
+                span(goodTraceId, '0'.repeat(16), nowNs, 'GET /zero-span'),
+              ],
+            },
           ],
-        }],
-      }],
+        },
+      ],
     };
-    const response = await fetch(`http://127.0.0.1:${svc.otlpHttpPort}/v1/traces`, { method: 'POST', body: JSON.stringify(body), headers: { 'content-type': 'application/json' } });
+    const response = await fetch(`http://127.0.0.1:${svc.otlpHttpPort}/v1/traces`, {
+      method: 'POST',
+      body: JSON.stringify(body),
+      headers: { 'content-type': 'application/json' },
+    });
     assert.equal(response.status, 200);
     const answer = (await response.json()) as { partialSuccess?: { rejectedSpans?: string; errorMessage?: string } };
     assert.equal(answer.partialSuccess?.rejectedSpans, '3');
@@ -287,7 +320,10 @@ describe('items the store could never return', () => {
 
     const good = await pollJson(`${svc.apiUrl}/api/v1/traces/${goodTraceId}`, ({ status }) => status === 200);
     assert.equal(good.status, 200);
-    assert.deepEqual((good.body as ApiTrace).spans.map((s) => s.span_name), ['GET /good']);
+    assert.deepEqual(
+      (good.body as ApiTrace).spans.map((s) => s.span_name),
+      ['GET /good'],
+    );
     assert.equal((await getJson(`${svc.apiUrl}/api/v1/traces/${farTraceId}`)).status, 404);
     assert.equal((await getJson(`${svc.apiUrl}/api/v1/traces/${'0'.repeat(32)}`)).status, 404);
   });
@@ -295,14 +331,33 @@ describe('items the store could never return', () => {
   test('over gRPC the answer is an ExportTraceServiceResponse with partial_success', async () => {
     const nowNs = BigInt(Date.now()) * 1_000_000n;
     const row = (traceId: string, startNs: bigint): SpanRow => ({
-      traceId, spanId: randomBytes(8).toString('hex'), parentSpanId: '', serviceName: 'validity-grpc', name: 'GET /x', kind: 'server',
-      startNs, endNs: startNs, status: 'unset', statusMessage: '', attrs: [], resource: [], events: [], scopeName: '', scopeVersion: '',
+      traceId,
+      spanId: randomBytes(8).toString('hex'),
+      parentSpanId: '',
+      serviceName: 'validity-grpc',
+      name: 'GET /x',
+      kind: 'server',
+      startNs,
+      endNs: startNs,
+      status: 'unset',
+      statusMessage: '',
+      attrs: [],
+      resource: [],
+      events: [],
+      scopeName: '',
+      scopeVersion: '',
     });
     const goodTraceId = randomBytes(16).toString('hex');
     const body = encodeTracesData([row(goodTraceId, nowNs), row(randomBytes(16).toString('hex'), 2n ** 63n)]);
     const client = new grpc.Client(`127.0.0.1:${svc.grpcPort}`, grpc.credentials.createInsecure());
     const answer = await new Promise<Buffer>((resolve, reject) => {
-      client.makeUnaryRequest('/opentelemetry.proto.collector.trace.v1.TraceService/Export', (value: Buffer) => value, (value: Buffer) => value, body, (error, value) => (error ? reject(error) : resolve(value!)));
+      client.makeUnaryRequest(
+        '/opentelemetry.proto.collector.trace.v1.TraceService/Export',
+        (value: Buffer) => value,
+        (value: Buffer) => value,
+        body,
+        (error, value) => (error ? reject(error) : resolve(value!)),
+      );
     }).finally(() => client.close());
     // partial_success (1) { rejected_spans (1) = 1, error_message (2) }
     const message = 'dropped 1 span: 1 with a time past 2262-04-11 (beyond the store)';

@@ -49,11 +49,16 @@ test('npm pack makes a tarball that npm install -g installs with svc on PATH, ru
 
   // `svc templates` runs the WebAssembly scanner (a package without it stops naming the file).
   const templates = await new Promise<{ stdout: string; stderr: string }>((resolve, reject) => {
-    const child = execFile('svc', ['templates', '-'], { cwd: elsewhere, env }, (error, stdout, stderr) => (error === null ? resolve({ stdout, stderr }) : reject(new Error(`svc templates failed: ${error.message}\n${stderr}`))));
+    const child = execFile('svc', ['templates', '-'], { cwd: elsewhere, env }, (error, stdout, stderr) =>
+      error === null ? resolve({ stdout, stderr }) : reject(new Error(`svc templates failed: ${error.message}\n${stderr}`)),
+    );
     child.stdin!.end('job 1 done in 5 ms\njob 2 done in 7 ms\n');
   });
   assert.deepEqual(
-    templates.stdout.trim().split('\n').map((line) => (JSON.parse(line) as { template: string }).template),
+    templates.stdout
+      .trim()
+      .split('\n')
+      .map((line) => (JSON.parse(line) as { template: string }).template),
     ['job <*> done in <*> ms', 'job <*> done in <*> ms'],
   );
 

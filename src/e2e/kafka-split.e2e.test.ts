@@ -67,12 +67,19 @@ async function startComponent(component: SplitComponent, env: Record<string, str
 before(async () => {
   kafka = await startKafka();
   // chdb types its Connection against an older @clickhouse/client-common; the runtime contract is the one the client calls.
-  store = await HttpStore.open('http://in-process.invalid', 'svc', () => createChdbConnection({ path: join(dir, 'chdb') }) as unknown as ClickHouseClientConfigOptions['connection']);
+  store = await HttpStore.open(
+    'http://in-process.invalid',
+    'svc',
+    () => createChdbConnection({ path: join(dir, 'chdb') }) as unknown as ClickHouseClientConfigOptions['connection'],
+  );
   await migrate(store);
   for (const component of ['writer', 'assembler', 'logminer', 'notifier'] as const) await startComponent(component);
   await startComponent('ingest');
   // metric_targets can be set only in the file: the consumers' and ingest's bound ports.
-  const targets = (['writer', 'assembler', 'logminer', 'notifier'] as const).map((name) => ({ job: `svc-${name}`, url: `http://127.0.0.1:${started.get(name)!.ready.metrics}/metrics` }));
+  const targets = (['writer', 'assembler', 'logminer', 'notifier'] as const).map((name) => ({
+    job: `svc-${name}`,
+    url: `http://127.0.0.1:${started.get(name)!.ready.metrics}/metrics`,
+  }));
   targets.push({ job: 'svc-ingest', url: `http://127.0.0.1:${started.get('ingest')!.ready.http}/metrics` });
   const configFile = join(dir, 'svc.toml');
   writeFileSync(configFile, targets.map((target) => `[[metric_targets]]\njob = "${target.job}"\nurl = "${target.url}"\n`).join('\n'));
@@ -89,7 +96,11 @@ after(async () => {
   await store?.close();
   await kafka?.stop();
   rmSync(dir, { recursive: true, force: true });
-  assert.deepEqual(Object.values(clean).filter((ok) => !ok), [], `every component closed cleanly: ${JSON.stringify(clean)}`);
+  assert.deepEqual(
+    Object.values(clean).filter((ok) => !ok),
+    [],
+    `every component closed cleanly: ${JSON.stringify(clean)}`,
+  );
 });
 
 const apiUrl = () => `http://127.0.0.1:${started.get('api')!.ready.api}`;

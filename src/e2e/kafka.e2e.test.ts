@@ -57,7 +57,14 @@ async function startIngest(env: Record<string, string> = {}): Promise<RunningIng
   const child: ChildProcess = spawn(process.env.SVC_TEST_NODE ?? process.execPath, [join(ROOT, 'bin/svc.js'), 'ingest'], {
     cwd: ROOT,
     stdio: ['ignore', 'pipe', 'pipe'],
-    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', SVC__KAFKA__BROKERS: kafka.brokers, SVC__HTTP_ADDR: '127.0.0.1:0', SVC__GRPC_ADDR: '127.0.0.1:0', ...env },
+    env: {
+      PATH: process.env.PATH ?? '',
+      HOME: process.env.HOME ?? '',
+      SVC__KAFKA__BROKERS: kafka.brokers,
+      SVC__HTTP_ADDR: '127.0.0.1:0',
+      SVC__GRPC_ADDR: '127.0.0.1:0',
+      ...env,
+    },
   });
   const logs: Record<string, unknown>[] = [];
   const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
@@ -89,8 +96,13 @@ async function startIngest(env: Record<string, string> = {}): Promise<RunningIng
 
 async function topicState(topic: string): Promise<{ partitions: number | undefined; retentionMs: string }> {
   const metadata = await admin.metadata({ topics: [topic], forceUpdate: true });
-  const [description] = await admin.describeConfigs({ resources: [{ resourceType: ConfigResourceTypes.TOPIC, resourceName: topic, configurationKeys: ['retention.ms'] }] });
-  return { partitions: metadata.topics.get(topic)?.partitionsCount, retentionMs: String(description.configs.find((config) => config.name === 'retention.ms')?.value) };
+  const [description] = await admin.describeConfigs({
+    resources: [{ resourceType: ConfigResourceTypes.TOPIC, resourceName: topic, configurationKeys: ['retention.ms'] }],
+  });
+  return {
+    partitions: metadata.topics.get(topic)?.partitionsCount,
+    retentionMs: String(description.configs.find((config) => config.name === 'retention.ms')?.value),
+  };
 }
 
 describe('svc ingest alone against Kafka', () => {
@@ -105,7 +117,7 @@ describe('svc ingest alone against Kafka', () => {
     await ingest?.stop();
   });
 
-  test('creates the absent topics with the contract\'s partitions and retention', async () => {
+  test("creates the absent topics with the contract's partitions and retention", async () => {
     assert.deepEqual(await topicState('svc.signals'), { partitions: 12, retentionMs: DAY_MS });
     assert.deepEqual(await topicState('svc.logs'), { partitions: 12, retentionMs: DAY_MS });
     assert.deepEqual(await topicState('svc.stories'), { partitions: 3, retentionMs: DAY_MS });
@@ -137,9 +149,12 @@ describe('svc ingest alone against Kafka', () => {
       await consumer.close();
     }
     const spanRecord = seen.find((record) => record.topic === 'svc.signals' && record.key === sample.traceId && record.headers?.[SIGNAL_HEADER] === 'traces')!;
-    assert.equal(spanRecord.partition, partitionForKey(sample.traceId, 12), 'the default partitioner\'s partition');
+    assert.equal(spanRecord.partition, partitionForKey(sample.traceId, 12), "the default partitioner's partition");
     assert.equal(spanRecord.headers?.[KEY_HEADER], 'trace');
-    assert.ok(sample.spans.every((span) => spanRecord.value.includes(Buffer.from(span.spanContext().spanId, 'hex'))), 'every span of the trace in its record');
+    assert.ok(
+      sample.spans.every((span) => spanRecord.value.includes(Buffer.from(span.spanContext().spanId, 'hex'))),
+      'every span of the trace in its record',
+    );
     const logRecord = seen.find((record) => record.topic === 'svc.logs' && record.key === 'ingest-only')!;
     assert.equal(logRecord.partition, partitionForKey('ingest-only', 12));
     assert.equal(logRecord.headers?.[SIGNAL_HEADER], 'logs');
@@ -153,7 +168,10 @@ describe('svc all-in-one with kafka.brokers set', () => {
   let svc: RunningAllInOne;
 
   before(async () => {
-    svc = await startAllInOne({ dataDir: data.dir, env: { SVC__KAFKA__BROKERS: kafka.brokers, SVC__ASSEMBLER__GAP_MS: '300', SVC__WRITER__MAX_AGE_MS: '200' } });
+    svc = await startAllInOne({
+      dataDir: data.dir,
+      env: { SVC__KAFKA__BROKERS: kafka.brokers, SVC__ASSEMBLER__GAP_MS: '300', SVC__WRITER__MAX_AGE_MS: '200' },
+    });
   });
 
   after(async () => {
@@ -173,7 +191,9 @@ describe('svc all-in-one with kafka.brokers set', () => {
     const trace = await until('the trace in the API', async () => {
       const response = await getJson(`${svc.apiUrl}/api/v1/traces/${sample.traceId}`);
       const body = response.body as { spans: { span_id: string }[] };
-      return response.status === 200 && body.spans.length === sample.spans.length ? (body as { spans: (ReturnType<typeof expectedApiSpan> & { self_ns: number })[] }) : undefined;
+      return response.status === 200 && body.spans.length === sample.spans.length
+        ? (body as { spans: (ReturnType<typeof expectedApiSpan> & { self_ns: number })[] })
+        : undefined;
     });
     for (const span of sample.spans) {
       const expected = expectedApiSpan(span);
@@ -203,7 +223,10 @@ describe('svc all-in-one with kafka.brokers set', () => {
       const writer = rows.find((row) => row.group === 'svc-writer' && row.topic === 'svc.signals');
       return writer !== undefined && writer.lag === 0 && writer.end > 0 ? rows : undefined;
     });
-    assert.ok(lag.some((row) => row.group === 'svc-assembler' && row.topic === 'svc.signals'), JSON.stringify(lag));
+    assert.ok(
+      lag.some((row) => row.group === 'svc-assembler' && row.topic === 'svc.signals'),
+      JSON.stringify(lag),
+    );
   });
 });
 
@@ -212,7 +235,10 @@ describe('svc all-in-one over Kafka with a listener that cannot bind', () => {
     const taken = await takenPort();
     const data = tempDataDir('svc-e2e-kafka-taken-');
     try {
-      for (const [setting, variable] of [['http_addr', 'SVC__HTTP_ADDR'], ['otlp_http_addr', 'SVC__OTLP_HTTP_ADDR']]) {
+      for (const [setting, variable] of [
+        ['http_addr', 'SVC__HTTP_ADDR'],
+        ['otlp_http_addr', 'SVC__OTLP_HTTP_ADDR'],
+      ]) {
         const result = await runSvcToExit(['all-in-one'], {
           SVC__KAFKA__BROKERS: kafka.brokers,
           SVC__EMBEDDED__DATA_DIR: data.dir,
@@ -254,7 +280,11 @@ describe('a second ingest with other topic settings, then the broker stopped', (
     await kafka.stop();
     const sample = buildSampleTrace('broker-down', Date.now(), 'k3');
     const body = Buffer.from(ProtobufTraceSerializer.serializeRequest(sample.spans)!);
-    const response = await fetch(`http://127.0.0.1:${ingest.httpPort}/v1/traces`, { method: 'POST', headers: { 'content-type': 'application/x-protobuf' }, body });
+    const response = await fetch(`http://127.0.0.1:${ingest.httpPort}/v1/traces`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-protobuf' },
+      body,
+    });
     assert.equal(response.status, 503);
     assert.equal(response.headers.get('retry-after'), '1');
     const httpStatus = decodeRpcStatus(Buffer.from(await response.arrayBuffer()));
@@ -267,7 +297,12 @@ describe('a second ingest with other topic settings, then the broker stopped', (
     assert.equal(answer.code, grpc.status.UNAVAILABLE);
     assert.ok(answer.statusDetails !== undefined, 'grpc-status-details-bin set');
     const grpcStatus = decodeRpcStatus(answer.statusDetails);
-    assert.deepEqual(grpcStatus, { code: grpc.status.UNAVAILABLE, message: 'the message broker is unavailable, retry later', retryDelaysSecs: [1], detailTypes: ['type.googleapis.com/google.rpc.RetryInfo'] });
+    assert.deepEqual(grpcStatus, {
+      code: grpc.status.UNAVAILABLE,
+      message: 'the message broker is unavailable, retry later',
+      retryDelaysSecs: [1],
+      detailTypes: ['type.googleapis.com/google.rpc.RetryInfo'],
+    });
 
     const metrics = await (await fetch(`http://127.0.0.1:${ingest.httpPort}/metrics`)).text();
     assert.equal(metricValue(metrics, 'svc_ingest_publish_failures_total'), 2);

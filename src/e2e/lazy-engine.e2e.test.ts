@@ -45,7 +45,11 @@ function withDeadline<T>(promise: Promise<T>, what: string): Promise<T> {
 }
 
 test('the detection works: a process that imports chdb has it in its maps', async () => {
-  const child = spawn(process.execPath, ['--input-type=module', '-e', "await import('chdb'); process.stdout.write('loaded\\n'); setInterval(() => {}, 1000);"], { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(
+    process.execPath,
+    ['--input-type=module', '-e', "await import('chdb'); process.stdout.write('loaded\\n'); setInterval(() => {}, 1000);"],
+    { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] },
+  );
   try {
     await withDeadline(new Promise<void>((resolve) => child.stdout.on('data', () => resolve())), 'chdb import');
     assert.equal(mapsMentionChdb(child.pid!), true);
@@ -74,7 +78,10 @@ for (const component of ['writer', 'api']) {
     const exited = new Promise<void>((resolve) => child.on('exit', () => resolve()));
     try {
       // The component has chosen its store and is opening it against the server: every module it loads at start-up is loaded.
-      await withDeadline(Promise.race([clickhouse.connected, exited.then(() => Promise.reject(new Error(`svc ${component} exited: ${stderr}`)))]), 'connection to clickhouse.url');
+      await withDeadline(
+        Promise.race([clickhouse.connected, exited.then(() => Promise.reject(new Error(`svc ${component} exited: ${stderr}`)))]),
+        'connection to clickhouse.url',
+      );
       assert.equal(mapsMentionChdb(child.pid!), false, `svc ${component} mapped chdb`);
     } finally {
       child.kill('SIGKILL');

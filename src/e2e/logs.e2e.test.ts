@@ -37,7 +37,10 @@ after(async () => {
 /** Log records of one service built by the SDK: [offset from now in ms, body, severity, trace context?]. */
 function sdkLogs(service: string, nowMs: number, lines: [number, string, SeverityNumber?, boolean?][]): ReadableLogRecord[] {
   const memory = new InMemoryLogRecordExporter();
-  const provider = new LoggerProvider({ resource: resourceFromAttributes({ 'service.name': service }), processors: [new SimpleLogRecordProcessor({ exporter: memory })] });
+  const provider = new LoggerProvider({
+    resource: resourceFromAttributes({ 'service.name': service }),
+    processors: [new SimpleLogRecordProcessor({ exporter: memory })],
+  });
   const logger = provider.getLogger('svc-e2e-logs');
   const tracer = new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(new InMemorySpanExporter())] }).getTracer('svc-e2e-logs');
   for (const [offsetMs, body, severity, traced] of lines) {
@@ -168,7 +171,10 @@ describe('log alerts through the real SDK', () => {
     assert.ok(spike.baseline_per_window > 0 && spike.baseline_per_window < 1, `baseline ${spike.baseline_per_window}`);
     assert.equal(spike.active, true);
     // The steady heartbeat never spikes.
-    assert.deepEqual((await alertsOf(service, 'spike')).map((a) => a.template), ['cache miss for key <*>']);
+    assert.deepEqual(
+      (await alertsOf(service, 'spike')).map((a) => a.template),
+      ['cache miss for key <*>'],
+    );
   });
 
   test('a spike candidate whose service covered too few minutes is skipped and counted', async () => {
@@ -191,9 +197,18 @@ describe('log alerts through the real SDK', () => {
   test('a template with silence enabled raises a silence alert once its service logs past the silence', async () => {
     const service = svcName('cron');
     const nowMs = Date.now();
-    await send(sdkLogs(service, nowMs, [[-40 * MINUTE_MS, 'nightly export finished'], [-39 * MINUTE_MS, 'worker pool resized']]));
+    await send(
+      sdkLogs(service, nowMs, [
+        [-40 * MINUTE_MS, 'nightly export finished'],
+        [-39 * MINUTE_MS, 'worker pool resized'],
+      ]),
+    );
     const quiet = await waitForTemplate(service, 'nightly export finished');
-    const put = await fetch(`${svc.apiUrl}/api/v1/log-templates/${quiet.template_id}/silence`, { method: 'PUT', headers: { 'content-type': 'application/json' }, body: '{"enabled":true,"minutes":5}' });
+    const put = await fetch(`${svc.apiUrl}/api/v1/log-templates/${quiet.template_id}/silence`, {
+      method: 'PUT',
+      headers: { 'content-type': 'application/json' },
+      body: '{"enabled":true,"minutes":5}',
+    });
     assert.equal(put.status, 200);
     assert.deepEqual(await put.json(), { enabled: true, minutes: 5 });
     // The service keeps logging other lines: its log clock passes the last hit + 5 minutes.
@@ -215,7 +230,10 @@ describe('log alerts through the real SDK', () => {
   test('after a restart with a changed keep_http_status, a new masking epoch raises no new alerts', async () => {
     assert.equal(await svc.stop(), 0);
     svc = await startAllInOne({ dataDir: data.dir, env: { ...ENV, SVC__LOGMINER__KEEP_HTTP_STATUS: 'false' } });
-    assert.ok(svc.logs.some((l) => l.component === 'logminer' && l.newEpoch === true), 'the logminer logs the new epoch');
+    assert.ok(
+      svc.logs.some((l) => l.component === 'logminer' && l.newEpoch === true),
+      'the logminer logs the new epoch',
+    );
     const service = svcName('epoch');
     const nowMs = Date.now();
     const warm: [number, string][] = [];

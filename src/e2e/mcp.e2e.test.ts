@@ -23,8 +23,17 @@ const USERNAME = 'agent';
 const PASSWORD = `pw-${randomBytes(6).toString('hex')}`;
 const BASIC = `Basic ${Buffer.from(`${USERNAME}:${PASSWORD}`).toString('base64')}`;
 const TOOL_NAMES = [
-  'whats_wrong', 'list_story_groups', 'get_story_group', 'get_story', 'search_traces', 'get_trace',
-  'list_services', 'get_service_health', 'list_log_alerts', 'search_log_templates', 'get_log_template',
+  'whats_wrong',
+  'list_story_groups',
+  'get_story_group',
+  'get_story',
+  'search_traces',
+  'get_trace',
+  'list_services',
+  'get_service_health',
+  'list_log_alerts',
+  'search_log_templates',
+  'get_log_template',
 ];
 
 const data = tempDataDir('svc-e2e-mcp-');
@@ -59,7 +68,15 @@ async function feed(): Promise<void> {
   const spans = t.take();
   await sendSpans(svc, spans);
   const exporter = logExporter('http-protobuf', svc, false);
-  await exportLogs(exporter, buildSampleLogs(svcName('payments'), t.nowMs, spans.find((span) => span.spanContext().spanId === failing.dbSpanId), tag));
+  await exportLogs(
+    exporter,
+    buildSampleLogs(
+      svcName('payments'),
+      t.nowMs,
+      spans.find((span) => span.spanContext().spanId === failing.dbSpanId),
+      tag,
+    ),
+  );
   await exporter.shutdown();
 
   // A 2,000-span trace: an 8-ary tree over five services, every 250th span failing.
@@ -121,7 +138,12 @@ function errorText(result: CallToolResult): string {
 
 describe('MCP over Streamable HTTP', () => {
   test('without credentials /mcp is refused; with them it is served', async () => {
-    const initialize = { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } } };
+    const initialize = {
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'initialize',
+      params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } },
+    };
     const headers = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
     const refused = await fetch(`${svc.apiUrl}/mcp`, { method: 'POST', headers, body: JSON.stringify(initialize) });
     assert.equal(refused.status, 401);
@@ -150,10 +172,20 @@ describe('MCP over Streamable HTTP', () => {
       assert.equal((tool.inputSchema as Row).additionalProperties, false, `${tool.name} refuses unknown arguments`);
     }
     const search = tools.find((tool) => tool.name === 'search_traces')!;
-    assert.deepEqual(Object.keys(search.inputSchema.properties ?? {}).sort(), ['endpoint', 'errors', 'limit', 'max_ms', 'min_ms', 'service', 'since', 'touched', 'until']);
+    assert.deepEqual(Object.keys(search.inputSchema.properties ?? {}).sort(), [
+      'endpoint',
+      'errors',
+      'limit',
+      'max_ms',
+      'min_ms',
+      'service',
+      'since',
+      'touched',
+      'until',
+    ]);
   });
 
-  test('the failing request\'s root cause is found through the tools alone', async () => {
+  test("the failing request's root cause is found through the tools alone", async () => {
     const group = await until('the error group in whats_wrong', async () => {
       const answer = structured(await call('whats_wrong', { service: svcName('payments') }), 'whats_wrong');
       return (answer.error_groups as Row[]).find((row) => row.rc_service === svcName('payments'));
@@ -171,7 +203,12 @@ describe('MCP over Streamable HTTP', () => {
     const story = structured(await call('get_story', { story_id: String(group.sample_story_id) }), 'get_story');
     assert.equal(story.story_id, failing.traceId);
     assert.deepEqual(story.root_cause, {
-      service: svcName('payments'), span_name: 'db query', span_kind: 'internal', span_id: failing.dbSpanId, message: 'card declined 4242', exception_type: '',
+      service: svcName('payments'),
+      span_name: 'db query',
+      span_kind: 'internal',
+      span_id: failing.dbSpanId,
+      message: 'card declined 4242',
+      exception_type: '',
     });
     assert.deepEqual(story.path_services, [svcName('frontend'), svcName('cart'), svcName('payments')]);
     assert.ok(((story.critical_path as Row).top as Row[]).length > 0, 'critical-path contributors');
@@ -194,7 +231,10 @@ describe('MCP over Streamable HTTP', () => {
     const trace = structured(await call('get_trace', { trace_id: failing.traceId }), 'get_trace');
     assert.equal(trace.summarised, false);
     const spans = trace.spans as Row[];
-    assert.deepEqual(spans.map((span) => span.path), ['0', '0.0', '0.0.0', '0.0.0.0', '0.0.0.0.0', '0.0.0.0.0.0']);
+    assert.deepEqual(
+      spans.map((span) => span.path),
+      ['0', '0.0', '0.0.0', '0.0.0.0', '0.0.0.0.0', '0.0.0.0.0.0'],
+    );
     assert.equal(spans[5].span_id, failing.dbSpanId);
     assert.equal(spans[5].error, 'card declined 4242');
     assert.equal(trace.story_id, failing.traceId);
@@ -202,14 +242,20 @@ describe('MCP over Streamable HTTP', () => {
     const services = structured(await call('list_services'), 'list_services');
     assert.ok((services.services as string[]).includes(svcName('frontend')));
     // Service edges are written by the assembler on its own flush (every second), after the story.
-    const health = await until('the cart service\'s edges in get_service_health', async () => {
+    const health = await until("the cart service's edges in get_service_health", async () => {
       const answer = structured(await call('get_service_health', { service: svcName('cart') }), 'get_service_health');
       return (answer.callers as Row[]).length > 0 && (answer.callees as Row[]).length > 0 ? answer : undefined;
     });
     assert.equal(health.calls, 1);
     assert.equal(health.errors, 1);
-    assert.deepEqual((health.callers as Row[]).map((row) => row.service), [svcName('frontend')]);
-    assert.deepEqual((health.callees as Row[]).map((row) => [row.service, row.error_rate]), [[svcName('payments'), 1]]);
+    assert.deepEqual(
+      (health.callers as Row[]).map((row) => row.service),
+      [svcName('frontend')],
+    );
+    assert.deepEqual(
+      (health.callees as Row[]).map((row) => [row.service, row.error_rate]),
+      [[svcName('payments'), 1]],
+    );
 
     structured(await call('list_log_alerts', { service: svcName('payments') }), 'list_log_alerts');
     const template = await until('the log template', async () => {
@@ -217,7 +263,10 @@ describe('MCP over Streamable HTTP', () => {
       return (answer.templates as Row[])[0];
     });
     const templateDetail = structured(await call('get_log_template', { template_id: String(template.template_id) }), 'get_log_template');
-    assert.ok(((templateDetail.recent as Row[]) ?? []).some((hit) => hit.trace_id === failing.traceId), 'a recent hit leads back to the trace');
+    assert.ok(
+      ((templateDetail.recent as Row[]) ?? []).some((hit) => hit.trace_id === failing.traceId),
+      'a recent hit leads back to the trace',
+    );
   });
 
   test('a 2,000-span trace comes back summarised within the byte bound', async () => {
@@ -232,7 +281,11 @@ describe('MCP over Streamable HTTP', () => {
     const shown = answer.spans as Row[];
     assert.ok(shown.length <= 100 && shown.length > 10, `${shown.length} spans listed`);
     assert.equal(shown[0].path, '0');
-    for (const id of bigErrorSpanIds) assert.ok(shown.some((span) => span.span_id === id), `failing span ${id} is listed`);
+    for (const id of bigErrorSpanIds)
+      assert.ok(
+        shown.some((span) => span.span_id === id),
+        `failing span ${id} is listed`,
+      );
     assert.ok((answer.operations as Row[]).length > 0);
     assert.equal((answer.truncated as Row).total, 2000);
     // Asking for more spans than fit gives as many as fit, still within the bound (checked by structured()).
@@ -249,7 +302,7 @@ describe('MCP over Streamable HTTP', () => {
     assert.match(errorText(await call('get_story', { story_id: 'xyz' })), /story_id must be 32 hexadecimal characters/);
     assert.match(errorText(await call('search_traces', { limit: 0 })), /limit must be within 1\.\.500/);
     assert.match(errorText(await call('list_story_groups', { since: 'yesterday' })), /since must be <n>s/);
-    assert.match(errorText(await call('list_story_groups', { since: '8d' })), /since/, 'the API\'s own window check');
+    assert.match(errorText(await call('list_story_groups', { since: '8d' })), /since/, "the API's own window check");
     assert.match(errorText(await call('search_traces', { min_ms: 50, max_ms: 10 })), /min_ms must not exceed max_ms/);
     assert.match(errorText(await call('search_traces', { servce: 'x' })), /servce/);
     assert.match(errorText(await call('get_service_health', {})), /service is required/);
@@ -271,7 +324,10 @@ describe('svc mcp over stdio', () => {
     try {
       const { tools } = await stdio.listTools();
       assert.deepEqual(tools.map((tool) => tool.name).sort(), [...TOOL_NAMES].sort());
-      const story = structured((await stdio.callTool({ name: 'get_story', arguments: { story_id: failing.traceId } })) as CallToolResult, 'get_story over stdio');
+      const story = structured(
+        (await stdio.callTool({ name: 'get_story', arguments: { story_id: failing.traceId } })) as CallToolResult,
+        'get_story over stdio',
+      );
       assert.equal((story.root_cause as Row).span_id, failing.dbSpanId);
       assert.match(errorText((await stdio.callTool({ name: 'search_traces', arguments: { limit: 501 } })) as CallToolResult), /limit/);
     } finally {

@@ -31,7 +31,17 @@ import { HttpStore } from '../store/http-store.js';
 import { migrate } from '../store/migrate.js';
 import { getJson, metricValue } from '../testing/http.js';
 import { startKafka, type TestKafka } from '../testing/kafka.js';
-import { buildSampleLogs, buildSampleTrace, expectedApiLog, expectedApiSpan, exportLogs, exportSpans, logExporter, traceExporter, type Endpoints } from '../testing/otel.js';
+import {
+  buildSampleLogs,
+  buildSampleTrace,
+  expectedApiLog,
+  expectedApiSpan,
+  exportLogs,
+  exportSpans,
+  logExporter,
+  traceExporter,
+  type Endpoints,
+} from '../testing/otel.js';
 import { SdkTraces, sendSpans, until } from '../testing/sdk-trace.js';
 import { createLogger } from '../util/log.js';
 import { partitionForKey } from '../util/murmur2.js';
@@ -110,7 +120,11 @@ function collectorConfig(brokers: string, ports: Endpoints): string {
 before(async () => {
   assert.ok(COLLECTOR_BIN !== '', 'SVC_OTELCOL_BIN names the collector binary (scripts/otelcol/interop.sh sets it)');
   kafka = await startKafka();
-  store = await HttpStore.open('http://in-process.invalid', 'svc', () => createChdbConnection({ path: join(dir, 'chdb') }) as unknown as ClickHouseClientConfigOptions['connection']);
+  store = await HttpStore.open(
+    'http://in-process.invalid',
+    'svc',
+    () => createChdbConnection({ path: join(dir, 'chdb') }) as unknown as ClickHouseClientConfigOptions['connection'],
+  );
   await migrate(store);
   // The consumers create the topics (12 partitions each) before the collector publishes.
   for (const component of ['writer', 'assembler', 'logminer', 'ingest', 'api'] as const) await startComponent(component);
@@ -163,7 +177,10 @@ test('spans and logs published by the collector are stored field for field, as t
   const viaIngest = buildSampleTrace('ingest-checkout', nowMs, 'ingest');
   const ingestRoot = viaIngest.spans.find((span) => span.parentSpanContext === undefined)!;
   const ingestLogs = buildSampleLogs('ingest-checkout', nowMs, ingestRoot, 'ingest');
-  for (const [ports, sample, logs] of [[collectorPorts, viaCollector, collectorLogs], [ingestPorts(), viaIngest, ingestLogs]] as const) {
+  for (const [ports, sample, logs] of [
+    [collectorPorts, viaCollector, collectorLogs],
+    [ingestPorts(), viaIngest, ingestLogs],
+  ] as const) {
     const spansOut = traceExporter('grpc', ports, false);
     const logsOut = logExporter('grpc', ports, false);
     await exportSpans(spansOut, sample.spans);
@@ -172,10 +189,16 @@ test('spans and logs published by the collector are stored field for field, as t
     await logsOut.shutdown();
   }
 
-  for (const [sample, logs] of [[viaCollector, collectorLogs], [viaIngest, ingestLogs]] as const) {
+  for (const [sample, logs] of [
+    [viaCollector, collectorLogs],
+    [viaIngest, ingestLogs],
+  ] as const) {
     const trace = await until(`trace ${sample.traceId} through the api`, async () => {
       const response = await getJson(`${apiUrl()}/api/v1/traces/${sample.traceId}`);
-      const body = response.body as { spans: (ReturnType<typeof expectedApiSpan> & { self_ns: number })[]; logs: (ReturnType<typeof expectedApiLog> & { log_id: string })[] };
+      const body = response.body as {
+        spans: (ReturnType<typeof expectedApiSpan> & { self_ns: number })[];
+        logs: (ReturnType<typeof expectedApiLog> & { log_id: string })[];
+      };
       return response.status === 200 && body.spans.length === sample.spans.length && body.logs.length === logs.length ? body : undefined;
     });
     for (const span of sample.spans) {
@@ -193,7 +216,10 @@ test('spans and logs published by the collector are stored field for field, as t
   // The records each producer left on the topics for these two traces.
   const ofTrace = (traceId: string, service: string) =>
     until(`records of ${service}`, async () => {
-      const mine = captured.filter((record) => record.key === traceId || record.key === service || (record.topic === LOGS && decodeLogs(record.value).some((log) => log.serviceName === service)));
+      const mine = captured.filter(
+        (record) =>
+          record.key === traceId || record.key === service || (record.topic === LOGS && decodeLogs(record.value).some((log) => log.serviceName === service)),
+      );
       const onSignals = mine.filter((record) => record.topic === SIGNALS).length;
       const onLogs = mine.filter((record) => record.topic === LOGS).length;
       return onSignals >= 2 && onLogs >= 1 ? mine.map(describeRecord) : undefined;

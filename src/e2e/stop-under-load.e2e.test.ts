@@ -102,7 +102,9 @@ test('SIGTERM under continuous keep-alive load: exit 0 within 10 s, every acknow
   await Promise.all(clients);
   assert.ok(stopped !== undefined, 'the process did not exit within 30 s of SIGTERM');
   const stopMs = stopped.atMs - signalledAtMs;
-  t.diagnostic(`exit ${stopped.code} ${stopMs} ms after SIGTERM; ${acknowledgedExports} exports acknowledged; other answers: ${JSON.stringify(Object.fromEntries(refusedStatuses))}`);
+  t.diagnostic(
+    `exit ${stopped.code} ${stopMs} ms after SIGTERM; ${acknowledgedExports} exports acknowledged; other answers: ${JSON.stringify(Object.fromEntries(refusedStatuses))}`,
+  );
   assert.equal(stopped.code, 0);
   assert.ok(stopMs < STOP_LIMIT_MS, `exit took ${stopMs} ms after SIGTERM`);
   assert.deepEqual(acceptedLate, [], 'exports begun after the stop began were accepted');
@@ -115,7 +117,11 @@ test('SIGTERM under continuous keep-alive load: exit 0 within 10 s, every acknow
   async function reader(): Promise<void> {
     while (next < acknowledged.length) {
       const sent = acknowledged[next++];
-      const response = await pollJson(`${restarted.apiUrl}/api/v1/traces/${sent.traceId}`, ({ status, body }) => status === 200 && ((body as { spans?: unknown[] }).spans?.length ?? 0) >= sent.spanIds.length, 10_000);
+      const response = await pollJson(
+        `${restarted.apiUrl}/api/v1/traces/${sent.traceId}`,
+        ({ status, body }) => status === 200 && ((body as { spans?: unknown[] }).spans?.length ?? 0) >= sent.spanIds.length,
+        10_000,
+      );
       if (response.status !== 200) {
         missing.push(sent.traceId);
         continue;

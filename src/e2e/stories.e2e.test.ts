@@ -31,7 +31,10 @@ before(async () => {
 
 /** The server's own warnings and errors, so a failed assertion shows why the server answered 5xx. */
 function serverProblems(): string {
-  return svc.logs.filter((entry) => Number(entry.level) >= 40).map((entry) => JSON.stringify(entry)).join('\n');
+  return svc.logs
+    .filter((entry) => Number(entry.level) >= 40)
+    .map((entry) => JSON.stringify(entry))
+    .join('\n');
 }
 
 after(async () => {
@@ -45,14 +48,23 @@ class SdkTrace {
   private readonly providers = new Map<string, BasicTracerProvider>();
   constructor(readonly nowMs = Date.now()) {}
 
-  span(service: string, name: string, options: { kind: SpanKind; parent?: Span; startMs: number; endMs: number; error?: string; attributes?: Attributes }): Span {
+  span(
+    service: string,
+    name: string,
+    options: { kind: SpanKind; parent?: Span; startMs: number; endMs: number; error?: string; attributes?: Attributes },
+  ): Span {
     let provider = this.providers.get(service);
     if (provider === undefined) {
-      provider = new BasicTracerProvider({ resource: resourceFromAttributes({ 'service.name': service }), spanProcessors: [new SimpleSpanProcessor(this.memory)] });
+      provider = new BasicTracerProvider({
+        resource: resourceFromAttributes({ 'service.name': service }),
+        spanProcessors: [new SimpleSpanProcessor(this.memory)],
+      });
       this.providers.set(service, provider);
     }
     const context = options.parent === undefined ? ROOT_CONTEXT : trace.setSpan(ROOT_CONTEXT, options.parent);
-    const span = provider.getTracer('svc-e2e-stories').startSpan(name, { kind: options.kind, startTime: hrAt(this.nowMs, options.startMs, 7), attributes: options.attributes }, context);
+    const span = provider
+      .getTracer('svc-e2e-stories')
+      .startSpan(name, { kind: options.kind, startTime: hrAt(this.nowMs, options.startMs, 7), attributes: options.attributes }, context);
     if (options.error !== undefined) span.setStatus({ code: SpanStatusCode.ERROR, message: options.error });
     span.end(hrAt(this.nowMs, options.endMs, 9));
     return span;
@@ -121,7 +133,13 @@ function checkoutTrace(t: SdkTrace, endpoint: string, cardNumber: string) {
   const cache = t.span(svcName('cart'), 'cache set', { kind: SpanKind.INTERNAL, parent: cart, startMs: -380, endMs: -100, error: 'cache unavailable' });
   const callPayments = t.span(svcName('cart'), 'POST payments', { kind: SpanKind.CLIENT, parent: cart, startMs: -370, endMs: -150, error: '' });
   const payments = t.span(svcName('payments'), 'charge', { kind: SpanKind.SERVER, parent: callPayments, startMs: -365, endMs: -155, error: 'charge failed' });
-  const db = t.span(svcName('payments'), 'db query', { kind: SpanKind.INTERNAL, parent: payments, startMs: -360, endMs: -200, error: `card declined ${cardNumber}` });
+  const db = t.span(svcName('payments'), 'db query', {
+    kind: SpanKind.INTERNAL,
+    parent: payments,
+    startMs: -360,
+    endMs: -200,
+    error: `card declined ${cardNumber}`,
+  });
   return { root, cache, db, traceId: root.spanContext().traceId };
 }
 
@@ -141,15 +159,23 @@ describe('stories through the real SDK', () => {
     assert.equal(story.endpoint_service, svcName('frontend'));
     assert.equal(story.endpoint_name, 'GET /checkout');
     assert.deepEqual(story.root_cause, {
-      service: svcName('payments'), span_name: 'db query', span_kind: 'internal', span_id: built.db.spanContext().spanId,
-      message: 'card declined 4242', exception_type: '',
+      service: svcName('payments'),
+      span_name: 'db query',
+      span_kind: 'internal',
+      span_id: built.db.spanContext().spanId,
+      message: 'card declined 4242',
+      exception_type: '',
     });
     assert.deepEqual(story.path_services, [svcName('frontend'), svcName('cart'), svcName('payments')]);
-    assert.deepEqual(story.path_spans.map((s) => s.name), ['GET /checkout', 'POST cart', 'POST /cart/checkout', 'POST payments', 'charge', 'db query']);
+    assert.deepEqual(
+      story.path_spans.map((s) => s.name),
+      ['GET /checkout', 'POST cart', 'POST /cart/checkout', 'POST payments', 'charge', 'db query'],
+    );
     assert.equal(story.summary, `${svcName('payments')} failed in "db query": card declined 4242`);
-    assert.deepEqual(story.also_failed.map(({ end_ns: _end, ...rest }) => rest), [
-      { span_id: built.cache.spanContext().spanId, service: svcName('cart'), span_name: 'cache set', message: 'cache unavailable' },
-    ]);
+    assert.deepEqual(
+      story.also_failed.map(({ end_ns: _end, ...rest }) => rest),
+      [{ span_id: built.cache.spanContext().spanId, service: svcName('cart'), span_name: 'cache set', message: 'cache unavailable' }],
+    );
     assert.equal(BigInt(story.also_failed[0].end_ns), hrToNs(hrAt(t.nowMs, -100, 9)), 'end_ns exact to the nanosecond');
     assert.equal(story.span_count, 7);
     assert.deepEqual(story.flags, []);
@@ -160,14 +186,21 @@ describe('stories through the real SDK', () => {
   test('the same failure from two endpoints gives two groups with stable fingerprints', async () => {
     const traceIds: string[] = [];
     const t = new SdkTrace();
-    for (const [endpoint, card] of [['GET /checkout', '1111'], ['GET /buy-now', '2222'], ['GET /buy-now', '3333']] as const) {
+    for (const [endpoint, card] of [
+      ['GET /checkout', '1111'],
+      ['GET /buy-now', '2222'],
+      ['GET /buy-now', '3333'],
+    ] as const) {
       traceIds.push(checkoutTrace(t, endpoint, card).traceId);
     }
     await send(t.spans());
     const stories = await Promise.all(traceIds.map(waitForStory));
     const checkoutFp = expectedFingerprint(['error', svcName('frontend'), 'GET /checkout', svcName('payments'), 'db query', 'card declined <*>']);
     const buyFp = expectedFingerprint(['error', svcName('frontend'), 'GET /buy-now', svcName('payments'), 'db query', 'card declined <*>']);
-    assert.deepEqual(stories.map((s) => s.fingerprint), [checkoutFp, buyFp, buyFp]);
+    assert.deepEqual(
+      stories.map((s) => s.fingerprint),
+      [checkoutFp, buyFp, buyFp],
+    );
     assert.notEqual(checkoutFp, buyFp);
 
     const response = await until('the story groups', async () => {
@@ -178,7 +211,7 @@ describe('stories through the real SDK', () => {
     const groups = response.body as { fingerprint: string; kind: string; stories: number; endpoint_name: string; rc_span_name: string }[];
     const byFingerprint = new Map(groups.map((g) => [g.fingerprint, g]));
     assert.equal(groups.length, 2, stringifyJson(groups));
-    assert.equal(byFingerprint.get(checkoutFp)?.stories, 2, 'the first test\'s story and this one');
+    assert.equal(byFingerprint.get(checkoutFp)?.stories, 2, "the first test's story and this one");
     assert.equal(byFingerprint.get(checkoutFp)?.endpoint_name, 'GET /checkout');
     assert.equal(byFingerprint.get(buyFp)?.stories, 2);
     assert.equal(byFingerprint.get(buyFp)?.rc_span_name, 'db query');
@@ -193,7 +226,9 @@ describe('stories through the real SDK', () => {
     const row = await until('the trace in search', async () => {
       const response = await getJson(`${svc.apiUrl}/api/v1/traces/search?service=${encodeURIComponent(svcName('quiet'))}`);
       assert.equal(response.status, 200, `${stringifyJson(response.body)}\n${serverProblems()}`);
-      return (response.body as { trace_id: string; story_id: string | null; story_kind: string | null; span_count: number; is_error: boolean }[]).find((r) => r.trace_id === traceId);
+      return (response.body as { trace_id: string; story_id: string | null; story_kind: string | null; span_count: number; is_error: boolean }[]).find(
+        (r) => r.trace_id === traceId,
+      );
     });
     assert.equal(row.story_id, null);
     assert.equal(row.story_kind, null);
@@ -213,7 +248,8 @@ describe('stories through the real SDK', () => {
     const trustedBefore = metricValue(await metrics(), 'svc_assembler_trusted_baselines');
     await send(t.spans());
     await until('a trusted baseline for the endpoint', async () =>
-      metricValue(await metrics(), 'svc_assembler_trusted_baselines') > trustedBefore ? true : undefined);
+      metricValue(await metrics(), 'svc_assembler_trusted_baselines') > trustedBefore ? true : undefined,
+    );
 
     const slow = new SdkTrace();
     const root = slow.span(service, 'GET /items', { kind: SpanKind.SERVER, startMs: -900, endMs: -100 });
@@ -224,7 +260,10 @@ describe('stories through the real SDK', () => {
     assert.equal(story.kind, 'slow');
     assert.equal(story.root_cause.span_id, query.spanContext().spanId, 'the span holding most critical-path time');
     assert.equal(story.root_cause.message, 'slow');
-    assert.match(story.summary, new RegExp(`^GET /items \\(${service}\\) took 800 ms against a p99 of 2\\d(\\.\\d+)? ms; ${service} "SELECT items" held 690 ms of the critical path$`));
+    assert.match(
+      story.summary,
+      new RegExp(`^GET /items \\(${service}\\) took 800 ms against a p99 of 2\\d(\\.\\d+)? ms; ${service} "SELECT items" held 690 ms of the critical path$`),
+    );
     assert.ok(story.baseline_diff !== null);
     assert.deepEqual(story.baseline_diff.new_ops, [`${service}: GET recommendations`]);
     assert.deepEqual(story.baseline_diff.missing_ops, []);

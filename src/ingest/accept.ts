@@ -44,13 +44,20 @@ export function createAcceptor(deps: AcceptDeps) {
       notes.push(`${count} with ${INVALID_WORDS[reason]}`);
       if (!loggedInvalid.has(reason)) {
         loggedInvalid.add(reason);
-        deps.logger.warn({ signal, reason, items: count }, `dropped items with ${INVALID_WORDS[reason]}: they could never be stored or read (counted in svc_ingest_dropped_items_total; logged once)`);
+        deps.logger.warn(
+          { signal, reason, items: count },
+          `dropped items with ${INVALID_WORDS[reason]}: they could never be stored or read (counted in svc_ingest_dropped_items_total; logged once)`,
+        );
       }
     }
     return { kept, dropped: dropped.total, notes };
   }
 
-  function rejection(nouns: readonly [one: string, many: string], invalid: { dropped: number; notes: string[] }, oversize: number): { rejected: number; message: string } {
+  function rejection(
+    nouns: readonly [one: string, many: string],
+    invalid: { dropped: number; notes: string[] },
+    oversize: number,
+  ): { rejected: number; message: string } {
     const notes = [...invalid.notes];
     if (oversize > 0) notes.push(`${oversize} alone larger than kafka.max_record_bytes (${deps.maxRecordBytes} bytes)`);
     const total = invalid.dropped + oversize;
@@ -62,7 +69,10 @@ export function createAcceptor(deps: AcceptDeps) {
       deps.metrics.droppedItems.inc({ reason: 'oversize' }, built.droppedItems);
       if (!loggedOversize) {
         loggedOversize = true;
-        deps.logger.warn({ signal, maxRecordBytes: deps.maxRecordBytes }, 'dropped items that alone exceed kafka.max_record_bytes (counted in svc_ingest_dropped_items_total; logged once)');
+        deps.logger.warn(
+          { signal, maxRecordBytes: deps.maxRecordBytes },
+          'dropped items that alone exceed kafka.max_record_bytes (counted in svc_ingest_dropped_items_total; logged once)',
+        );
       }
     }
     try {
@@ -75,7 +85,10 @@ export function createAcceptor(deps: AcceptDeps) {
       deps.metrics.publishFailures.inc();
       if (!loggedFailure) {
         loggedFailure = true;
-        deps.logger.error({ err: error }, 'publishing to the bus failed; clients are told to retry (further failures are counted in svc_ingest_publish_failures_total)');
+        deps.logger.error(
+          { err: error },
+          'publishing to the bus failed; clients are told to retry (further failures are counted in svc_ingest_publish_failures_total)',
+        );
       }
       return { kind: 'unavailable' };
     }

@@ -86,7 +86,8 @@ export function createOtlpGrpcServer(deps: OtlpGrpcDeps) {
         callback({ code: grpc.status.INVALID_ARGUMENT, details: `invalid ${signal} request: ${detail}` });
         return;
       }
-      const accepting = signal === 'traces' ? deps.acceptor.acceptSpans(decoded as DecodedExport<SpanRow>) : deps.acceptor.acceptLogs(decoded as DecodedExport<LogRow>);
+      const accepting =
+        signal === 'traces' ? deps.acceptor.acceptSpans(decoded as DecodedExport<SpanRow>) : deps.acceptor.acceptLogs(decoded as DecodedExport<LogRow>);
       accepting
         .then(
           (result) => reply(signal, result, callback),

@@ -52,7 +52,8 @@ export async function readBodyWithin(request: http.IncomingMessage, lease: InFli
   const received = await collectWithin(request, lease, (bytes) => heldBytesFor(bytes), 'message');
   const contentEncoding = String(request.headers['content-encoding'] ?? 'identity').toLowerCase();
   if (contentEncoding === 'identity' || contentEncoding === '') return received;
-  if (contentEncoding !== 'gzip') throw new HttpReject(415, GRPC_CODE.INVALID_ARGUMENT, `content encoding ${contentEncoding} is not supported (gzip is)`, 'content_encoding');
+  if (contentEncoding !== 'gzip')
+    throw new HttpReject(415, GRPC_CODE.INVALID_ARGUMENT, `content encoding ${contentEncoding} is not supported (gzip is)`, 'content_encoding');
   const gunzip = zlib.createGunzip();
   gunzip.end(received);
   try {
@@ -84,7 +85,8 @@ function collectWithin(source: Readable, lease: InFlightLease, heldFor: (bytes: 
     const onData = (chunk: Buffer) => {
       total += chunk.length;
       chunks.push(chunk);
-      if (total > MAX_OTLP_MESSAGE_BYTES) return fail(new HttpReject(413, GRPC_CODE.RESOURCE_EXHAUSTED, `${what} larger than ${MAX_OTLP_MESSAGE_BYTES} bytes`, 'too_large'));
+      if (total > MAX_OTLP_MESSAGE_BYTES)
+        return fail(new HttpReject(413, GRPC_CODE.RESOURCE_EXHAUSTED, `${what} larger than ${MAX_OTLP_MESSAGE_BYTES} bytes`, 'too_large'));
       if (heldFor(total) <= lease.bytes) return;
       coveredBytes = Math.min(MAX_OTLP_MESSAGE_BYTES, Math.max(total, coveredBytes * 2, UNKNOWN_LENGTH_FIRST_BYTES));
       source.pause();

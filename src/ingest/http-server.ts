@@ -76,7 +76,8 @@ export function createOtlpHttpServer(deps: OtlpHttpDeps) {
     }
     const encoding = encodingOf(request.headers['content-type']);
     try {
-      if (encoding === undefined) throw new HttpReject(415, GRPC_CODE.INVALID_ARGUMENT, 'content type must be application/x-protobuf or application/json', 'content_type');
+      if (encoding === undefined)
+        throw new HttpReject(415, GRPC_CODE.INVALID_ARGUMENT, 'content type must be application/x-protobuf or application/json', 'content_type');
       await handleExport(request, response, signal, encoding);
     } catch (error) {
       if (error instanceof BodyCutShort) return; // the client went away: nobody to answer
@@ -89,7 +90,8 @@ export function createOtlpHttpServer(deps: OtlpHttpDeps) {
 
   async function handleExport(request: http.IncomingMessage, response: http.ServerResponse, signal: 'traces' | 'logs', encoding: Encoding): Promise<void> {
     const declared = declaredLength(request);
-    if (declared !== undefined && declared > MAX_OTLP_MESSAGE_BYTES) throw new HttpReject(413, GRPC_CODE.RESOURCE_EXHAUSTED, `message larger than ${MAX_OTLP_MESSAGE_BYTES} bytes`, 'too_large');
+    if (declared !== undefined && declared > MAX_OTLP_MESSAGE_BYTES)
+      throw new HttpReject(413, GRPC_CODE.RESOURCE_EXHAUSTED, `message larger than ${MAX_OTLP_MESSAGE_BYTES} bytes`, 'too_large');
     // Reserved before a byte of the body is read; a chunked body starts small and grows its reservation.
     const lease = await deps.budget.acquire(heldBytesFor(declared ?? UNKNOWN_LENGTH_FIRST_BYTES));
     if (typeof lease === 'string') {
@@ -107,7 +109,10 @@ export function createOtlpHttpServer(deps: OtlpHttpDeps) {
         retryLater(response, encoding, error.reason, true);
         return;
       }
-      const result = signal === 'traces' ? await deps.acceptor.acceptSpans(decode(body, encoding, 'traces') as DecodedExport<SpanRow>) : await deps.acceptor.acceptLogs(decode(body, encoding, 'logs') as DecodedExport<LogRow>);
+      const result =
+        signal === 'traces'
+          ? await deps.acceptor.acceptSpans(decode(body, encoding, 'traces') as DecodedExport<SpanRow>)
+          : await deps.acceptor.acceptLogs(decode(body, encoding, 'logs') as DecodedExport<LogRow>);
       answer(response, encoding, signal, result);
     } finally {
       lease.release();
@@ -128,7 +133,12 @@ export function createOtlpHttpServer(deps: OtlpHttpDeps) {
   function answer(response: http.ServerResponse, encoding: Encoding, signal: 'traces' | 'logs', result: AcceptResult): void {
     if (result.kind === 'ok') {
       const body = encodeExportResponse(signal, encoding, result.rejected, result.message);
-      send(response, 200, encoding === 'protobuf' ? 'application/x-protobuf' : 'application/json', typeof body === 'string' || body.length > 0 ? body : undefined);
+      send(
+        response,
+        200,
+        encoding === 'protobuf' ? 'application/x-protobuf' : 'application/json',
+        typeof body === 'string' || body.length > 0 ? body : undefined,
+      );
       return;
     }
     if (result.kind === 'busy') {

@@ -56,10 +56,21 @@ export class AlertOutput {
       const traceIds = await readExampleTraceIds(store, { service: alert.service, templateId: alert.template_id }, fromNs, toNs, EXAMPLE_TRACES);
       filled.push({ ...alert, example_traces: traceIds.map((traceId) => ({ trace_id: traceId, story_id: null })) });
     }
-    await insertAlertVersions(store, filled.map((alert) => ({ alert, published: false, updatedAtMs: this.version() })));
+    await insertAlertVersions(
+      store,
+      filled.map((alert) => ({ alert, published: false, updatedAtMs: this.version() })),
+    );
     for (const alert of changed) this.remember(alert);
-    const withStories = await tracesWithStories(store, [...new Set(filled.flatMap((a) => a.example_traces.map((t) => t.trace_id)))], oldestAllowedNs('stories', nowMs), {});
-    const messages = filled.map((alert) => ({ key: alert.alert_id, value: Buffer.from(stringifyJson(alertForApi(alert, nowMs, withStories, this.deps.activeWindowMs))) }));
+    const withStories = await tracesWithStories(
+      store,
+      [...new Set(filled.flatMap((a) => a.example_traces.map((t) => t.trace_id)))],
+      oldestAllowedNs('stories', nowMs),
+      {},
+    );
+    const messages = filled.map((alert) => ({
+      key: alert.alert_id,
+      value: Buffer.from(stringifyJson(alertForApi(alert, nowMs, withStories, this.deps.activeWindowMs))),
+    }));
     try {
       await this.deps.bus.publish(this.deps.alertsTopic, messages);
     } catch (error) {
@@ -68,7 +79,10 @@ export class AlertOutput {
       return filled;
     }
     this.deps.onPublished(messages.length);
-    await insertAlertVersions(store, filled.map((alert) => ({ alert, published: true, updatedAtMs: this.version() })));
+    await insertAlertVersions(
+      store,
+      filled.map((alert) => ({ alert, published: true, updatedAtMs: this.version() })),
+    );
     return filled;
   }
 
@@ -93,7 +107,10 @@ export class AlertOutput {
     }
     if (sent.length > 0) {
       this.deps.onPublished(sent.length);
-      await insertAlertVersions(store, sent.map((alert) => ({ alert, published: true, updatedAtMs: this.version() })));
+      await insertAlertVersions(
+        store,
+        sent.map((alert) => ({ alert, published: true, updatedAtMs: this.version() })),
+      );
     }
     return sent.length;
   }

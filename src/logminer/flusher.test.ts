@@ -29,14 +29,35 @@ function recordingStore(failures: Record<string, number>): Store & { inserts: Re
   };
 }
 
-const row = (id: string): TemplateRow => ({ templateId: id, service: 's', template: 't', count: 1, firstSeenNs: 1n, lastSeenNs: 1n, maxSeverity: 0, sample: 't', maskingVersion: 1, signature: 't', overflow: false, createdSeq: 0n, updatedAtMs: 1 });
+const row = (id: string): TemplateRow => ({
+  templateId: id,
+  service: 's',
+  template: 't',
+  count: 1,
+  firstSeenNs: 1n,
+  lastSeenNs: 1n,
+  maxSeverity: 0,
+  sample: 't',
+  maskingVersion: 1,
+  signature: 't',
+  overflow: false,
+  createdSeq: 0n,
+  updatedAtMs: 1,
+});
 const hit = (logId: string) => ({ tsNs: 60_000_000_000n, templateId: '7', service: 's', logId, traceId: '', spanId: '', severityNumber: 9 });
 
 describe('Flusher', () => {
   it('retries a failed flush without writing the summed minute counts twice', async () => {
     const store = recordingStore({ templates: 2 });
     const failures: number[] = [];
-    const flusher = new Flusher({ store, maxBatch: 100, flushMs: 10, templateRows: (ids) => [...ids].map(row), onFailure: (_e, attempt) => failures.push(attempt), backoff: { firstMs: 1, maxMs: 1 } });
+    const flusher = new Flusher({
+      store,
+      maxBatch: 100,
+      flushMs: 10,
+      templateRows: (ids) => [...ids].map(row),
+      onFailure: (_e, attempt) => failures.push(attempt),
+      backoff: { firstMs: 1, maxMs: 1 },
+    });
     flusher.addHit(hit('1'), 1);
     flusher.addHit(hit('2'), 1);
     await flusher.commitPoint();

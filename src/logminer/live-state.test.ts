@@ -8,7 +8,19 @@ const WALL_MS = 1_800_000_000_000;
 const wallMinute = WALL_MS / MINUTE_MS;
 
 function tpl(state: LiveState, id: string, service: string): void {
-  state.templates.set(id, { templateId: id, service, template: id, count: 1, firstSeenNs: 1n, lastSeenNs: 2n, maxSeverity: 9, sample: id, signature: id, overflow: false, createdSeq: 0n });
+  state.templates.set(id, {
+    templateId: id,
+    service,
+    template: id,
+    count: 1,
+    firstSeenNs: 1n,
+    lastSeenNs: 2n,
+    maxSeverity: 9,
+    sample: id,
+    signature: id,
+    overflow: false,
+    createdSeq: 0n,
+  });
 }
 
 describe('LiveState', () => {
@@ -33,8 +45,17 @@ describe('LiveState', () => {
     state.addMinuteHits('t1', 'api', wallMinute + 11, 7, WALL_MS); // too far ahead
     state.addMinuteHits('t2', 'db', wallMinute - 3, 1, WALL_MS);
     const [t1] = state.templateStates(new Set(['api']));
-    assert.deepEqual([...t1.minuteCounts].sort(), [[wallMinute - 65, 1], [wallMinute - 1, 5]]);
-    assert.deepEqual([...state.coverageOf(new Set(['api', 'db', 'none']))].map(([s, m]) => [s, [...m].sort()]), [['api', [wallMinute - 65, wallMinute - 1]], ['db', [wallMinute - 3]]]);
+    assert.deepEqual([...t1.minuteCounts].sort(), [
+      [wallMinute - 65, 1],
+      [wallMinute - 1, 5],
+    ]);
+    assert.deepEqual(
+      [...state.coverageOf(new Set(['api', 'db', 'none']))].map(([s, m]) => [s, [...m].sort()]),
+      [
+        ['api', [wallMinute - 65, wallMinute - 1]],
+        ['db', [wallMinute - 3]],
+      ],
+    );
     state.prune(WALL_MS + MINUTE_MS);
     const [later] = state.templateStates(new Set(['api']));
     assert.deepEqual([...later.minuteCounts], [[wallMinute - 1, 5]]);
@@ -45,7 +66,13 @@ describe('LiveState', () => {
     state.advanceClock('api', 50n);
     state.advanceClock('api', 40n);
     state.advanceClock('db', 70n);
-    assert.deepEqual([...state.serviceClockNs], [['api', 50n], ['db', 70n]]);
+    assert.deepEqual(
+      [...state.serviceClockNs],
+      [
+        ['api', 50n],
+        ['db', 70n],
+      ],
+    );
     assert.equal(state.newestLogNs, 70n);
   });
 });

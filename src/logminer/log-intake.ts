@@ -11,7 +11,11 @@ import type { LogminerMetrics } from './metrics.js';
 export type LogIntake = (records: readonly BusRecord[], nowMs: number) => LogRow[];
 
 export function createLogIntake(deps: { logger: Logger; metrics: LogminerMetrics }): LogIntake {
-  const decoder = new RecordDecoder({ logger: deps.logger, countBad: () => deps.metrics.dropped.inc({ reason: 'bad_record' }), counterName: 'svc_logminer_dropped_items_total' });
+  const decoder = new RecordDecoder({
+    logger: deps.logger,
+    countBad: () => deps.metrics.dropped.inc({ reason: 'bad_record' }),
+    counterName: 'svc_logminer_dropped_items_total',
+  });
 
   function decode(record: BusRecord): LogRow[] {
     const signal = record.headers?.[SIGNAL_HEADER];

@@ -120,7 +120,11 @@ async function open(settings: Partial<LogminerSettings> = {}): Promise<Harness> 
     async send(logs) {
       const byService = new Map<string, LogRow[]>();
       for (const l of logs) byService.set(l.serviceName, [...(byService.get(l.serviceName) ?? []), l]);
-      const messages: BusMessage[] = [...byService].map(([service, rows]) => ({ key: service, value: encodeLogsData(rows), headers: { [SIGNAL_HEADER]: 'logs' } }));
+      const messages: BusMessage[] = [...byService].map(([service, rows]) => ({
+        key: service,
+        value: encodeLogsData(rows),
+        headers: { [SIGNAL_HEADER]: 'logs' },
+      }));
       await bus.publish(LOGS_TOPIC, messages);
       // Committed means stored: the logminer resolves a batch only after its rows are written.
       for (let i = 0; i < 500; i++) {
@@ -153,7 +157,10 @@ describe('logminer', () => {
     const h = await open();
     try {
       const logs = [];
-      for (let i = 0; i < 30; i++) logs.push(log('checkout', `payment ${1000 + i} accepted for user ${i}`, NOW_MS - 40 * MINUTE_MS + i * 1000, { traceId: i % 2 === 0 ? 'ab'.repeat(16) : '' }));
+      for (let i = 0; i < 30; i++)
+        logs.push(
+          log('checkout', `payment ${1000 + i} accepted for user ${i}`, NOW_MS - 40 * MINUTE_MS + i * 1000, { traceId: i % 2 === 0 ? 'ab'.repeat(16) : '' }),
+        );
       logs.push(log('billing', 'invoice 42 sent', NOW_MS - 40 * MINUTE_MS));
       await h.send(logs);
       const templates = await readAllTemplates(store, NOW_MS);
@@ -188,15 +195,34 @@ describe('logminer', () => {
       const rows = await store.query<{ alert_id: string; kind: string; published: boolean; ids: string[] }>(
         "SELECT alert_id, toString(kind) AS kind, published, example_trace_ids AS ids FROM log_alerts WHERE service = 'checkout' ORDER BY updated_at_ms",
       );
-      assert.deepEqual(rows.map((r) => [r.kind, r.published]), [['new', false], ['new', true]]);
+      assert.deepEqual(
+        rows.map((r) => [r.kind, r.published]),
+        [
+          ['new', false],
+          ['new', true],
+        ],
+      );
       assert.deepEqual(rows[1].ids, ['cd'.repeat(16)]);
-      for (const deadlineMs = Date.now() + 10_000; h.alerts.length === 0 && Date.now() < deadlineMs; ) await new Promise((resolve) => setTimeout(resolve, 10));
+      for (const deadlineMs = Date.now() + 10_000; h.alerts.length === 0 && Date.now() < deadlineMs;) await new Promise((resolve) => setTimeout(resolve, 10));
       assert.equal(h.alerts.length, 1);
       assert.equal(h.alerts[0].key, rows[0].alert_id);
       const body = parseJsonExact(h.alerts[0].value.toString()) as Record<string, unknown>;
       const minute = Math.floor(Number(fresh.tsNs / 1_000_000n) / MINUTE_MS);
       assert.equal(body.alert_id, alertId('new', String(body.template_id), minute));
-      assert.deepEqual(Object.keys(body), ['alert_id', 'kind', 'template_id', 'service', 'template', 'started_at_ns', 'last_at_ns', 'window_count', 'peak_count', 'baseline_per_window', 'active', 'example_traces']);
+      assert.deepEqual(Object.keys(body), [
+        'alert_id',
+        'kind',
+        'template_id',
+        'service',
+        'template',
+        'started_at_ns',
+        'last_at_ns',
+        'window_count',
+        'peak_count',
+        'baseline_per_window',
+        'active',
+        'example_traces',
+      ]);
       assert.equal(body.kind, 'new');
       assert.equal(body.template, 'card declined by issuer');
       assert.equal(body.active, true);
@@ -230,12 +256,22 @@ describe('logminer', () => {
     assert.ok(known);
     const h = await open({ fingerprinter: 'parallel' });
     try {
-      await h.send([log('checkout', 'payment 6 accepted for user 10', NOW_MS - MINUTE_MS), log('parallel-svc', 'shard 1 ready', NOW_MS), log('parallel-svc', 'shard 2 ready', NOW_MS)]);
+      await h.send([
+        log('checkout', 'payment 6 accepted for user 10', NOW_MS - MINUTE_MS),
+        log('parallel-svc', 'shard 1 ready', NOW_MS),
+        log('parallel-svc', 'shard 2 ready', NOW_MS),
+      ]);
       const rows = await readAllTemplates(store, NOW_MS);
       const payment = rows.filter((t) => t.service === 'checkout' && t.template.startsWith('payment'));
-      assert.deepEqual(payment.map((t) => [t.templateId, t.count]), [[known.templateId, known.count + 1]]);
+      assert.deepEqual(
+        payment.map((t) => [t.templateId, t.count]),
+        [[known.templateId, known.count + 1]],
+      );
       const shard = rows.filter((t) => t.service === 'parallel-svc');
-      assert.deepEqual(shard.map((t) => [t.template, t.count, t.signature]), [['shard <*> ready', 2, 'shard <*> ready']]);
+      assert.deepEqual(
+        shard.map((t) => [t.template, t.count, t.signature]),
+        [['shard <*> ready', 2, 'shard <*> ready']],
+      );
     } finally {
       await h.close();
     }
@@ -254,7 +290,10 @@ describe('logminer', () => {
       assert.equal(await metric(h.registry, 'svc_logminer_templates'), templatesBefore.length);
       await h.send([log('checkout', 'payment 8 accepted for user 11', NOW_MS - MINUTE_MS)]);
       const carried = (await readAllTemplates(store, NOW_MS)).filter((t) => t.service === 'checkout' && t.template.startsWith('payment'));
-      assert.deepEqual(carried.map((t) => [t.templateId, t.count, t.firstSeenNs, t.createdSeq]), [[payment.templateId, payment.count + 1, payment.firstSeenNs, payment.createdSeq]]);
+      assert.deepEqual(
+        carried.map((t) => [t.templateId, t.count, t.firstSeenNs, t.createdSeq]),
+        [[payment.templateId, payment.count + 1, payment.firstSeenNs, payment.createdSeq]],
+      );
       // The service is warmed up (a template from 10 minutes ago), then a brand-new line.
       await h.send([log('epoch-svc', 'worker started', NOW_MS - 20 * MINUTE_MS), log('epoch-svc', 'cache rebuilt', NOW_MS)]);
       await h.miner.detectNow();
@@ -277,7 +316,7 @@ describe('logminer', () => {
     }
   });
 
-  it('drops undecodable records, logs older than 3 days and logs past the store\'s range, counting them', async () => {
+  it("drops undecodable records, logs older than 3 days and logs past the store's range, counting them", async () => {
     const h = await open({ keep_http_status: false });
     try {
       await h.bus.publish(LOGS_TOPIC, [{ key: 'x', value: Buffer.from([0xff, 0xff, 0xff]), headers: { [SIGNAL_HEADER]: 'logs' } }]);
@@ -320,7 +359,10 @@ describe('seasonal spikes', () => {
       const spikes = await store.query<{ service: string; day: number | null; week: number | null; n: string }>(
         "SELECT service, baseline_day AS day, baseline_week AS week, window_count AS n FROM log_alerts WHERE kind = 'spike' AND service LIKE 'seasonal-%' AND published",
       );
-      assert.deepEqual(spikes.map((r) => [r.service, r.day, r.week]), [['seasonal-b', 0, 0]]);
+      assert.deepEqual(
+        spikes.map((r) => [r.service, r.day, r.week]),
+        [['seasonal-b', 0, 0]],
+      );
       assert.equal(Number(spikes[0].n), 20);
     } finally {
       await h.close();
@@ -357,7 +399,15 @@ describe('alert republish', () => {
       },
     });
     const failures: unknown[] = [];
-    const output = new AlertOutput({ store, bus: failing, alertsTopic: ALERTS_TOPIC, activeWindowMs: 10 * MINUTE_MS, nowMs: Date.now, onPublished: () => undefined, onPublishFailure: (e) => failures.push(e) });
+    const output = new AlertOutput({
+      store,
+      bus: failing,
+      alertsTopic: ALERTS_TOPIC,
+      activeWindowMs: 10 * MINUTE_MS,
+      nowMs: Date.now,
+      onPublished: () => undefined,
+      onPublishFailure: (e) => failures.push(e),
+    });
     const now = Date.now();
     await insertAlertVersions(store, [
       { alert: alert(3, now - 3 * MINUTE_MS), published: false, updatedAtMs: 1 },
@@ -389,7 +439,20 @@ describe('parallel fingerprinter', () => {
       await parallel.restore({
         maskingVersion: MASKING_VERSION,
         keepHttpStatus: true,
-        templates: [{ templateId: first.templateId, service: 'p', signature: tokens.join(' '), tokens, count: 1, firstSeenMs: 1, lastSeenMs: 1, maxSeverity: 9, sample: 'x', overflow: false }],
+        templates: [
+          {
+            templateId: first.templateId,
+            service: 'p',
+            signature: tokens.join(' '),
+            tokens,
+            count: 1,
+            firstSeenMs: 1,
+            lastSeenMs: 1,
+            maxSeverity: 9,
+            sample: 'x',
+            overflow: false,
+          },
+        ],
       });
       const [again] = await parallel.mine([{ service: 'p', line: 'connected to db-9 in 3 ms', timeMs: 2, severity: 9 }]);
       assert.equal(again.templateId, first.templateId);
@@ -413,7 +476,10 @@ describe('svc remine', () => {
     assert.equal(summary.logs, before - 1);
     const templates = (await readAllTemplates(store, Date.now())).filter((t) => t.service === 'remine-svc').map((t) => [t.template, t.count]);
     // Kept status codes never match a wildcard: 200 and 500 stay apart.
-    assert.deepEqual(templates, [['GET /a <*> 200 in <*> ms', 2], ['GET /a <*> 500 in <*> ms', 1]]);
+    assert.deepEqual(templates, [
+      ['GET /a <*> 200 in <*> ms', 2],
+      ['GET /a <*> 500 in <*> ms', 1],
+    ]);
     assert.equal(await count('SELECT count() AS n FROM template_hits'), before - 1);
     assert.equal(await count("SELECT sum(hits) AS n FROM template_minutes WHERE service = 'remine-svc'"), 3);
     const state = await readLogminerState(store);

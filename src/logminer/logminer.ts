@@ -101,7 +101,14 @@ export function createLogminer(settings: { logminer: LogminerSettings; logsTopic
       consumer = deps.bus.consume({ group: LOGMINER_GROUP, topics: [settings.logsTopic], handler: handle, maxInFlightBatches: 16, maxBatchRecords: 200 });
       detector.start();
       logger.info(
-        { maskingVersion: MASKING_VERSION, newEpoch: restored.newEpoch, epochStartMs: restored.epochStartMs, restoredTemplates: restored.restoredTemplates, fingerprinter: s.fingerprinter, detectSecs: s.detect_secs },
+        {
+          maskingVersion: MASKING_VERSION,
+          newEpoch: restored.newEpoch,
+          epochStartMs: restored.epochStartMs,
+          restoredTemplates: restored.restoredTemplates,
+          fingerprinter: s.fingerprinter,
+          detectSecs: s.detect_secs,
+        },
         restored.newEpoch ? 'logminer consuming; masking changed: new masking epoch, no new-template alerts for 15 minutes' : 'logminer consuming',
       );
     },

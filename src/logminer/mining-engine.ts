@@ -24,7 +24,9 @@ export interface MiningEngine {
 /** Worker threads of `parallel`: the machines this runs on have 2 cores. */
 const PARALLEL_WORKERS = 2;
 
-export function createMiningEngine(settings: Pick<LogminerSettings, 'sim_threshold' | 'max_clusters_per_service' | 'keep_http_status' | 'fingerprinter'>): MiningEngine {
+export function createMiningEngine(
+  settings: Pick<LogminerSettings, 'sim_threshold' | 'max_clusters_per_service' | 'keep_http_status' | 'fingerprinter'>,
+): MiningEngine {
   const created = createMiner(settings, PARALLEL_WORKERS);
   const options = minerOptionsFrom(settings);
   if (created.mode === 'parallel') {

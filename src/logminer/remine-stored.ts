@@ -111,7 +111,15 @@ export async function remineStoredLogs(
       if (tsNs < r.firstSeenNs) r.firstSeenNs = tsNs;
       if (tsNs > r.lastSeenNs) r.lastSeenNs = tsNs;
       if (severity > r.maxSeverity) r.maxSeverity = severity;
-      hits.push({ tsNs, templateId: cluster.id, service: line.service_name, logId: line.id, traceId: line.trace_id, spanId: line.span_id, severityNumber: severity });
+      hits.push({
+        tsNs,
+        templateId: cluster.id,
+        service: line.service_name,
+        logId: line.id,
+        traceId: line.trace_id,
+        spanId: line.span_id,
+        severityNumber: severity,
+      });
       const minute = Number(tsNs / NS_PER_MINUTE);
       if (minute >= fromMinute) {
         const mk = `${cluster.id}:${minute}`;

@@ -61,9 +61,14 @@ export function snapshotFromRows(rows: readonly TemplateRow[], keepHttpStatus: b
   };
 }
 
-export async function restoreLogminer(
-  deps: { store: Store; engine: MiningEngine; state: LiveState; nowMs: number; keepHttpStatus: boolean; keepMinutes: number },
-): Promise<RestoreResult> {
+export async function restoreLogminer(deps: {
+  store: Store;
+  engine: MiningEngine;
+  state: LiveState;
+  nowMs: number;
+  keepHttpStatus: boolean;
+  keepMinutes: number;
+}): Promise<RestoreResult> {
   const { store, state, nowMs, keepHttpStatus } = deps;
   const stored = await readLogminerState(store);
   const rows = await readAllTemplates(store, nowMs);
@@ -79,7 +84,10 @@ export async function restoreLogminer(
   const current = rows.filter((r) => carriedVersion === undefined || r.maskingVersion === carriedVersion);
   if (newEpoch) {
     // Templates first, then the state: a crash in between starts the epoch again from the same rows.
-    await upsertTemplates(store, current.map((r) => ({ ...r, maskingVersion: MASKING_VERSION, updatedAtMs: Math.max(nowMs, r.updatedAtMs + 1) })));
+    await upsertTemplates(
+      store,
+      current.map((r) => ({ ...r, maskingVersion: MASKING_VERSION, updatedAtMs: Math.max(nowMs, r.updatedAtMs + 1) })),
+    );
     await writeLogminerState(store, { maskingVersion: MASKING_VERSION, keepHttpStatus, epochStartMs: nowMs }, nowMs);
   }
   await deps.engine.restore(snapshotFromRows(current, keepHttpStatus));

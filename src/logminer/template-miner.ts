@@ -51,7 +51,12 @@ export function createTemplateMiner(deps: TemplateMinerDeps): (logs: LogRow[]) =
 
   return async (logs) => {
     if (logs.length === 0) return;
-    const records: MineRecord[] = logs.map((log) => ({ service: log.serviceName, line: log.body, timeMs: Number(log.tsNs / 1_000_000n), severity: log.severityNumber }));
+    const records: MineRecord[] = logs.map((log) => ({
+      service: log.serviceName,
+      line: log.body,
+      timeMs: Number(log.tsNs / 1_000_000n),
+      severity: log.severityNumber,
+    }));
     const mined = await engine.mine(records);
     const wallMs = deps.nowMs();
     for (let i = 0; i < logs.length; i++) {
@@ -71,7 +76,18 @@ export function createTemplateMiner(deps: TemplateMinerDeps): (logs: LogRow[]) =
       state.addMinuteHits(templateId, log.serviceName, minute, 1, wallMs);
       state.advanceClock(log.serviceName, log.tsNs);
       state.markMined(log.serviceName, wallMs);
-      flusher.addHit({ tsNs: log.tsNs, templateId, service: log.serviceName, logId: log.logId, traceId: log.traceId, spanId: log.spanId, severityNumber: log.severityNumber }, minute);
+      flusher.addHit(
+        {
+          tsNs: log.tsNs,
+          templateId,
+          service: log.serviceName,
+          logId: log.logId,
+          traceId: log.traceId,
+          spanId: log.spanId,
+          severityNumber: log.severityNumber,
+        },
+        minute,
+      );
     }
     metrics.logsMined.inc(logs.length);
     metrics.templates.set(state.templates.size);

@@ -60,7 +60,10 @@ export async function getJson(caller: ApiCaller, path: string, query?: Record<st
   }
   if (answer.status === 200) return answer.body;
   if (answer.status === 404 && notFoundMessage !== undefined) throw new ApiCallError(404, notFoundMessage);
-  const message = typeof answer.body === 'object' && answer.body !== null && typeof (answer.body as { error?: unknown }).error === 'string' ? (answer.body as { error: string }).error : `http ${answer.status}`;
+  const message =
+    typeof answer.body === 'object' && answer.body !== null && typeof (answer.body as { error?: unknown }).error === 'string'
+      ? (answer.body as { error: string }).error
+      : `http ${answer.status}`;
   throw new ApiCallError(answer.status, message);
 }
 

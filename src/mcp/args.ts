@@ -12,16 +12,22 @@ export const sinceArg = (defaultSince: string) =>
 export const untilArg = z
   .union([z.string().min(1), z.number().int()], { error: 'until must be an RFC 3339 time or Unix seconds' })
   .optional()
-  .describe('Window end: RFC 3339 time (e.g. 2026-11-25T08:00:00Z) or Unix seconds; at most 60 s in the future; the window must start within the last 7 days. Default now.');
+  .describe(
+    'Window end: RFC 3339 time (e.g. 2026-11-25T08:00:00Z) or Unix seconds; at most 60 s in the future; the window must start within the last 7 days. Default now.',
+  );
 
 export const windowArgs = (defaultSince: string) => ({ since: sinceArg(defaultSince), until: untilArg });
 
 export const serviceArg = (meaning: string) => z.string().min(1).max(200, { error: 'service must be at most 200 characters' }).optional().describe(meaning);
 
-export const storyKindArg = z.enum(['error', 'slow'], { error: 'kind must be error or slow' }).optional().describe('Only stories of this kind: error (a span failed) or slow (slower than the endpoint baseline).');
+export const storyKindArg = z
+  .enum(['error', 'slow'], { error: 'kind must be error or slow' })
+  .optional()
+  .describe('Only stories of this kind: error (a span failed) or slow (slower than the endpoint baseline).');
 
 /** A string argument whose absence or wrong type is reported by name. */
-export const requiredString = (name: string) => z.string({ error: (issue) => (issue.input === undefined ? `${name} is required` : `${name} must be a string`) });
+export const requiredString = (name: string) =>
+  z.string({ error: (issue) => (issue.input === undefined ? `${name} is required` : `${name} must be a string`) });
 
 export const traceIdArg = (what: string) => requiredString(what).regex(/^[0-9a-fA-F]{32}$/, { error: `${what} must be 32 hexadecimal characters` });
 

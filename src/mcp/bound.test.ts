@@ -31,14 +31,25 @@ test('clip cuts long text with an ellipsis', () => {
 
 test('exactValues turns *_ns values and bigints into exact decimal strings, leaving the rest', () => {
   const body = { ts_ns: 1_795_593_018_858_000_123n, duration_ns: 1500, calls: 3, nested: [{ end_ns: 7n, rate: 0.5 }], big: 2n ** 64n - 1n, name: 'x' };
-  assert.deepEqual(exactValues(body), { ts_ns: '1795593018858000123', duration_ns: '1500', calls: 3, nested: [{ end_ns: '7', rate: 0.5 }], big: '18446744073709551615', name: 'x' });
+  assert.deepEqual(exactValues(body), {
+    ts_ns: '1795593018858000123',
+    duration_ns: '1500',
+    calls: 3,
+    nested: [{ end_ns: '7', rate: 0.5 }],
+    big: '18446744073709551615',
+    name: 'x',
+  });
   assert.equal(nsToMs(1_500_000n), 1.5);
   assert.equal(nsToMs('2500000'), 2.5);
 });
 
 test('an answer no tool foresaw is shrunk to the bound, ids and *_ns strings kept whole', () => {
   const id = 'a'.repeat(32);
-  const huge = { trace_id: id, start_ns: '1795593018858000123', spans: Array.from({ length: 500 }, (_, i) => ({ span_id: id, name: 'n'.repeat(5_000), depth: i })) };
+  const huge = {
+    trace_id: id,
+    start_ns: '1795593018858000123',
+    spans: Array.from({ length: 500 }, (_, i) => ({ span_id: id, name: 'n'.repeat(5_000), depth: i })),
+  };
   const shrunk = enforceBound(huge, 20_000);
   assert.ok(jsonBytes(shrunk) <= 20_000, String(jsonBytes(shrunk)));
   assert.equal(shrunk.trace_id, id);

@@ -57,7 +57,8 @@ const MIN_CLIP_CHARS = 40;
 function shrink(value: unknown, maxChars: number, maxItems: number): unknown {
   if (typeof value === 'string') return clip(value, maxChars);
   if (Array.isArray(value)) return value.slice(0, maxItems).map((item) => shrink(item, maxChars, maxItems));
-  if (value !== null && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, shrink(item, maxChars, maxItems)]));
+  if (value !== null && typeof value === 'object')
+    return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, shrink(item, maxChars, maxItems)]));
   return value;
 }
 

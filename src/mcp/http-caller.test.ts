@@ -35,7 +35,14 @@ function api(auth: boolean, ttlSecs = 3600): Api {
     {
       listen: { host: '127.0.0.1', port: 0 },
       queryTimeoutSecs: 15,
-      auth: { enabled: auth, username: 'agent', password_hash: passwordHash, session_ttl_secs: ttlSecs, session_key: Buffer.alloc(32, 7), secure_cookie: false },
+      auth: {
+        enabled: auth,
+        username: 'agent',
+        password_hash: passwordHash,
+        session_ttl_secs: ttlSecs,
+        session_key: Buffer.alloc(32, 7),
+        secure_cookie: false,
+      },
     },
     { traces: SERVICES_ONLY, registry: new Registry(), metricRegistries: [], logger: createLogger('silent'), routes: [probe, mcpRoutes()] },
   );
@@ -70,9 +77,12 @@ test('with credentials it signs in once and reads with the session cookie, never
   assert.ok(reads.every((entry) => entry.cookie && !entry.basic));
 });
 
-test('a wrong password comes back as the API\'s refusal', async () => {
+test("a wrong password comes back as the API's refusal", async () => {
   const caller = httpCaller({ baseUrl: url(secured), username: 'agent', password: 'wrong', timeoutMs: 30_000 });
-  await assert.rejects(getJson(caller, '/api/v1/probe'), (error: unknown) => error instanceof ApiCallError && error.status === 401 && error.message === 'unauthorized');
+  await assert.rejects(
+    getJson(caller, '/api/v1/probe'),
+    (error: unknown) => error instanceof ApiCallError && error.status === 401 && error.message === 'unauthorized',
+  );
 });
 
 test('an expired session is renewed and the read still answers', async () => {
@@ -112,7 +122,10 @@ test('/mcp reads under one session per credential: the password is checked for /
     }
     const reads = seen.filter((entry) => entry.path === '/api/v1/services');
     assert.equal(reads.length, 3);
-    assert.ok(reads.every((entry) => entry.cookie && !entry.basic), 'reads carry the session, not the password');
+    assert.ok(
+      reads.every((entry) => entry.cookie && !entry.basic),
+      'reads carry the session, not the password',
+    );
     assert.equal(seen.filter((entry) => entry.path === '/api/v1/auth/login').length, 1, 'signed in once, on the first read');
     assert.ok(seen.filter((entry) => entry.path === '/mcp').every((entry) => entry.basic));
   } finally {
@@ -120,5 +133,7 @@ test('/mcp reads under one session per credential: the password is checked for /
   }
   const wrong = new Client({ name: 'session-test-wrong', version: '1.0.0' });
   const badBasic = `Basic ${Buffer.from('agent:wrong').toString('base64')}`;
-  await assert.rejects(wrong.connect(new StreamableHTTPClientTransport(new URL(`${url(secured)}/mcp`), { requestInit: { headers: { authorization: badBasic } } })));
+  await assert.rejects(
+    wrong.connect(new StreamableHTTPClientTransport(new URL(`${url(secured)}/mcp`), { requestInit: { headers: { authorization: badBasic } } })),
+  );
 });

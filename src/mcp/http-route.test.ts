@@ -32,12 +32,31 @@ before(async () => {
   await migrate(store);
   api = createApi(
     { listen: { host: '127.0.0.1', port: 0 }, queryTimeoutSecs: 15 },
-    { traces: createTraceRepo(store, 15), registry: new Registry(), metricRegistries: [], logger: createLogger('silent'), routes: [createStoryRoutes(store, { nowMs: () => NOW_MS }), mcpRoutes()], checkResponses: true },
+    {
+      traces: createTraceRepo(store, 15),
+      registry: new Registry(),
+      metricRegistries: [],
+      logger: createLogger('silent'),
+      routes: [createStoryRoutes(store, { nowMs: () => NOW_MS }), mcpRoutes()],
+      checkResponses: true,
+    },
   );
   await api.start();
   url = `http://127.0.0.1:${api.port()}/mcp`;
   await insertStories(store, [
-    { storyId: hexId(7), fingerprint: '18446744073709551615', kind: 'error', tsNs: nsAt(-60_000) + 123n, durationNs: 2_000_000n, endpointService: 'web', endpointName: 'GET /x', rcService: 'db', rcSpanName: 'query', summary: 'db failed in "query": boom', writtenAtMs: NOW_MS - 60_000 },
+    {
+      storyId: hexId(7),
+      fingerprint: '18446744073709551615',
+      kind: 'error',
+      tsNs: nsAt(-60_000) + 123n,
+      durationNs: 2_000_000n,
+      endpointService: 'web',
+      endpointName: 'GET /x',
+      rcService: 'db',
+      rcSpanName: 'query',
+      summary: 'db failed in "query": boom',
+      writtenAtMs: NOW_MS - 60_000,
+    },
   ]);
 });
 
@@ -64,7 +83,7 @@ test('with authentication off the SDK client reads a story through /mcp, ids and
   }
 });
 
-test('an MCP client\'s GET and DELETE answer 405; a plain GET is not the endpoint\'s; another origin is refused', async () => {
+test("an MCP client's GET and DELETE answer 405; a plain GET is not the endpoint's; another origin is refused", async () => {
   const streamGet = await fetch(url, { headers: { accept: 'text/event-stream' } });
   assert.equal(streamGet.status, 405);
   assert.equal(streamGet.headers.get('allow'), 'POST');
@@ -79,14 +98,15 @@ test('an MCP client\'s GET and DELETE answer 405; a plain GET is not the endpoin
   assert.equal(sameOrigin.status, 200);
 });
 
-test('the API\'s query timeout bounds a tool\'s reads: past it the agent gets the tool error storage timeout', async () => {
+test("the API's query timeout bounds a tool's reads: past it the agent gets the tool error storage timeout", async () => {
   // A story route that never answers stands in for a read the database does not finish: the
   // request bound (query_timeout_secs + 5 s) of the API's request context must answer for it.
   let reads = 0;
-  const stalled: RouteModule = (app) => app.get('/api/v1/stories/:storyId', () => {
-    reads++;
-    return new Promise(() => undefined);
-  });
+  const stalled: RouteModule = (app) =>
+    app.get('/api/v1/stories/:storyId', () => {
+      reads++;
+      return new Promise(() => undefined);
+    });
   const slowApi = createApi(
     { listen: { host: '127.0.0.1', port: 0 }, queryTimeoutSecs: 1 },
     { traces: createTraceRepo(store, 1), registry: new Registry(), metricRegistries: [], logger: createLogger('silent'), routes: [stalled, mcpRoutes()] },

@@ -10,6 +10,6 @@ test('the default hour and longer windows give their last 15 minutes', () => {
   for (const since of [undefined, '1h', '60m', '3600s', '24h', '7d']) assert.equal(incidentSince(since), '15m', String(since));
 });
 
-test('a value the API will refuse is left to the API\'s own check on the other reads', () => {
+test("a value the API will refuse is left to the API's own check on the other reads", () => {
   assert.equal(incidentSince('0m'), '15m');
 });

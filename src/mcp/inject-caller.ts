@@ -26,7 +26,12 @@ export function createInjectCallers(app: FastifyInstance): (auth: McpRequestAuth
   const sessions = new Map<string, Session>();
   return (auth) => {
     const read: CookieRead = async (path, query, cookie) => {
-      const response = await app.inject({ method: 'GET', url: `${path}${queryString(query)}`, headers: cookie === undefined ? {} : { cookie }, remoteAddress: auth.remoteAddress });
+      const response = await app.inject({
+        method: 'GET',
+        url: `${path}${queryString(query)}`,
+        headers: cookie === undefined ? {} : { cookie },
+        remoteAddress: auth.remoteAddress,
+      });
       return { status: response.statusCode, body: parseBody(response.body, response.headers['content-type'] as string | undefined) };
     };
     const basic = parseBasic(auth.authorization);
@@ -34,7 +39,13 @@ export function createInjectCallers(app: FastifyInstance): (auth: McpRequestAuth
     let session = sessions.get(auth.authorization);
     if (session === undefined) {
       session = new Session(async () => {
-        const response = await app.inject({ method: 'POST', url: LOGIN_PATH, headers: { 'content-type': 'application/json' }, payload: JSON.stringify(basic), remoteAddress: auth.remoteAddress });
+        const response = await app.inject({
+          method: 'POST',
+          url: LOGIN_PATH,
+          headers: { 'content-type': 'application/json' },
+          payload: JSON.stringify(basic),
+          remoteAddress: auth.remoteAddress,
+        });
         const answer = { status: response.statusCode, body: parseBody(response.body, response.headers['content-type'] as string | undefined) };
         const setCookie = response.headers['set-cookie'];
         return signInResult(response.statusCode, Array.isArray(setCookie) ? setCookie.join(', ') : setCookie, answer);

@@ -32,7 +32,10 @@ test('depth-first order with position paths; children by start time, whatever th
   const spans = [span('c', 'a', 30, 5), span('a', '', 0, 100), span('b', 'a', 10, 10), span('d', 'b', 12, 2, { status: 'error', status_message: 'boom' })];
   const t = topo(spans, { maxSpans: 100 });
   assert.deepEqual(ids(t), ['a', 'b', 'd', 'c']);
-  assert.deepEqual(t.spans.map((s) => s.path), ['0', '0.0', '0.0.0', '0.1']);
+  assert.deepEqual(
+    t.spans.map((s) => s.path),
+    ['0', '0.0', '0.0.0', '0.1'],
+  );
   assert.equal(t.summarised, false);
   assert.equal(t.error_spans, 1);
   assert.equal(t.spans[2]?.error, 'boom');
@@ -45,12 +48,16 @@ test('a span whose parent never arrived and a parent cycle become extra roots, n
   const spans = [span('a', '', 0, 10), span('o', 'missing', 5, 1), span('x', 'y', 20, 1), span('y', 'x', 21, 1)];
   const t = topo(spans, { maxSpans: 100 });
   assert.equal(t.spans.length, 4);
-  assert.deepEqual(t.spans.map((s) => s.path), ['0', '1', '2', '2.0']);
+  assert.deepEqual(
+    t.spans.map((s) => s.path),
+    ['0', '1', '2', '2.0'],
+  );
 });
 
 test('a large trace is summarised: root, failing spans with their ancestors, at most maxSpans, hidden children counted', () => {
   const spans = [span('1', '', 0, 1000)];
-  for (let i = 2; i <= 2000; i++) spans.push(span(i.toString(16), Math.floor(i / 2).toString(16), i % 500, 1, i === 1999 ? { status: 'error', status_message: 'deep failure' } : {}));
+  for (let i = 2; i <= 2000; i++)
+    spans.push(span(i.toString(16), Math.floor(i / 2).toString(16), i % 500, 1, i === 1999 ? { status: 'error', status_message: 'deep failure' } : {}));
   const t = topo(spans, { maxSpans: 50 });
   assert.equal(t.summarised, true);
   assert.equal(t.span_count, 2000);

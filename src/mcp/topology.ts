@@ -146,23 +146,25 @@ export function buildTopology(spans: TraceSpanInput[], options: { maxSpans: numb
   const scope = inScope.map((position) => at(nodes, position));
   const traceStartNs = nodes.reduce((min, node) => (node.startNs < min ? node.startNs : min), nodes[0]?.startNs ?? 0n);
   const traceEndNs = nodes.reduce((max, node) => (node.startNs + node.durationNs > max ? node.startNs + node.durationNs : max), traceStartNs);
-  const entries = inScope.filter((position) => chosen.has(position)).map((position) => {
-    const node = at(nodes, position);
-    const entry: TopologyEntry = {
-      span_id: node.span.span_id,
-      path: node.path,
-      service: node.span.service_name,
-      name: clip(node.span.span_name, 120),
-      kind: node.span.kind,
-      start_ms: ms(node.startNs - traceStartNs),
-      duration_ms: ms(node.durationNs),
-      self_ms: ms(node.selfNs),
-    };
-    if (isError(node.span)) entry.error = clip(node.span.status_message === '' ? 'error' : node.span.status_message, 200);
-    const hidden = node.children.filter((child) => !chosen.has(child)).length;
-    if (hidden > 0) entry.hidden_children = hidden;
-    return entry;
-  });
+  const entries = inScope
+    .filter((position) => chosen.has(position))
+    .map((position) => {
+      const node = at(nodes, position);
+      const entry: TopologyEntry = {
+        span_id: node.span.span_id,
+        path: node.path,
+        service: node.span.service_name,
+        name: clip(node.span.span_name, 120),
+        kind: node.span.kind,
+        start_ms: ms(node.startNs - traceStartNs),
+        duration_ms: ms(node.durationNs),
+        self_ms: ms(node.selfNs),
+      };
+      if (isError(node.span)) entry.error = clip(node.span.status_message === '' ? 'error' : node.span.status_message, 200);
+      const hidden = node.children.filter((child) => !chosen.has(child)).length;
+      if (hidden > 0) entry.hidden_children = hidden;
+      return entry;
+    });
   return {
     span_count: nodes.length,
     scope_span_count: scope.length,
@@ -203,5 +205,12 @@ function operationTotals(scope: Node[]): NonNullable<Topology['operations']> {
   return [...totals.values()]
     .sort((a, b) => (b.selfNs > a.selfNs ? 1 : b.selfNs < a.selfNs ? -1 : 0))
     .slice(0, 15)
-    .map((total) => ({ service: total.service, name: total.name, count: total.count, errors: total.errors, self_ms: ms(total.selfNs), max_ms: ms(total.maxNs) }));
+    .map((total) => ({
+      service: total.service,
+      name: total.name,
+      count: total.count,
+      errors: total.errors,
+      self_ms: ms(total.selfNs),
+      max_ms: ms(total.maxNs),
+    }));
 }

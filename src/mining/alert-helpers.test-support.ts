@@ -22,7 +22,15 @@ export function template(id: string, firstSeenMin: number, counts: Record<number
   const minuteCounts = new Map<number, number>(Object.entries(counts).map(([m, c]) => [Number(m), c]));
   let total = 0;
   for (const c of minuteCounts.values()) total += c;
-  return { templateId: id, service, template: `tpl ${id}`, firstSeenNs: nsAtMinute(firstSeenMin), lastSeenNs: nsAtMinute(lastSeenMin), minuteCounts, totalCount: total };
+  return {
+    templateId: id,
+    service,
+    template: `tpl ${id}`,
+    firstSeenNs: nsAtMinute(firstSeenMin),
+    lastSeenNs: nsAtMinute(lastSeenMin),
+    minuteCounts,
+    totalCount: total,
+  };
 }
 
 /** Every minute in [from, to) covered. */

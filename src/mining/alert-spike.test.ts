@@ -87,9 +87,17 @@ test('seasonal: the same window a day and a week earlier must also be exceeded',
 
 test('a running spike keeps its id and start and tracks the peak', () => {
   const prev: LogAlert = {
-    alert_id: 'abcdabcdabcdabcd', kind: 'spike', template_id: 't', service: 'svc', template: 'tpl t',
-    started_at_ns: nsAtMinute(W0 - 1), last_at_ns: nsAtMinute(T0_MIN - 1), window_count: 60, peak_count: 60,
-    baseline_per_window: 0, example_traces: [],
+    alert_id: 'abcdabcdabcdabcd',
+    kind: 'spike',
+    template_id: 't',
+    service: 'svc',
+    template: 'tpl t',
+    started_at_ns: nsAtMinute(W0 - 1),
+    last_at_ns: nsAtMinute(T0_MIN - 1),
+    window_count: 60,
+    peak_count: 60,
+    baseline_per_window: 0,
+    example_traces: [],
   };
   const r = run([template('t', T0_MIN - 1000, counts(0, 30))], { previous: new Map([['t', prev]]) });
   assert.equal(r.alerts[0].alert_id, prev.alert_id);

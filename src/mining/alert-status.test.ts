@@ -37,7 +37,11 @@ test('detectAlerts runs the three rules over one state', () => {
   const spiky: Record<number, number> = {};
   for (let i = 1; i <= 5; i++) spiky[T0_MIN - i] = 20;
   const r = detectAlerts({
-    templates: [template('old', T0_MIN - 500, spiky, 'svc', T0_MIN - 1), template('fresh', T0_MIN - 1), template('quiet', T0_MIN - 400, {}, 'svc', T0_MIN - 300)],
+    templates: [
+      template('old', T0_MIN - 500, spiky, 'svc', T0_MIN - 1),
+      template('fresh', T0_MIN - 1),
+      template('quiet', T0_MIN - 400, {}, 'svc', T0_MIN - 300),
+    ],
     wallClockNs: nsAtMinute(T0_MIN),
     dataClockNs: nsAtMinute(T0_MIN),
     prevDataClockNs: nsAtMinute(T0_MIN - 1),
@@ -48,6 +52,9 @@ test('detectAlerts runs the three rules over one state', () => {
     serviceLogClockNs: new Map([['svc', nsAtMinute(T0_MIN)]]),
     settings: SETTINGS,
   });
-  assert.deepEqual(r.alerts.map((a) => `${a.kind}:${a.template_id}`), ['new:fresh', 'spike:old', 'silence:quiet']);
+  assert.deepEqual(
+    r.alerts.map((a) => `${a.kind}:${a.template_id}`),
+    ['new:fresh', 'spike:old', 'silence:quiet'],
+  );
   assert.equal(r.spikeWindowsSkipped, 0);
 });

@@ -7,6 +7,10 @@ export function isAlertActive(alert: Pick<LogAlert, 'last_at_ns'>, windowEndNs: 
 }
 
 /** A template is alerting when one of its `new` or `spike` alerts is active (silence does not count). */
-export function isTemplateAlerting(alerts: readonly Pick<LogAlert, 'kind' | 'last_at_ns'>[], windowEndNs: bigint, activeWindowNs: bigint = ACTIVE_WINDOW_NS): boolean {
+export function isTemplateAlerting(
+  alerts: readonly Pick<LogAlert, 'kind' | 'last_at_ns'>[],
+  windowEndNs: bigint,
+  activeWindowNs: bigint = ACTIVE_WINDOW_NS,
+): boolean {
   return alerts.some((a) => a.kind !== 'silence' && isAlertActive(a, windowEndNs, activeWindowNs));
 }

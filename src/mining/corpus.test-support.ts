@@ -20,7 +20,8 @@ const SHAPES = [
   (r: () => number) => `job ${['build', 'test', 'deploy', 'lint'][Math.floor(r() * 4)]} finished in ${Math.floor(r() * 900)}ms`,
   (r: () => number) => `connection to db-${Math.floor(r() * 9)} lost, retrying in ${Math.floor(r() * 10)} seconds`,
   (r: () => number) => `request ${uuidFrom(r)} failed: timeout after ${Math.floor(r() * 30)} s`,
-  (r: () => number) => `worker ${Math.floor(r() * 16)} picked ${Math.floor(r() * 5) + 1} tasks ${Array.from({ length: Math.floor(r() * 4) + 1 }, () => Math.floor(r() * 100)).join(' ')} done`,
+  (r: () => number) =>
+    `worker ${Math.floor(r() * 16)} picked ${Math.floor(r() * 5) + 1} tasks ${Array.from({ length: Math.floor(r() * 4) + 1 }, () => Math.floor(r() * 100)).join(' ')} done`,
   (r: () => number) => `session ${['opened', 'closed'][Math.floor(r() * 2)]} for user ${['root', 'alice', 'bob'][Math.floor(r() * 3)]}`,
 ];
 

@@ -143,7 +143,18 @@ export function similarity(template: readonly string[], line: readonly string[],
       // `user` or `by` in both (name-introducer.ts); so does a word in the same quotes or brackets,
       // and the last word after a label such as `for:` (value-slot.ts); so does a word beside an
       // arrow (`stopped -> READY`).
-      if (!allowWordChange && !(labelled && i >= core && fits) && !t.includes(WILDCARD) && !l.includes(WILDCARD) && !((isNameLike(t) || isNameLike(l)) && !partOfCompound(t, l)) && !differsInValueSlot(t, l) && !(i === compared - 1 && followsLabel(template, line, i)) && !(i > 0 && template[i - 1] === line[i - 1] && introducesName(line[i - 1], t, l)) && !besideArrow(template, line, i)) return -1;
+      if (
+        !allowWordChange &&
+        !(labelled && i >= core && fits) &&
+        !t.includes(WILDCARD) &&
+        !l.includes(WILDCARD) &&
+        !((isNameLike(t) || isNameLike(l)) && !partOfCompound(t, l)) &&
+        !differsInValueSlot(t, l) &&
+        !(i === compared - 1 && followsLabel(template, line, i)) &&
+        !(i > 0 && template[i - 1] === line[i - 1] && introducesName(line[i - 1], t, l)) &&
+        !besideArrow(template, line, i)
+      )
+        return -1;
       fits = false;
     }
   }
@@ -467,7 +478,24 @@ function tailsEqual(template: readonly string[], line: readonly string[], core: 
 /** Characters a value is commonly wrapped or followed by; kept around a generalized token. */
 function isAffixChar(c: number): boolean {
   // ( ) [ ] { } " ' = : , ; / . @ |
-  return c === 40 || c === 41 || c === 91 || c === 93 || c === 123 || c === 125 || c === 34 || c === 39 || c === 61 || c === 58 || c === 44 || c === 59 || c === 47 || c === 46 || c === 64 || c === 124;
+  return (
+    c === 40 ||
+    c === 41 ||
+    c === 91 ||
+    c === 93 ||
+    c === 123 ||
+    c === 125 ||
+    c === 34 ||
+    c === 39 ||
+    c === 61 ||
+    c === 58 ||
+    c === 44 ||
+    c === 59 ||
+    c === 47 ||
+    c === 46 ||
+    c === 64 ||
+    c === 124
+  );
 }
 
 /**

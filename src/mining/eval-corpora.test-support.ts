@@ -17,8 +17,42 @@ interface Shape {
   line: (r: Rand) => string;
 }
 
-const USERS = ['alice', 'bob', 'carol', 'dave', 'erin', 'frank', 'grace', 'heidi', 'ivan', 'judy', 'mallory', 'oscar', 'peggy', 'trent', 'victor', 'walter', 'root', 'admin', 'deploy', 'backup'];
-const HOSTS = ['gateway', 'cache-east', 'cache-west', 'db-primary', 'db-replica', 'api.internal', 'edge-lb', 'auth.svc.local', 'queue', 'search-node', 'mailer', 'billing.prod'];
+const USERS = [
+  'alice',
+  'bob',
+  'carol',
+  'dave',
+  'erin',
+  'frank',
+  'grace',
+  'heidi',
+  'ivan',
+  'judy',
+  'mallory',
+  'oscar',
+  'peggy',
+  'trent',
+  'victor',
+  'walter',
+  'root',
+  'admin',
+  'deploy',
+  'backup',
+];
+const HOSTS = [
+  'gateway',
+  'cache-east',
+  'cache-west',
+  'db-primary',
+  'db-replica',
+  'api.internal',
+  'edge-lb',
+  'auth.svc.local',
+  'queue',
+  'search-node',
+  'mailer',
+  'billing.prod',
+];
 const JOBS = ['nightly-backup', 'reindex_users', 'report', 'cleanup-tmp', 'sync_ledger', 'rotate-keys', 'thumbnailer', 'export.csv', 'warmup'];
 const BUNDLES = ['com.acme.sync', 'com.acme.mail.fetch', 'org.example.indexer', 'net.tools.agent', 'io.demo.uploader', 'com.vendor.updater.daemon'];
 const WORDS = ['alpha', 'beta', 'gamma', 'delta', 'omega', 'kappa', 'sigma'];
@@ -33,13 +67,19 @@ const maybe = (r: Rand, text: string): string => (r() < 0.5 ? text : '');
 /** A variable word (user, host, host:port, job or bundle name) in a fixed early position. */
 const EARLY_WORD: Shape[] = [
   { template: '<*>: session started on tty <*>', line: (r) => `${pick(r, USERS)}: session started on tty ${int(r, 9)}` },
-  { template: 'Accepted password for <*> from <*> port <*> ssh2', line: (r) => `Accepted password for ${pick(r, USERS)} from ${ip(r)} port ${1024 + int(r, 60000)} ssh2` },
+  {
+    template: 'Accepted password for <*> from <*> port <*> ssh2',
+    line: (r) => `Accepted password for ${pick(r, USERS)} from ${ip(r)} port ${1024 + int(r, 60000)} ssh2`,
+  },
   { template: 'session opened for user <*> by <*>', line: (r) => `session opened for user ${pick(r, USERS)} by ${pick(r, USERS)}` },
   { template: 'session closed for user <*>', line: (r) => `session closed for user ${pick(r, USERS)}` },
   { template: '<*> reports backend <*> healthy', line: (r) => `${pick(r, HOSTS)} reports backend ${pick(r, HOSTS)} healthy` },
   { template: '<*> reports backend <*> unreachable', line: (r) => `${pick(r, HOSTS)} reports backend ${pick(r, HOSTS)} unreachable` },
   { template: '<*> open through proxy <*>', line: (r) => `${pick(r, HOSTS)}:${pick(r, [80, 443, 8080, 8443])} open through proxy ${pick(r, HOSTS)}` },
-  { template: '<*> close, <*> bytes sent, <*> bytes received', line: (r) => `${pick(r, HOSTS)}:${pick(r, [80, 443, 8080])} close, ${int(r, 99999)} bytes sent, ${int(r, 99999)} bytes received` },
+  {
+    template: '<*> close, <*> bytes sent, <*> bytes received',
+    line: (r) => `${pick(r, HOSTS)}:${pick(r, [80, 443, 8080])} close, ${int(r, 99999)} bytes sent, ${int(r, 99999)} bytes received`,
+  },
   { template: 'job <*> finished in <*> ms', line: (r) => `job ${pick(r, JOBS)} finished in ${int(r, 5000)} ms` },
   { template: 'job <*> started by <*>', line: (r) => `job ${pick(r, JOBS)} started by ${pick(r, USERS)}` },
   { template: '<*>[<*>]: scheduler tick, <*> tasks due', line: (r) => `${pick(r, BUNDLES)}[${int(r, 900)}]: scheduler tick, ${int(r, 20)} tasks due` },

@@ -9,7 +9,10 @@ test('FGA counts groups, not lines: a split rare event costs as much as a split 
   const truth = ['A', 'A', 'A', 'A', 'B', 'C'];
   const truthTemplates = ['a <*>', 'a <*>', 'a <*>', 'a <*>', 'b', 'c'];
   // All right: 3 of 3 groups.
-  assert.deepEqual(templateLevelScores(['x', 'x', 'x', 'x', 'y', 'z'], ['a <*>', 'a <*>', 'a <*>', 'a <*>', 'b', 'c'], truth, truthTemplates, same), { fga: 1, fta: 1 });
+  assert.deepEqual(templateLevelScores(['x', 'x', 'x', 'x', 'y', 'z'], ['a <*>', 'a <*>', 'a <*>', 'a <*>', 'b', 'c'], truth, truthTemplates, same), {
+    fga: 1,
+    fta: 1,
+  });
   // B and C merged: 1 of 2 predicted groups right, 1 of 3 events found.
   const merged = templateLevelScores(['x', 'x', 'x', 'x', 'y', 'y'], ['a <*>', 'a <*>', 'a <*>', 'a <*>', '<*>', '<*>'], truth, truthTemplates, same);
   assert.equal(merged.fga, (2 * 0.5 * (1 / 3)) / (0.5 + 1 / 3));

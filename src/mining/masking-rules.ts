@@ -48,7 +48,27 @@ function isOneOf(words: Map<number, string[]>, line: string, start: number, end:
   return false;
 }
 
-const DATE_NAMES = byFirstChar(['Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat', 'Sun', 'Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec']);
+const DATE_NAMES = byFirstChar([
+  'Mon',
+  'Tue',
+  'Wed',
+  'Thu',
+  'Fri',
+  'Sat',
+  'Sun',
+  'Jan',
+  'Feb',
+  'Mar',
+  'Apr',
+  'May',
+  'Jun',
+  'Jul',
+  'Aug',
+  'Sep',
+  'Oct',
+  'Nov',
+  'Dec',
+]);
 
 /** Abbreviated weekday and month names: parts of timestamps, hence variables. */
 function isDateName(line: string, start: number): boolean {

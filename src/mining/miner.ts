@@ -25,7 +25,9 @@ export interface MinerOptions {
 }
 
 /** Miner options from the logminer settings; `gpu` is refused in this build. */
-export function minerOptionsFrom(settings: Pick<LogminerSettings, 'sim_threshold' | 'max_clusters_per_service' | 'keep_http_status' | 'fingerprinter'>): MinerOptions {
+export function minerOptionsFrom(
+  settings: Pick<LogminerSettings, 'sim_threshold' | 'max_clusters_per_service' | 'keep_http_status' | 'fingerprinter'>,
+): MinerOptions {
   if (settings.fingerprinter === 'gpu') {
     throw new Error('logminer.fingerprinter = "gpu" is not supported in this build (use off, scalar or parallel)');
   }

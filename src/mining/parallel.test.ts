@@ -14,7 +14,10 @@ test('parallel mining gives the same templates and ids as scalar mining', async 
     const first = await parallel.mineBatch(records.slice(0, 2500));
     const second = await parallel.mineBatch(records.slice(2500));
     const got = [...first, ...second];
-    assert.deepEqual(got.map((g) => g.templateId), expected.map((c) => c.id));
+    assert.deepEqual(
+      got.map((g) => g.templateId),
+      expected.map((c) => c.id),
+    );
     // The texts of the last batch are the final ones.
     for (let i = 2500; i < records.length; i++) assert.equal(got[i].template, templateText(expected[i]));
     const sortById = <T extends { templateId: string }>(xs: T[]): T[] => [...xs].sort((a, b) => a.templateId.localeCompare(b.templateId));

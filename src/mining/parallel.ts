@@ -27,7 +27,10 @@ export class ParallelMiner {
 
   constructor(options: MinerOptions, workers = 2) {
     if (workers < 1) throw new Error('workers must be at least 1');
-    this.handles = Array.from({ length: workers }, () => new WorkerRpc<WorkerRequest, WorkerReply>(new URL('./parallel-worker.js', import.meta.url), { name: 'mining worker', workerData: options }));
+    this.handles = Array.from(
+      { length: workers },
+      () => new WorkerRpc<WorkerRequest, WorkerReply>(new URL('./parallel-worker.js', import.meta.url), { name: 'mining worker', workerData: options }),
+    );
   }
 
   /** Mines a batch; results are in input order with each template's text after the batch. */

@@ -4,7 +4,11 @@ import type { BusRecord } from '../model/bus.js';
 import { parseAlertRecord, type NotifierAlert } from './alert.js';
 
 /** Newest copy (greatest last_at) of each alert in the batch, of a delivered kind; `onBad` hears of each record that is not an alert. */
-export function newestAlerts(records: readonly BusRecord[], kinds: ReadonlySet<string>, onBad: (record: BusRecord, reason: string) => void): Map<string, NotifierAlert> {
+export function newestAlerts(
+  records: readonly BusRecord[],
+  kinds: ReadonlySet<string>,
+  onBad: (record: BusRecord, reason: string) => void,
+): Map<string, NotifierAlert> {
   const alerts = new Map<string, NotifierAlert>();
   for (const record of records) {
     const parsed = parseAlertRecord(record.value);

@@ -49,9 +49,19 @@ it('rejects records that are not log alerts with a reason', () => {
 
 it('reads a stored log_alerts row (64-bit columns as decimal strings)', () => {
   const alert = alertFromStored({
-    alert_id: 'x', a_kind: 'spike', a_template_id: '7', a_service: 's', a_template: 't', a_started_at_ns: '1795000000123456789',
-    a_last_at_ns: '1795000600987654321', a_window_count: '30', a_peak_count: '31', a_baseline_per_window: 4, a_baseline_day: null,
-    a_baseline_week: null, a_example_trace_ids: ['c'.repeat(32)],
+    alert_id: 'x',
+    a_kind: 'spike',
+    a_template_id: '7',
+    a_service: 's',
+    a_template: 't',
+    a_started_at_ns: '1795000000123456789',
+    a_last_at_ns: '1795000600987654321',
+    a_window_count: '30',
+    a_peak_count: '31',
+    a_baseline_per_window: 4,
+    a_baseline_day: null,
+    a_baseline_week: null,
+    a_example_trace_ids: ['c'.repeat(32)],
   });
   assert.equal(alert.last_at_ns, 1795000600987654321n);
   assert.equal(alert.window_count, 30);

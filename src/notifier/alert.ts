@@ -34,7 +34,8 @@ export function parseAlertRecord(value: Buffer | string): { ok: true; alert: Not
   const windowCount = toCount(o.window_count);
   const peakCount = toCount(o.peak_count);
   if (windowCount === undefined || peakCount === undefined) return { ok: false, reason: 'window_count or peak_count is not an integer' };
-  const baseline = typeof o.baseline_per_window === 'number' ? o.baseline_per_window : typeof o.baseline_per_window === 'bigint' ? Number(o.baseline_per_window) : undefined;
+  const baseline =
+    typeof o.baseline_per_window === 'number' ? o.baseline_per_window : typeof o.baseline_per_window === 'bigint' ? Number(o.baseline_per_window) : undefined;
   if (baseline === undefined) return { ok: false, reason: 'baseline_per_window is not a number' };
   const examples = Array.isArray(o.example_traces) ? o.example_traces : [];
   const traceIds: string[] = [];

@@ -49,12 +49,18 @@ describe('alert bodies', () => {
 
   it('builds at most 3 trace links from public_url, with or without a trailing slash', () => {
     const ids = ['a', 'b', 'c', 'd'].map((c) => c.repeat(32));
-    assert.deepEqual(traceLinks('https://svc.example/', ids), ids.slice(0, 3).map((id) => `https://svc.example/traces/${id}`));
+    assert.deepEqual(
+      traceLinks('https://svc.example/', ids),
+      ids.slice(0, 3).map((id) => `https://svc.example/traces/${id}`),
+    );
     assert.deepEqual(traceLinks('https://svc.example/base', ids.slice(0, 1)), [`https://svc.example/base/traces/${ids[0]}`]);
   });
 
   it('has exactly the webhook fields with their types', () => {
-    const body = webhookBody(alert({ kind: 'spike', window_count: 12, baseline_per_window: 1.5, example_trace_ids: ['f'.repeat(32)] }), 'http://localhost:8090');
+    const body = webhookBody(
+      alert({ kind: 'spike', window_count: 12, baseline_per_window: 1.5, example_trace_ids: ['f'.repeat(32)] }),
+      'http://localhost:8090',
+    );
     assert.deepEqual(body, {
       alert_id: '0123456789abcdef',
       kind: 'spike',

@@ -31,7 +31,11 @@ it('opens after repeated failures, gives each new alert one attempt while open, 
   const clock = new FakeClock();
   let failing = true;
   const receiver = await startReceiver(() => (failing ? { status: 503 } : { status: 200 }), clock.now);
-  const run = await startNotifier(store, notifierSettings([{ name: 'pager', kind: 'webhook', url: receiver.url }], { max_attempts: 8, breaker_cooldown_secs: 300 }), clock);
+  const run = await startNotifier(
+    store,
+    notifierSettings([{ name: 'pager', kind: 'webhook', url: receiver.url }], { max_attempts: 8, breaker_cooldown_secs: 300 }),
+    clock,
+  );
   const state = async (alertId: string) => (await readDeliveries(store, [alertId], clock.nowMs)).get(deliveryKey(alertId, 'pager'));
   const gauge = () => metricValue(run.registry, 'svc_notifier_breaker_open', 'target="pager"');
   const deliver = async (spec: Parameters<typeof alertValue>[0] = {}) => {
@@ -69,8 +73,14 @@ it('opens after repeated failures, gives each new alert one attempt while open, 
     failing = false;
     assert.deepEqual(await deliver(), { result: 'delivered', attempts: 1, requests: 1 });
     assert.equal(await gauge(), 0);
-    await waitFor('svc_notifier_deliveries_total{result="failed"} 4', async () => (await metricValue(run.registry, 'svc_notifier_deliveries_total', 'result="failed"')) === 4);
-    await waitFor('svc_notifier_deliveries_total{result="delivered"} 2', async () => (await metricValue(run.registry, 'svc_notifier_deliveries_total', 'result="delivered"')) === 2);
+    await waitFor(
+      'svc_notifier_deliveries_total{result="failed"} 4',
+      async () => (await metricValue(run.registry, 'svc_notifier_deliveries_total', 'result="failed"')) === 4,
+    );
+    await waitFor(
+      'svc_notifier_deliveries_total{result="delivered"} 2',
+      async () => (await metricValue(run.registry, 'svc_notifier_deliveries_total', 'result="delivered"')) === 2,
+    );
   } finally {
     await run.close();
     await receiver.close();
@@ -80,7 +90,11 @@ it('opens after repeated failures, gives each new alert one attempt while open, 
 it('an alert being retried when the breaker opens keeps its max_attempts, also with Retry-After; a new alert meanwhile gets one attempt', async () => {
   const clock = new FakeClock();
   const receiver = await startReceiver(() => ({ status: 503, headers: { 'retry-after': '2' } }), clock.now);
-  const run = await startNotifier(store, notifierSettings([{ name: 'slow', kind: 'webhook', url: receiver.url }], { max_attempts: 8, breaker_cooldown_secs: 300 }), clock);
+  const run = await startNotifier(
+    store,
+    notifierSettings([{ name: 'slow', kind: 'webhook', url: receiver.url }], { max_attempts: 8, breaker_cooldown_secs: 300 }),
+    clock,
+  );
   const state = async (alertId: string) => (await readDeliveries(store, [alertId], clock.nowMs)).get(deliveryKey(alertId, 'slow'));
   try {
     const first = alertValue({ last_at_ns: BigInt(clock.nowMs) * 1_000_000n }, clock.nowMs);
@@ -106,16 +120,23 @@ it('keeps other targets delivering while one target is retrying or broken', asyn
   const healthy = await startReceiver(() => ({ status: 200 }), clock.now);
   // A sleep that never ends on its own: the broken target's retry waits for ever, the healthy one must not.
   const untilClosed = (_ms: number, signal: AbortSignal) => new Promise<void>((resolve) => signal.addEventListener('abort', () => resolve()));
-  const run = await startNotifier(store, notifierSettings([
-    { name: 'broken', kind: 'webhook', url: broken.url },
-    { name: 'healthy', kind: 'webhook', url: healthy.url },
-  ]), { now: clock.now, sleep: untilClosed });
+  const run = await startNotifier(
+    store,
+    notifierSettings([
+      { name: 'broken', kind: 'webhook', url: broken.url },
+      { name: 'healthy', kind: 'webhook', url: healthy.url },
+    ]),
+    { now: clock.now, sleep: untilClosed },
+  );
   try {
     for (let i = 0; i < 3; i++) await run.publish(alertValue({}, clock.nowMs));
     await waitFor('healthy got all three', () => healthy.received.length === 3);
     // The broken target tried each alert once and now waits on their backoffs, holding no attempt.
     await waitFor('broken tried each once', () => broken.received.length === 3);
-    await waitFor('svc_notifier_queued_alerts{target="broken"} 3', async () => (await metricValue(run.registry, 'svc_notifier_queued_alerts', 'target="broken"')) === 3);
+    await waitFor(
+      'svc_notifier_queued_alerts{target="broken"} 3',
+      async () => (await metricValue(run.registry, 'svc_notifier_queued_alerts', 'target="broken"')) === 3,
+    );
   } finally {
     await run.close();
     await broken.close();
@@ -130,15 +151,31 @@ it('drops alerts past a full target queue as failed without an attempt, counted 
   const run = await startNotifier(store, notifierSettings([{ name: 'full', kind: 'webhook', url: broken.url }]), { now: clock.now, sleep: untilClosed }, 2);
   try {
     const alerts = Array.from({ length: 4 }, () => alertValue({}, clock.nowMs));
-    await run.bus.publish(ALERTS_TOPIC, alerts.map((a) => ({ key: 'same-partition', value: a.value })));
+    await run.bus.publish(
+      ALERTS_TOPIC,
+      alerts.map((a) => ({ key: 'same-partition', value: a.value })),
+    );
     await waitFor('two dropped', async () => (await metricValue(run.registry, 'svc_notifier_dropped_total', 'target="full"')) === 2);
     await waitFor('two tried', () => broken.received.length === 2);
-    const states = await readDeliveries(store, alerts.map((a) => a.alert_id), clock.nowMs);
-    assert.deepEqual(alerts.map((a) => states.get(deliveryKey(a.alert_id, 'full'))?.result), ['pending', 'pending', 'failed', 'failed']);
+    const states = await readDeliveries(
+      store,
+      alerts.map((a) => a.alert_id),
+      clock.nowMs,
+    );
+    assert.deepEqual(
+      alerts.map((a) => states.get(deliveryKey(a.alert_id, 'full'))?.result),
+      ['pending', 'pending', 'failed', 'failed'],
+    );
     assert.equal(await metricValue(run.registry, 'svc_notifier_deliveries_total', 'result="failed"'), 2);
     await run.publish(alertValue({}, clock.nowMs));
     await waitFor('third dropped', async () => (await metricValue(run.registry, 'svc_notifier_dropped_total', 'target="full"')) === 3);
-    assert.equal(run.logs.text().split('\n').filter((line) => line.includes('queue full')).length, 1);
+    assert.equal(
+      run.logs
+        .text()
+        .split('\n')
+        .filter((line) => line.includes('queue full')).length,
+      1,
+    );
   } finally {
     await run.close();
     await broken.close();

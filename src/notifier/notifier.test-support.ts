@@ -147,12 +147,22 @@ export function notifierSettings(targets: NotifierTarget[], over: Partial<Notifi
 /** Log lines written by a pino logger at debug level. */
 export function capturedLogger(): { logger: ReturnType<typeof createLogger>; text: () => string } {
   const lines: string[] = [];
-  const logger = createLogger('debug', { write: (line: string) => { lines.push(line); return true; } } as unknown as NodeJS.WritableStream);
+  const logger = createLogger('debug', {
+    write: (line: string) => {
+      lines.push(line);
+      return true;
+    },
+  } as unknown as NodeJS.WritableStream);
   return { logger, text: () => lines.join('') };
 }
 
 /** A started notifier with its bus, registry and captured logs. */
-export async function startNotifier(store: Store, settings: { notifier: NotifierSettings }, clock: { now: () => number; sleep: Sleep }, queueCapacity?: number) {
+export async function startNotifier(
+  store: Store,
+  settings: { notifier: NotifierSettings },
+  clock: { now: () => number; sleep: Sleep },
+  queueCapacity?: number,
+) {
   const bus = await alertsBus();
   const registry = new Registry();
   const logs = capturedLogger();

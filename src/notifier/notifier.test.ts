@@ -14,7 +14,18 @@ import { createStore } from '../store/create-store.js';
 import { deliveryKey, readDeliveries } from '../store/deliveries.js';
 import { migrate } from '../store/migrate.js';
 import { NOTIFIER_GROUP } from './notifier.js';
-import { ALERTS_TOPIC, FakeClock, alertValue, metricValue, nextAlertId, notifierSettings, ok, startNotifier, startReceiver, waitFor } from './notifier.test-support.js';
+import {
+  ALERTS_TOPIC,
+  FakeClock,
+  alertValue,
+  metricValue,
+  nextAlertId,
+  notifierSettings,
+  ok,
+  startNotifier,
+  startReceiver,
+  waitFor,
+} from './notifier.test-support.js';
 
 const dataDir = mkdtempSync(join(tmpdir(), 'svc-notifier-test-'));
 let store: Store;
@@ -39,7 +50,17 @@ describe('notifier delivery', () => {
     const run = await startNotifier(store, notifierSettings([{ name: 'ops-hook', kind: 'webhook', url: `${receiver.url}/hook` }]), clock);
     try {
       const traces = ['a'.repeat(32), 'b'.repeat(32), 'c'.repeat(32), 'd'.repeat(32)];
-      const alert = alertValue({ kind: 'spike', window_count: 42, peak_count: 50, baseline_per_window: 3.5, trace_ids: traces, last_at_ns: BigInt(clock.nowMs) * 1_000_000n + 987_654n }, clock.nowMs);
+      const alert = alertValue(
+        {
+          kind: 'spike',
+          window_count: 42,
+          peak_count: 50,
+          baseline_per_window: 3.5,
+          trace_ids: traces,
+          last_at_ns: BigInt(clock.nowMs) * 1_000_000n + 987_654n,
+        },
+        clock.nowMs,
+      );
       await run.publish(alert);
       await waitFor('one request', () => receiver.received.length === 1);
       await waitFor('delivered record', async () => (await stateOf(alert.alert_id, 'ops-hook', clock.nowMs))?.result === 'delivered');
@@ -47,7 +68,23 @@ describe('notifier delivery', () => {
       assert.equal(request.path, '/hook');
       assert.equal(request.headers['content-type'], 'application/json');
       const body = JSON.parse(request.body) as Record<string, unknown>;
-      assert.deepEqual(Object.keys(body).sort(), ['alert_id', 'baseline', 'count', 'example_trace_ids', 'kind', 'last_at', 'links', 'service', 'started_at', 'summary', 'template', 'template_id'].sort());
+      assert.deepEqual(
+        Object.keys(body).sort(),
+        [
+          'alert_id',
+          'baseline',
+          'count',
+          'example_trace_ids',
+          'kind',
+          'last_at',
+          'links',
+          'service',
+          'started_at',
+          'summary',
+          'template',
+          'template_id',
+        ].sort(),
+      );
       for (const field of ['alert_id', 'kind', 'service', 'template_id', 'template', 'summary']) assert.equal(typeof body[field], 'string', field);
       assert.equal(body.template_id, '18446744073709551557');
       assert.match(body.started_at as string, /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/);
@@ -56,10 +93,16 @@ describe('notifier delivery', () => {
       assert.equal(body.count, 42);
       assert.equal(body.baseline, 3.5);
       assert.deepEqual(body.example_trace_ids, traces);
-      assert.deepEqual(body.links, traces.slice(0, 3).map((id) => `http://svc.example:8090/traces/${id}`));
+      assert.deepEqual(
+        body.links,
+        traces.slice(0, 3).map((id) => `http://svc.example:8090/traces/${id}`),
+      );
       assert.equal(body.summary, 'Log spike in checkout: "payment <*> declined" logged 42 times in the window (baseline 3.5)');
       assert.deepEqual(await stateOf(alert.alert_id, 'ops-hook', clock.nowMs), { result: 'delivered', attempts: 1 });
-      await waitFor('svc_notifier_deliveries_total{result="delivered"} 1', async () => (await metricValue(run.registry, 'svc_notifier_deliveries_total', 'result="delivered"')) === 1);
+      await waitFor(
+        'svc_notifier_deliveries_total{result="delivered"} 1',
+        async () => (await metricValue(run.registry, 'svc_notifier_deliveries_total', 'result="delivered"')) === 1,
+      );
     } finally {
       await run.close();
       await receiver.close();
@@ -78,7 +121,11 @@ describe('notifier delivery', () => {
     const first = await startNotifier(store, settings, clock);
     try {
       await first.publish(alertValue({ alert_id: alertId }, clock.nowMs));
-      await waitFor('both recorded delivered', async () => (await stateOf(alertId, 'once-a', clock.nowMs))?.result === 'delivered' && (await stateOf(alertId, 'once-b', clock.nowMs))?.result === 'delivered');
+      await waitFor(
+        'both recorded delivered',
+        async () =>
+          (await stateOf(alertId, 'once-a', clock.nowMs))?.result === 'delivered' && (await stateOf(alertId, 'once-b', clock.nowMs))?.result === 'delivered',
+      );
       // A refresh (last_at grew) and a republish in the same run.
       clock.nowMs += 60_000;
       await first.publish(alertValue({ alert_id: alertId }, clock.nowMs));
@@ -126,8 +173,42 @@ describe('notifier delivery', () => {
     // The logminer stores every alert before publishing it; the resume reads it from there.
     await store.insert(
       'log_alerts',
-      ['alert_id', 'kind', 'template_id', 'service', 'template', 'started_at_ns', 'last_at_ns', 'window_count', 'peak_count', 'baseline_per_window', 'baseline_day', 'baseline_week', 'example_trace_ids', 'published', 'updated_at_ms'],
-      [[alertId, 'new', '18446744073709551557', 'checkout', 'payment <*> declined', String(lastAtNs - 1_000n), String(lastAtNs), 0, 9, 0, null, null, ['e'.repeat(32)], true, clock.nowMs]],
+      [
+        'alert_id',
+        'kind',
+        'template_id',
+        'service',
+        'template',
+        'started_at_ns',
+        'last_at_ns',
+        'window_count',
+        'peak_count',
+        'baseline_per_window',
+        'baseline_day',
+        'baseline_week',
+        'example_trace_ids',
+        'published',
+        'updated_at_ms',
+      ],
+      [
+        [
+          alertId,
+          'new',
+          '18446744073709551557',
+          'checkout',
+          'payment <*> declined',
+          String(lastAtNs - 1_000n),
+          String(lastAtNs),
+          0,
+          9,
+          0,
+          null,
+          null,
+          ['e'.repeat(32)],
+          true,
+          clock.nowMs,
+        ],
+      ],
     );
     receiver.respond = ok;
     clock.nowMs += 1_000;
@@ -149,11 +230,7 @@ describe('notifier delivery', () => {
   it('honours Retry-After (seconds and HTTP date) before retrying, for 429 and 503', async () => {
     const clock = new FakeClock(Date.UTC(2026, 10, 22, 8, 0, 0));
     const retryAt = new Date(clock.nowMs + 60_000 + 20_000).toUTCString();
-    const answers = [
-      { status: 429, headers: { 'retry-after': '7' } },
-      { status: 503, headers: { 'retry-after': retryAt } },
-      { status: 200 },
-    ];
+    const answers = [{ status: 429, headers: { 'retry-after': '7' } }, { status: 503, headers: { 'retry-after': retryAt } }, { status: 200 }];
     const receiver = await startReceiver((i) => answers[i] ?? { status: 200 }, clock.now);
     const run = await startNotifier(store, notifierSettings([{ name: 'retry-after', kind: 'webhook', url: receiver.url }]), clock);
     try {
@@ -174,10 +251,14 @@ describe('notifier delivery', () => {
     const clock = new FakeClock();
     const gone = await startReceiver(() => ({ status: 404 }), clock.now);
     const moved = await startReceiver(() => ({ status: 301, headers: { location: 'http://127.0.0.1:9/elsewhere' } }), clock.now);
-    const run = await startNotifier(store, notifierSettings([
-      { name: 'gone', kind: 'webhook', url: gone.url },
-      { name: 'moved', kind: 'webhook', url: moved.url },
-    ]), clock);
+    const run = await startNotifier(
+      store,
+      notifierSettings([
+        { name: 'gone', kind: 'webhook', url: gone.url },
+        { name: 'moved', kind: 'webhook', url: moved.url },
+      ]),
+      clock,
+    );
     try {
       const alert = alertValue({}, clock.nowMs);
       await run.publish(alert);
@@ -206,7 +287,10 @@ describe('notifier delivery', () => {
       const gaps = receiver.received.slice(1).map((r, i) => r.atMs - receiver.received[i].atMs);
       assert.deepEqual(gaps, [1_000, 2_000, 4_000]);
       assert.deepEqual(await stateOf(alert.alert_id, 'flaky', clock.nowMs), { result: 'failed', attempts: 4 });
-      await waitFor('svc_notifier_deliveries_total{result="failed"} 1', async () => (await metricValue(run.registry, 'svc_notifier_deliveries_total', 'result="failed"')) === 1);
+      await waitFor(
+        'svc_notifier_deliveries_total{result="failed"} 1',
+        async () => (await metricValue(run.registry, 'svc_notifier_deliveries_total', 'result="failed"')) === 1,
+      );
     } finally {
       await run.close();
       await receiver.close();
@@ -250,10 +334,17 @@ describe('notifier delivery', () => {
     const closed = await startReceiver(ok, clock.now);
     const closedUrl = closed.url;
     await closed.close();
-    const run = await startNotifier(store, notifierSettings([
-      { name: 'slow', kind: 'webhook', url: receiver.url },
-      { name: 'refused', kind: 'webhook', url: closedUrl },
-    ], { timeout_secs: 1, max_attempts: 2 }), clock);
+    const run = await startNotifier(
+      store,
+      notifierSettings(
+        [
+          { name: 'slow', kind: 'webhook', url: receiver.url },
+          { name: 'refused', kind: 'webhook', url: closedUrl },
+        ],
+        { timeout_secs: 1, max_attempts: 2 },
+      ),
+      clock,
+    );
     try {
       const alert = alertValue({}, clock.nowMs);
       await run.publish(alert);
@@ -370,7 +461,10 @@ describe('notifier delivery', () => {
       await run.publish(alertValue({}, clock.nowMs));
       await run.publish(alertValue({}, clock.nowMs));
       await waitFor('committed', async () => (await run.bus.offsets(NOTIFIER_GROUP, ALERTS_TOPIC)).every((p) => p.committed === p.end));
-      const disabled = run.logs.text().split('\n').filter((line) => line.includes('delivery is disabled'));
+      const disabled = run.logs
+        .text()
+        .split('\n')
+        .filter((line) => line.includes('delivery is disabled'));
       assert.equal(disabled.length, 1);
     } finally {
       await run.close();

@@ -68,7 +68,19 @@ export function createNotifier(settings: { notifier: NotifierSettings }, deps: N
   /** Strictly increasing per process, so a later state of a pair always wins ReplacingMergeTree's version. */
   const stampMs = createVersionClock(nowMs);
   const writeRecords = createRecordWriter({ store: deps.store, sleep, metrics, logger });
-  const queues = createTargetQueues(config, { breakers, memory, metrics, writeRecords, stampMs, capacity: queueCapacity, fetch: deps.fetch ?? globalThis.fetch, nowMs, sleep, closing: closing.signal, logger });
+  const queues = createTargetQueues(config, {
+    breakers,
+    memory,
+    metrics,
+    writeRecords,
+    stampMs,
+    capacity: queueCapacity,
+    fetch: deps.fetch ?? globalThis.fetch,
+    nowMs,
+    sleep,
+    closing: closing.signal,
+    logger,
+  });
   const planContext: PlanContext = {
     queueRoom: new Map([...queues].map(([name, queue]) => [name, (count: number) => queue.hasRoom(count)])),
     memory: (key) => memory.get(key),
@@ -87,7 +99,12 @@ export function createNotifier(settings: { notifier: NotifierSettings }, deps: N
       if (step.record !== undefined && step.state !== 'queued') metrics.deliveries.inc({ result: step.state });
       if (step.dropped === true) {
         metrics.dropped.inc({ target: step.target });
-        logOnce(`queue_full:${step.target}`, () => logger.warn({ target: step.target, capacity: queueCapacity }, 'notifier queue full: newest alerts recorded failed without an attempt (counted in svc_notifier_dropped_total; logged once)'));
+        logOnce(`queue_full:${step.target}`, () =>
+          logger.warn(
+            { target: step.target, capacity: queueCapacity },
+            'notifier queue full: newest alerts recorded failed without an attempt (counted in svc_notifier_dropped_total; logged once)',
+          ),
+        );
       }
       if (step.job !== undefined) queues.get(step.target)!.enqueue(step.job);
     }
@@ -96,13 +113,21 @@ export function createNotifier(settings: { notifier: NotifierSettings }, deps: N
   /** Plans alerts, writes their records, then applies them; rejects (nothing applied) when the write fails. */
   async function planAndApply(inputs: PlanInput[]): Promise<void> {
     const steps = planSteps(inputs, planContext);
-    await recordDeliveries(deps.store, steps.flatMap((step) => (step.record === undefined ? [] : [step.record])));
+    await recordDeliveries(
+      deps.store,
+      steps.flatMap((step) => (step.record === undefined ? [] : [step.record])),
+    );
     apply(steps);
   }
 
   function badRecord(record: BusRecord, reason: string): void {
     metrics.badRecords.inc();
-    logOnce('bad_record', () => logger.warn({ reason, topic: record.topic, partition: record.partition, offset: String(record.offset) }, 'skipping an alerts-topic record that is not a log alert (counted in svc_notifier_bad_records_total; logged once)'));
+    logOnce('bad_record', () =>
+      logger.warn(
+        { reason, topic: record.topic, partition: record.partition, offset: String(record.offset) },
+        'skipping an alerts-topic record that is not a log alert (counted in svc_notifier_bad_records_total; logged once)',
+      ),
+    );
   }
 
   async function handleBatch(records: BusRecord[]): Promise<void> {
@@ -120,7 +145,10 @@ export function createNotifier(settings: { notifier: NotifierSettings }, deps: N
     const pending = await readPendingDeliveries(deps.store, [...queues.keys()], config.kinds, nowMs(), queueCapacity);
     if (pending.length === 0) return;
     await planAndApply(
-      pending.map(({ target, attempts, alert }) => [alertFromStored(alert), [target], new Map([[deliveryKey(alert.alert_id, target), { result: 'pending' as const, attempts }]])] as const),
+      pending.map(
+        ({ target, attempts, alert }) =>
+          [alertFromStored(alert), [target], new Map([[deliveryKey(alert.alert_id, target), { result: 'pending' as const, attempts }]])] as const,
+      ),
     );
     logger.info({ deliveries: pending.length }, 'resuming deliveries left pending by the previous run');
   }

@@ -70,7 +70,13 @@ export function planSteps(inputs: Iterable<PlanInput>, context: PlanContext): De
       const key = deliveryKey(alert.alert_id, target);
       const known = stored.get(key);
       const action = planDelivery(context.memory(key), known, stale, context.maxAttempts);
-      const record = (result: DeliveryRecord['result'], attempts: number): DeliveryRecord => ({ alertId: alert.alert_id, target, result, attempts, updatedAtMs: context.stampMs() });
+      const record = (result: DeliveryRecord['result'], attempts: number): DeliveryRecord => ({
+        alertId: alert.alert_id,
+        target,
+        result,
+        attempts,
+        updatedAtMs: context.stampMs(),
+      });
       if (action.kind === 'skip') {
         // Remembered so the store need not be asked again; nothing to write.
         if (known?.result === 'delivered' || known?.result === 'failed') steps.push({ key, target, state: known.result });
@@ -82,7 +88,13 @@ export function planSteps(inputs: Iterable<PlanInput>, context: PlanContext): De
         steps.push({ key, target, state: 'failed', record: record('failed', action.attempts), dropped: true });
       } else {
         plannedJobs.set(target, (plannedJobs.get(target) ?? 0) + 1);
-        steps.push({ key, target, state: 'queued', record: action.record ? record('pending', 0) : undefined, job: { alert, attempts: action.attempts, dueMs: context.nowMs() } });
+        steps.push({
+          key,
+          target,
+          state: 'queued',
+          record: action.record ? record('pending', 0) : undefined,
+          job: { alert, attempts: action.attempts, dueMs: context.nowMs() },
+        });
       }
     }
   }

@@ -22,7 +22,10 @@ export function createRecordWriter(deps: { store: Store; sleep: Sleep; metrics: 
       } catch (error) {
         if (attempt >= RECORD_WRITE_TRIES) {
           deps.metrics.recordFailures.inc();
-          deps.logger.error({ err: error, alerts: records.map((r) => r.alertId) }, 'could not record delivery results (this process still will not resend them)');
+          deps.logger.error(
+            { err: error, alerts: records.map((r) => r.alertId) },
+            'could not record delivery results (this process still will not resend them)',
+          );
           return;
         }
         await deps.sleep(RECORD_RETRY_MS, NEVER_ABORTED);

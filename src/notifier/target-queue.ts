@@ -154,7 +154,10 @@ export class TargetQueue {
       return;
     }
     if (breaker.recordFailure()) {
-      logger.warn({ target: target.name, reason: result.reason }, 'notifier target keeps failing: breaker open, each alert gets one attempt until the cooldown ends');
+      logger.warn(
+        { target: target.name, reason: result.reason },
+        'notifier target keeps failing: breaker open, each alert gets one attempt until the cooldown ends',
+      );
     }
     const base = { target: target.name, alert_id: job.alert.alert_id, attempts: job.attempts, reason: result.reason };
     if (result.kind === 'failed') {

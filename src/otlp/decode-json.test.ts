@@ -11,7 +11,15 @@ const TRACE_ID = '0af7651916cd43dd8448eb211c80319c';
 const SPAN_ID = 'b7ad6b7169203331';
 
 function tracesWith(span: object, extra: object = {}): unknown {
-  return { resourceSpans: [{ resource: { attributes: [{ key: 'service.name', value: { stringValue: 'api' } }] }, scopeSpans: [{ scope: { name: 's' }, spans: [{ traceId: TRACE_ID, spanId: SPAN_ID, ...span }] }], ...extra }] };
+  return {
+    resourceSpans: [
+      {
+        resource: { attributes: [{ key: 'service.name', value: { stringValue: 'api' } }] },
+        scopeSpans: [{ scope: { name: 's' }, spans: [{ traceId: TRACE_ID, spanId: SPAN_ID, ...span }] }],
+        ...extra,
+      },
+    ],
+  };
 }
 
 function logsWith(record: object): unknown {
@@ -34,24 +42,26 @@ describe('decodeTracesJson / decodeLogsJson', () => {
   });
 
   it('accepts int64/fixed64 as strings or numbers, enum names, upper-case hex ids and nulls', () => {
-    const [row] = decodeTracesJson(tracesWith({
-      traceId: TRACE_ID.toUpperCase(),
-      parentSpanId: null,
-      kind: 'SPAN_KIND_CLIENT',
-      startTimeUnixNano: '18446744073709551615',
-      endTimeUnixNano: 1795000000000000000,
-      status: { code: 'STATUS_CODE_ERROR', message: null },
-      attributes: [
-        { key: 'a', value: { intValue: '9007199254740993' } },
-        { key: 'b', value: { intValue: -5 } },
-        { key: 'c', value: { doubleValue: 'NaN' } },
-        { key: 'c2', value: { doubleValue: '-2.5e3' } },
-        { key: 'd', value: { bytesValue: 'AAEC-g' } },
-        { key: 'e', value: {} },
-        { key: 'f' },
-        { key: 'g', value: { kvlistValue: { values: [{ key: 'x', value: { arrayValue: { values: [{ boolValue: true }] } } }] } } },
-      ],
-    }));
+    const [row] = decodeTracesJson(
+      tracesWith({
+        traceId: TRACE_ID.toUpperCase(),
+        parentSpanId: null,
+        kind: 'SPAN_KIND_CLIENT',
+        startTimeUnixNano: '18446744073709551615',
+        endTimeUnixNano: 1795000000000000000,
+        status: { code: 'STATUS_CODE_ERROR', message: null },
+        attributes: [
+          { key: 'a', value: { intValue: '9007199254740993' } },
+          { key: 'b', value: { intValue: -5 } },
+          { key: 'c', value: { doubleValue: 'NaN' } },
+          { key: 'c2', value: { doubleValue: '-2.5e3' } },
+          { key: 'd', value: { bytesValue: 'AAEC-g' } },
+          { key: 'e', value: {} },
+          { key: 'f' },
+          { key: 'g', value: { kvlistValue: { values: [{ key: 'x', value: { arrayValue: { values: [{ boolValue: true }] } } }] } } },
+        ],
+      }),
+    );
     assert.equal(row.traceId, TRACE_ID);
     assert.equal(row.parentSpanId, '');
     assert.equal(row.kind, 'client');
@@ -60,8 +70,14 @@ describe('decodeTracesJson / decodeLogsJson', () => {
     assert.equal(row.status, 'error');
     assert.equal(row.statusMessage, '');
     assert.deepEqual(row.attrs, [
-      ['a', '9007199254740993'], ['b', -5], ['c', NaN], ['c2', -2500], ['d', Buffer.from([0, 1, 2, 250]).toString('base64')],
-      ['e', null], ['f', null], ['g', { x: [true] }],
+      ['a', '9007199254740993'],
+      ['b', -5],
+      ['c', NaN],
+      ['c2', -2500],
+      ['d', Buffer.from([0, 1, 2, 250]).toString('base64')],
+      ['e', null],
+      ['f', null],
+      ['g', { x: [true] }],
     ]);
   });
 
@@ -74,7 +90,9 @@ describe('decodeTracesJson / decodeLogsJson', () => {
   });
 
   it('reads log bodies and ids like the protobuf path', () => {
-    const [row] = decodeLogsJson(logsWith({ observedTimeUnixNano: '77', body: { kvlistValue: { values: [{ key: 'k', value: { intValue: '1' } }] } }, traceId: '', spanId: '' }));
+    const [row] = decodeLogsJson(
+      logsWith({ observedTimeUnixNano: '77', body: { kvlistValue: { values: [{ key: 'k', value: { intValue: '1' } }] } }, traceId: '', spanId: '' }),
+    );
     assert.equal(row.tsNs, 77n);
     assert.equal(row.body, '{"k":1}');
     assert.equal(row.traceId, '');

@@ -12,7 +12,10 @@ describe('decodeLogs', () => {
     const logs = makeLogs();
     const rows = decodeLogs(logsToProtobuf(logs));
     assert.equal(rows.length, 10);
-    assert.deepEqual(rows.map(({ logId: _logId, ...rest }) => rest), expectedLogRows(logs));
+    assert.deepEqual(
+      rows.map(({ logId: _logId, ...rest }) => rest),
+      expectedLogRows(logs),
+    );
   });
 
   it('leaves log ids empty when asked not to hash (ingest), and the rows are otherwise the same, from protobuf and JSON', () => {
@@ -20,7 +23,10 @@ describe('decodeLogs', () => {
     const withIds = decodeLogs(logsToProtobuf(logs));
     for (const withoutIds of [decodeLogs(logsToProtobuf(logs), { logIds: false }), decodeLogsJson(logsToJson(logs), { logIds: false })]) {
       assert.ok(withoutIds.every((row) => row.logId === ''));
-      assert.deepEqual(withoutIds, withIds.map((row) => ({ ...row, logId: '' })));
+      assert.deepEqual(
+        withoutIds,
+        withIds.map((row) => ({ ...row, logId: '' })),
+      );
     }
     assert.ok(withIds.every((row) => /^\d+$/.test(row.logId)));
   });
@@ -50,7 +56,10 @@ describe('decodeLogs', () => {
     const bytes = logsToProtobuf(makeLogs());
     const first = decodeLogs(bytes);
     const replay = decodeLogs(Buffer.from(bytes));
-    assert.deepEqual(replay.map((row) => row.logId), first.map((row) => row.logId));
+    assert.deepEqual(
+      replay.map((row) => row.logId),
+      first.map((row) => row.logId),
+    );
     assert.equal(new Set(first.map((row) => row.logId)).size, first.length);
     for (const row of first) {
       assert.match(row.logId, /^[0-9]{1,20}$/);
@@ -60,11 +69,23 @@ describe('decodeLogs', () => {
   });
 
   it('hashes the documented canonical form', () => {
-    const [row] = decodeLogs(logsData([message(
-      fixed64Field(1, 10n), fixed64Field(11, 11n), varintField(2, 9), lenField(3, 'INFO'),
-      lenField(5, message(lenField(1, 'body'))), stringAttr(6, 'k', 'v'),
-      lenField(9, hexBytes('0af7651916cd43dd8448eb211c80319c')), lenField(10, hexBytes('b7ad6b7169203331')),
-    )], [stringAttr(1, 'service.name', 'api')]));
+    const [row] = decodeLogs(
+      logsData(
+        [
+          message(
+            fixed64Field(1, 10n),
+            fixed64Field(11, 11n),
+            varintField(2, 9),
+            lenField(3, 'INFO'),
+            lenField(5, message(lenField(1, 'body'))),
+            stringAttr(6, 'k', 'v'),
+            lenField(9, hexBytes('0af7651916cd43dd8448eb211c80319c')),
+            lenField(10, hexBytes('b7ad6b7169203331')),
+          ),
+        ],
+        [stringAttr(1, 'service.name', 'api')],
+      ),
+    );
     const canonical = '3:api10,11,0af7651916cd43dd8448eb211c80319c,b7ad6b7169203331,9,4:INFO4:body1:1:ks1:v';
     assert.equal(canonicalLogContent(row), canonical);
     assert.equal(row.logId, xxh3.xxh64(canonical).toString());
@@ -73,8 +94,26 @@ describe('decodeLogs', () => {
   it('serializes attribute values unambiguously (type letters and length prefixes)', () => {
     const base = { serviceName: 's', tsNs: 1n, observedTsNs: 1n, traceId: '', spanId: '', severityNumber: 0, severityText: '', body: '', attrs: [] };
     const variants = [
-      [['a', 'b']], [['a', 'bc']], [['ab', 'c']], [['a', 1]], [['a', '1']], [['a', true]], [['a', 'true']], [['a', null]],
-      [['a', [1, 2]]], [['a', [[1], 2]]], [['a', { x: 1 }]], [['a', { x: '1' }]], [['a', 1], ['b', 2]], [['a', [1]], ['b', 2]],
+      [['a', 'b']],
+      [['a', 'bc']],
+      [['ab', 'c']],
+      [['a', 1]],
+      [['a', '1']],
+      [['a', true]],
+      [['a', 'true']],
+      [['a', null]],
+      [['a', [1, 2]]],
+      [['a', [[1], 2]]],
+      [['a', { x: 1 }]],
+      [['a', { x: '1' }]],
+      [
+        ['a', 1],
+        ['b', 2],
+      ],
+      [
+        ['a', [1]],
+        ['b', 2],
+      ],
     ] as const;
     const ids = variants.map((attrs) => canonicalLogContent({ ...base, attrs: attrs.map(([k, v]) => [k, structuredClone(v)]) as never }));
     assert.equal(new Set(ids).size, variants.length);
@@ -84,7 +123,9 @@ describe('decodeLogs', () => {
   it('changes the id when any hashed field changes, and includes the service even when the resource comes last', () => {
     const record = message(fixed64Field(1, 10n), lenField(5, message(lenField(1, 'body'))));
     const base = decodeLogs(logsData([record], [stringAttr(1, 'service.name', 'api')]))[0];
-    const otherBody = decodeLogs(logsData([message(fixed64Field(1, 10n), lenField(5, message(lenField(1, 'body2'))))], [stringAttr(1, 'service.name', 'api')]))[0];
+    const otherBody = decodeLogs(
+      logsData([message(fixed64Field(1, 10n), lenField(5, message(lenField(1, 'body2'))))], [stringAttr(1, 'service.name', 'api')]),
+    )[0];
     const otherService = decodeLogs(logsData([record], [stringAttr(1, 'service.name', 'web')]))[0];
     assert.notEqual(base.logId, otherBody.logId);
     assert.notEqual(base.logId, otherService.logId);

@@ -3,7 +3,17 @@ import { describe, it } from 'node:test';
 import { decodeTraces } from './decode-traces.js';
 import { expectedSpanRows, makeSpans, spansToProtobuf } from './otlp-fixtures.test-support.js';
 import {
-  doubleField, fixed32Field, fixed64Field, lenField, message, spanMessage, stringAttr, tag, tracesData, varint, varintField,
+  doubleField,
+  fixed32Field,
+  fixed64Field,
+  lenField,
+  message,
+  spanMessage,
+  stringAttr,
+  tag,
+  tracesData,
+  varint,
+  varintField,
 } from './proto-build.test-support.js';
 
 describe('decodeTraces', () => {
@@ -16,7 +26,18 @@ describe('decodeTraces', () => {
 
   it('maps kinds, statuses, service name and scope', () => {
     const rows = decodeTraces(spansToProtobuf(makeSpans()));
-    assert.deepEqual(rows.map((row) => row.kind).sort(), ['client', 'client', 'consumer', 'consumer', 'internal', 'internal', 'producer', 'producer', 'server', 'server']);
+    assert.deepEqual(rows.map((row) => row.kind).sort(), [
+      'client',
+      'client',
+      'consumer',
+      'consumer',
+      'internal',
+      'internal',
+      'producer',
+      'producer',
+      'server',
+      'server',
+    ]);
     const root = rows.find((row) => row.kind === 'server' && row.serviceName === 'checkout');
     assert.ok(root);
     assert.equal(root.status, 'error');
@@ -39,23 +60,27 @@ describe('decodeTraces', () => {
   it('decodes every AnyValue kind, int64 as number when safe and as exact text when not', () => {
     const attr = (key: string, value: Uint8Array): number[] => lenField(9, message(lenField(1, key), lenField(2, value)));
     const kv = (key: string, value: Uint8Array): number[] => lenField(1, message(lenField(1, key), lenField(2, value)));
-    const bytes = decodeTraces(tracesData([spanMessage([
-      attr('s', message(lenField(1, 'text'))),
-      attr('b', message(varintField(2, 1))),
-      attr('bHigh', message(varintField(2, 1n << 32n))),
-      attr('bFalse', message(varintField(2, 0))),
-      attr('i', message(varintField(3, 42))),
-      attr('neg', message(varintField(3, -7n))),
-      attr('maxSafe', message(varintField(3, 2n ** 53n - 1n))),
-      attr('unsafe', message(varintField(3, 2n ** 53n))),
-      attr('min', message(varintField(3, -(2n ** 63n)))),
-      attr('d', message(doubleField(4, 1.5))),
-      attr('arr', message(lenField(5, message(lenField(1, message(lenField(1, 'x'))), lenField(1, message(varintField(3, 1))), lenField(1, message()))))),
-      attr('kv', message(lenField(6, message(kv('k', message(lenField(1, 'v'))), kv('__proto__', message(varintField(3, 5))))))),
-      attr('bytes', message(lenField(7, [0, 1, 2, 250]))),
-      attr('empty', message()),
-      lenField(9, message(lenField(1, 'novalue'))),
-    ])]));
+    const bytes = decodeTraces(
+      tracesData([
+        spanMessage([
+          attr('s', message(lenField(1, 'text'))),
+          attr('b', message(varintField(2, 1))),
+          attr('bHigh', message(varintField(2, 1n << 32n))),
+          attr('bFalse', message(varintField(2, 0))),
+          attr('i', message(varintField(3, 42))),
+          attr('neg', message(varintField(3, -7n))),
+          attr('maxSafe', message(varintField(3, 2n ** 53n - 1n))),
+          attr('unsafe', message(varintField(3, 2n ** 53n))),
+          attr('min', message(varintField(3, -(2n ** 63n)))),
+          attr('d', message(doubleField(4, 1.5))),
+          attr('arr', message(lenField(5, message(lenField(1, message(lenField(1, 'x'))), lenField(1, message(varintField(3, 1))), lenField(1, message()))))),
+          attr('kv', message(lenField(6, message(kv('k', message(lenField(1, 'v'))), kv('__proto__', message(varintField(3, 5))))))),
+          attr('bytes', message(lenField(7, [0, 1, 2, 250]))),
+          attr('empty', message()),
+          lenField(9, message(lenField(1, 'novalue'))),
+        ]),
+      ]),
+    );
     const attrs = Object.fromEntries(bytes[0].attrs);
     assert.equal(attrs.s, 'text');
     assert.equal(attrs.b, true);
@@ -78,7 +103,13 @@ describe('decodeTraces', () => {
   });
 
   it('skips unknown fields of every wire type at every level', () => {
-    const unknown = [varintField(99, 300), fixed64Field(98, 1n), fixed32Field(97, 7), lenField(96, 'future'), [...tag(95, 3), ...varintField(1, 1), ...tag(95, 4)]];
+    const unknown = [
+      varintField(99, 300),
+      fixed64Field(98, 1n),
+      fixed32Field(97, 7),
+      lenField(96, 'future'),
+      [...tag(95, 3), ...varintField(1, 1), ...tag(95, 4)],
+    ];
     const plainSpan = spanMessage([lenField(5, 'op'), stringAttr(9, 'k', 'v'), lenField(15, message(varintField(3, 2)))]);
     const plain = decodeTraces(tracesData([plainSpan], [stringAttr(1, 'service.name', 'svc-a')], [lenField(1, 'scope')]));
     const anyValueWithUnknown = message(...unknown, lenField(1, 'v'));

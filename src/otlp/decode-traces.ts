@@ -152,4 +152,3 @@ function readEvent(r: ProtoReader, end: number): SpanEvent {
   }
   return { tsNs, name, attrs };
 }
-

@@ -47,7 +47,12 @@ export function writeScopeField(w: ProtoWriter, tag: number, name: string, versi
  * `w`: the first plans every message's size (`sizeItem` plans one item and returns its content
  * bytes), the second writes (`writeItem` writes one item with its own field header).
  */
-export function encodeEnvelopes<Row extends GroupableRow>(w: ProtoWriter, rows: Row[], sizeItem: (w: ProtoWriter, row: Row) => number, writeItem: (w: ProtoWriter, row: Row) => void): Buffer {
+export function encodeEnvelopes<Row extends GroupableRow>(
+  w: ProtoWriter,
+  rows: Row[],
+  sizeItem: (w: ProtoWriter, row: Row) => number,
+  writeItem: (w: ProtoWriter, row: Row) => void,
+): Buffer {
   const groups = groupRows(rows);
   w.resetPlan();
   let total = 0;

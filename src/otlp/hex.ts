@@ -20,13 +20,16 @@ for (let nibble = 0; nibble < 16; nibble++) {
  * flat string in one allocation; measured ~2.5x faster than Buffer#toString('hex') for ids.
  */
 export function hex8(bytes: Uint8Array, pos: number): string {
-  const a = bytes[pos] * 2, b = bytes[pos + 1] * 2, c = bytes[pos + 2] * 2, d = bytes[pos + 3] * 2;
-  const e = bytes[pos + 4] * 2, f = bytes[pos + 5] * 2, g = bytes[pos + 6] * 2, h = bytes[pos + 7] * 2;
+  const a = bytes[pos] * 2,
+    b = bytes[pos + 1] * 2,
+    c = bytes[pos + 2] * 2,
+    d = bytes[pos + 3] * 2;
+  const e = bytes[pos + 4] * 2,
+    f = bytes[pos + 5] * 2,
+    g = bytes[pos + 6] * 2,
+    h = bytes[pos + 7] * 2;
   const t = HEX_CHAR_CODES;
-  return String.fromCharCode(
-    t[a], t[a + 1], t[b], t[b + 1], t[c], t[c + 1], t[d], t[d + 1],
-    t[e], t[e + 1], t[f], t[f + 1], t[g], t[g + 1], t[h], t[h + 1],
-  );
+  return String.fromCharCode(t[a], t[a + 1], t[b], t[b + 1], t[c], t[c + 1], t[d], t[d + 1], t[e], t[e + 1], t[f], t[f + 1], t[g], t[g + 1], t[h], t[h + 1]);
 }
 
 /** The bytes of the last trace id converted, so that consecutive spans of one trace share one string. */

@@ -124,7 +124,10 @@ describe('malformed OTLP protobuf', () => {
     const logs = logsToProtobuf(makeLogs());
     let rejected = 0;
     for (let i = 0; i < 3000; i++) {
-      for (const [decode, original] of [[decodeTraces, traces], [decodeLogs, logs]] as const) {
+      for (const [decode, original] of [
+        [decodeTraces, traces],
+        [decodeLogs, logs],
+      ] as const) {
         const bytes = Uint8Array.from(original);
         for (let flips = 1 + Math.floor(random() * 3); flips > 0; flips--) {
           bytes[Math.floor(random() * bytes.length)] ^= 1 << Math.floor(random() * 8);

@@ -58,9 +58,18 @@ describe('hex helpers', () => {
 describe('ProtoReader / ProtoWriter', () => {
   it('reads int64 varints exactly: numbers when safe, decimal strings beyond', () => {
     const cases: [bigint, number | string][] = [
-      [0n, 0], [1n, 1], [127n, 127], [128n, 128], [2n ** 32n, 2 ** 32], [2n ** 53n - 1n, Number.MAX_SAFE_INTEGER],
-      [2n ** 53n, '9007199254740992'], [2n ** 63n - 1n, '9223372036854775807'], [-1n, -1], [-(2n ** 53n) + 1n, Number.MIN_SAFE_INTEGER],
-      [-(2n ** 53n), '-9007199254740992'], [-(2n ** 63n), '-9223372036854775808'],
+      [0n, 0],
+      [1n, 1],
+      [127n, 127],
+      [128n, 128],
+      [2n ** 32n, 2 ** 32],
+      [2n ** 53n - 1n, Number.MAX_SAFE_INTEGER],
+      [2n ** 53n, '9007199254740992'],
+      [2n ** 63n - 1n, '9223372036854775807'],
+      [-1n, -1],
+      [-(2n ** 53n) + 1n, Number.MIN_SAFE_INTEGER],
+      [-(2n ** 53n), '-9007199254740992'],
+      [-(2n ** 63n), '-9223372036854775808'],
     ];
     for (const [value, expected] of cases) {
       const bytes = Uint8Array.from(varint(value));
@@ -71,7 +80,25 @@ describe('ProtoReader / ProtoWriter', () => {
   });
 
   it('writes int64 varints that read back the same, with the sizes it predicts', () => {
-    const values = [0, 1, 127, 128, 300, 2 ** 31, 2 ** 32 - 1, 2 ** 32, 2 ** 35, 2 ** 42, 2 ** 49, 2 ** 52, Number.MAX_SAFE_INTEGER, -1, -300, -(2 ** 40), Number.MIN_SAFE_INTEGER];
+    const values = [
+      0,
+      1,
+      127,
+      128,
+      300,
+      2 ** 31,
+      2 ** 32 - 1,
+      2 ** 32,
+      2 ** 35,
+      2 ** 42,
+      2 ** 49,
+      2 ** 52,
+      Number.MAX_SAFE_INTEGER,
+      -1,
+      -300,
+      -(2 ** 40),
+      Number.MIN_SAFE_INTEGER,
+    ];
     for (const value of values) {
       const writer = new ProtoWriter();
       writer.resetPlan();

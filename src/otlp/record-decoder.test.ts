@@ -5,8 +5,38 @@ import { encodeLogsData } from './encode-logs.js';
 import { encodeTracesData } from './encode-traces.js';
 import { RecordDecoder } from './record-decoder.js';
 
-const span = { traceId: 'ab'.repeat(16), spanId: 'cd'.repeat(8), parentSpanId: '', serviceName: 'checkout', name: 'GET /', kind: 'server', startNs: 1n, endNs: 2n, status: 'unset', statusMessage: '', attrs: [], resource: [['service.name', 'checkout']], events: [], scopeName: '', scopeVersion: '' } as const;
-const log = { logId: '', tsNs: 1n, observedTsNs: 1n, traceId: '', spanId: '', serviceName: 'checkout', severityNumber: 9, severityText: '', body: 'hello', attrs: [], resource: [['service.name', 'checkout']], scopeName: '', scopeVersion: '' } as const;
+const span = {
+  traceId: 'ab'.repeat(16),
+  spanId: 'cd'.repeat(8),
+  parentSpanId: '',
+  serviceName: 'checkout',
+  name: 'GET /',
+  kind: 'server',
+  startNs: 1n,
+  endNs: 2n,
+  status: 'unset',
+  statusMessage: '',
+  attrs: [],
+  resource: [['service.name', 'checkout']],
+  events: [],
+  scopeName: '',
+  scopeVersion: '',
+} as const;
+const log = {
+  logId: '',
+  tsNs: 1n,
+  observedTsNs: 1n,
+  traceId: '',
+  spanId: '',
+  serviceName: 'checkout',
+  severityNumber: 9,
+  severityText: '',
+  body: 'hello',
+  attrs: [],
+  resource: [['service.name', 'checkout']],
+  scopeName: '',
+  scopeVersion: '',
+} as const;
 /** A length-delimited field 1 claiming more bytes than follow. */
 const TRUNCATED = Uint8Array.from([0x0a, 0x05, 0x01]);
 
@@ -20,8 +50,14 @@ function decoderWithLog() {
 
 test('decodes spans and logs of well-formed values, counting nothing', () => {
   const { decoder, lines, bad } = decoderWithLog();
-  assert.deepEqual(decoder.spans(encodeTracesData([structuredClone(span) as never])).map((s) => s.spanId), [span.spanId]);
-  assert.deepEqual(decoder.logs(encodeLogsData([structuredClone(log) as never])).map((l) => l.body), ['hello']);
+  assert.deepEqual(
+    decoder.spans(encodeTracesData([structuredClone(span) as never])).map((s) => s.spanId),
+    [span.spanId],
+  );
+  assert.deepEqual(
+    decoder.logs(encodeLogsData([structuredClone(log) as never])).map((l) => l.body),
+    ['hello'],
+  );
   assert.equal(bad(), 0);
   assert.deepEqual(lines, []);
 });

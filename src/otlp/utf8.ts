@@ -16,8 +16,7 @@ interface NativeBufferMethods {
  * strings). They are undocumented, so fall back to the public API should a Node release drop them.
  */
 const proto = Buffer.prototype as unknown as Partial<NativeBufferMethods>;
-const HAS_NATIVE_METHODS =
-  typeof proto.utf8Slice === 'function' && typeof proto.utf8Write === 'function' && typeof proto.latin1Write === 'function';
+const HAS_NATIVE_METHODS = typeof proto.utf8Slice === 'function' && typeof proto.utf8Write === 'function' && typeof proto.latin1Write === 'function';
 
 const CACHE_SLOTS = 8192;
 /** Longer strings are usually unique (URLs, statements) and cheaper to decode than to compare. */

@@ -26,7 +26,10 @@ describe('WireSlices', () => {
     assert.deepEqual(decodeTraces(slices.frame(rows.map((_, i) => i))), rows);
     // Any subset, as ingest cuts one record per trace id: grouped by resource and scope on the way.
     const odd = rows.map((_, i) => i).filter((i) => i % 2 === 1);
-    assert.deepEqual(decodeTraces(slices.frame(odd)), odd.map((i) => rows[i]));
+    assert.deepEqual(
+      decodeTraces(slices.frame(odd)),
+      odd.map((i) => rows[i]),
+    );
     // The same rows as the re-encoding it replaces.
     assert.deepEqual(decodeTraces(slices.frame(odd)), decodeTraces(encodeTracesData(odd.map((i) => rows[i]))));
   });
@@ -59,9 +62,16 @@ describe('WireSlices', () => {
   it('a repeated resource or scope field (merged by protobuf) makes the slices unusable, so ingest re-encodes', () => {
     const span = spanMessage();
     const resource = message(stringAttr(1, 'service.name', 'a'));
-    const twoResources = message(lenField(1, message(lenField(1, resource), lenField(1, message(stringAttr(1, 'host', 'h'))), lenField(2, message(lenField(2, span))))));
+    const twoResources = message(
+      lenField(1, message(lenField(1, resource), lenField(1, message(stringAttr(1, 'host', 'h'))), lenField(2, message(lenField(2, span))))),
+    );
     assert.equal(slicedTraces(twoResources).slices.usable, false);
-    const twoScopes = message(lenField(1, message(lenField(1, resource), lenField(2, message(lenField(1, message(lenField(1, 'x'))), lenField(1, message(lenField(2, 'y'))), lenField(2, span))))));
+    const twoScopes = message(
+      lenField(
+        1,
+        message(lenField(1, resource), lenField(2, message(lenField(1, message(lenField(1, 'x'))), lenField(1, message(lenField(2, 'y'))), lenField(2, span)))),
+      ),
+    );
     assert.equal(slicedTraces(twoScopes).slices.usable, false);
   });
 

@@ -109,7 +109,8 @@ export class WireSlices {
       pos = this.writeOptional(out, pos, resource);
       pos = writeHeader(out, pos, TAG_INNER, inner);
       pos = this.writeOptional(out, pos, scope);
-      for (const index of members.get(envelope)!) pos = this.copy(out, writeHeader(out, pos, TAG_INNER, this.itemEnd[index] - this.itemStart[index]), this.itemStart[index], this.itemEnd[index]);
+      for (const index of members.get(envelope)!)
+        pos = this.copy(out, writeHeader(out, pos, TAG_INNER, this.itemEnd[index] - this.itemStart[index]), this.itemStart[index], this.itemEnd[index]);
     }
     return out;
   }

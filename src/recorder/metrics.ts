@@ -11,7 +11,11 @@ export function createRecorderMetrics(registry: Registry) {
       registers,
     }),
     writeFailures: new Counter({ name: 'svc_api_recorder_write_failures_total', help: 'Recorder batches the store refused', registers }),
-    scrapeFailures: new Counter({ name: 'svc_api_recorder_scrape_failures_total', help: 'Metric targets that could not be scraped', labelNames: ['job'], registers }),
+    scrapeFailures: new Counter({
+      name: 'svc_api_recorder_scrape_failures_total',
+      help: 'Metric targets that could not be scraped',
+      labelNames: ['job'],
+      registers,
+    }),
   };
 }
-

@@ -36,7 +36,10 @@ describe('prometheus text', () => {
 
   it('keeps at most maxSamples and counts the rest', () => {
     const parsed = parsePrometheusText('a 1\nb 2\nc 3', 2);
-    assert.deepEqual(parsed.samples.map((s) => s.metric), ['a', 'b']);
+    assert.deepEqual(
+      parsed.samples.map((s) => s.metric),
+      ['a', 'b'],
+    );
     assert.equal(parsed.droppedSamples, 1);
   });
 

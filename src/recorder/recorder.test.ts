@@ -57,10 +57,13 @@ async function samplesAt(tsMs: number): Promise<StoredSample[]> {
 async function oneIntervalLater(registry: Registry): Promise<void> {
   let witnessPasses = 0;
   const witnessTs = nextTick();
-  const witness = createRecorder({ record_secs: 1, metric_targets: [] }, { store, logger: createLogger('silent'), sources: new Map([['svc-notifier', registry]]), nowMs: () => witnessTs + witnessPasses++ });
+  const witness = createRecorder(
+    { record_secs: 1, metric_targets: [] },
+    { store, logger: createLogger('silent'), sources: new Map([['svc-notifier', registry]]), nowMs: () => witnessTs + witnessPasses++ },
+  );
   await witness.start();
-  for (const deadlineMs = Date.now() + 10_000; witnessPasses < 2; ) {
-    if (Date.now() > deadlineMs) throw new Error('timed out waiting for the witness recorder\'s second pass');
+  for (const deadlineMs = Date.now() + 10_000; witnessPasses < 2;) {
+    if (Date.now() > deadlineMs) throw new Error("timed out waiting for the witness recorder's second pass");
     await new Promise((done) => setTimeout(done, 50));
   }
   await witness.close();
@@ -75,12 +78,23 @@ describe('recorder', () => {
     const ingest = new Registry();
     const api = new Registry();
     new Counter({ name: 'svc_ingest_records_published_total', help: 'h', registers: [ingest] }).inc(42);
-    new Histogram({ name: 'svc_api_request_duration_seconds', help: 'h', labelNames: ['route'], buckets: [0.1, 1], registers: [api] }).observe({ route: '/x' }, 0.5);
+    new Histogram({ name: 'svc_api_request_duration_seconds', help: 'h', labelNames: ['route'], buckets: [0.1, 1], registers: [api] }).observe(
+      { route: '/x' },
+      0.5,
+    );
     new Gauge({ name: 'svc_logminer_templates', help: 'h', registers: [api] }).set(Number.NaN);
     const tsMs = nextTick();
     const recorder = createRecorder(
       { record_secs: 15, metric_targets: [] },
-      { store, logger: createLogger('silent'), sources: new Map([['svc-ingest', ingest], ['svc-api', api]]), nowMs: () => tsMs },
+      {
+        store,
+        logger: createLogger('silent'),
+        sources: new Map([
+          ['svc-ingest', ingest],
+          ['svc-api', api],
+        ]),
+        nowMs: () => tsMs,
+      },
     );
     const result = await recorder.recordOnce();
     assert.deepEqual(result.down, []);
@@ -149,7 +163,10 @@ describe('recorder', () => {
         { store, logger: createLogger('silent'), sources: new Map(), nowMs: () => tsMs },
       );
       await recorder.recordOnce();
-      assert.deepEqual((await samplesAt(tsMs)).map((r) => [r.metric, r.value]), [['up', 0]]);
+      assert.deepEqual(
+        (await samplesAt(tsMs)).map((r) => [r.metric, r.value]),
+        [['up', 0]],
+      );
     } finally {
       await new Promise((done) => server.close(done));
     }
@@ -161,11 +178,17 @@ describe('recorder', () => {
     for (let n = 0; n < MAX_SAMPLES_PER_TICK + 10; n++) counter.inc({ n: String(n) });
     const own = new Registry();
     const tsMs = nextTick();
-    const recorder = createRecorder({ record_secs: 15, metric_targets: [] }, { store, logger: createLogger('silent'), sources: new Map([['svc-writer', registry]]), registry: own, nowMs: () => tsMs });
+    const recorder = createRecorder(
+      { record_secs: 15, metric_targets: [] },
+      { store, logger: createLogger('silent'), sources: new Map([['svc-writer', registry]]), registry: own, nowMs: () => tsMs },
+    );
     const result = await recorder.recordOnce();
     assert.equal(result.written, MAX_SAMPLES_PER_TICK);
     assert.equal(result.dropped, 11, 'ten over the bound, plus one for the up sample that went first');
-    const counts = await store.query<{ n: string; up: string }>('SELECT count() AS n, countIf(metric = \'up\') AS up FROM metric_samples WHERE ts_ms = {ts:Int64}', { ts: tsMs });
+    const counts = await store.query<{ n: string; up: string }>(
+      "SELECT count() AS n, countIf(metric = 'up') AS up FROM metric_samples WHERE ts_ms = {ts:Int64}",
+      { ts: tsMs },
+    );
     assert.deepEqual(counts, [{ n: String(MAX_SAMPLES_PER_TICK), up: '1' }]);
     assert.match(await own.metrics(), /svc_api_recorder_dropped_samples_total 11/);
   });
@@ -177,25 +200,38 @@ describe('recorder', () => {
     let passes = 0;
     const lines: string[] = [];
     const logger = createLogger('info', { write: (line: string) => lines.push(line) } as unknown as NodeJS.WritableStream);
-    const recorder = createRecorder({ record_secs: 1, metric_targets: [] }, { store, logger, sources: new Map([['svc-notifier', registry]]), nowMs: () => firstTs + passes++ });
+    const recorder = createRecorder(
+      { record_secs: 1, metric_targets: [] },
+      { store, logger, sources: new Map([['svc-notifier', registry]]), nowMs: () => firstTs + passes++ },
+    );
     await recorder.start();
     // The first pass runs at start, the next one a second later (later only if the first overran).
-    for (const deadlineMs = Date.now() + 10_000; passes < 2 && Date.now() < deadlineMs; ) await new Promise((done) => setTimeout(done, 50));
+    for (const deadlineMs = Date.now() + 10_000; passes < 2 && Date.now() < deadlineMs;) await new Promise((done) => setTimeout(done, 50));
     await recorder.close();
     const stamps = await store.query<{ ts_ms: string }>(
       "SELECT DISTINCT ts_ms FROM metric_samples WHERE metric = 'svc_interval_probe' AND ts_ms >= {from:Int64} AND ts_ms < {to:Int64} ORDER BY ts_ms",
       { from: firstTs, to: firstTs + 1000 },
     );
-    assert.deepEqual(stamps.map((row) => Number(row.ts_ms) - firstTs), [0, 1], 'one pass at start and one on the interval');
+    assert.deepEqual(
+      stamps.map((row) => Number(row.ts_ms) - firstTs),
+      [0, 1],
+      'one pass at start and one on the interval',
+    );
     const afterClose = passes;
     await oneIntervalLater(registry);
     assert.equal(passes, afterClose, 'no pass after close');
-    assert.ok(lines.some((line) => line.includes('"level":40') && line.includes('record_secs below 5')), lines.join(''));
+    assert.ok(
+      lines.some((line) => line.includes('"level":40') && line.includes('record_secs below 5')),
+      lines.join(''),
+    );
 
     // With a long interval, the pass at start is the only one.
     let startPasses = 0;
     const startTs = nextTick();
-    const slow = createRecorder({ record_secs: 600, metric_targets: [] }, { store, logger: createLogger('silent'), sources: new Map([['svc-notifier', registry]]), nowMs: () => startTs + startPasses++ });
+    const slow = createRecorder(
+      { record_secs: 600, metric_targets: [] },
+      { store, logger: createLogger('silent'), sources: new Map([['svc-notifier', registry]]), nowMs: () => startTs + startPasses++ },
+    );
     await slow.start();
     await slow.close();
     assert.equal(startPasses, 1);
@@ -203,7 +239,10 @@ describe('recorder', () => {
 
     const offTs = nextTick();
     let offPasses = 0;
-    const off = createRecorder({ record_secs: 0, metric_targets: [] }, { store, logger: createLogger('silent'), sources: new Map([['svc-notifier', registry]]), nowMs: () => offTs + offPasses++ });
+    const off = createRecorder(
+      { record_secs: 0, metric_targets: [] },
+      { store, logger: createLogger('silent'), sources: new Map([['svc-notifier', registry]]), nowMs: () => offTs + offPasses++ },
+    );
     await off.start();
     await oneIntervalLater(registry);
     await off.close();

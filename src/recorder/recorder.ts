@@ -104,7 +104,10 @@ export function createRecorder(settings: RecorderSettings, deps: RecorderDeps): 
       if (downTargets.delete(key)) logger.info({ job: target.job, instance: target.instance }, 'metric target is back up');
       if (parsed.malformedLines > 0 && !warnedMalformed.has(key)) {
         warnedMalformed.add(key);
-        logger.warn({ job: target.job, instance: target.instance, lines: parsed.malformedLines }, 'metric target sent lines that are not Prometheus text; they are skipped');
+        logger.warn(
+          { job: target.job, instance: target.instance, lines: parsed.malformedLines },
+          'metric target sent lines that are not Prometheus text; they are skipped',
+        );
       }
       return { job: target.job, instance: target.instance, samples: parsed.samples, dropped: parsed.droppedSamples };
     } catch (error) {
@@ -147,7 +150,10 @@ export function createRecorder(settings: RecorderSettings, deps: RecorderDeps): 
       metrics.droppedSamples.inc(dropped);
       if (!warnedDropped) {
         warnedDropped = true;
-        logger.warn({ dropped, max_samples_per_tick: MAX_SAMPLES_PER_TICK }, 'more metric samples than one tick may write; the rest are dropped (counted in svc_api_recorder_dropped_samples_total)');
+        logger.warn(
+          { dropped, max_samples_per_tick: MAX_SAMPLES_PER_TICK },
+          'more metric samples than one tick may write; the rest are dropped (counted in svc_api_recorder_dropped_samples_total)',
+        );
       }
     }
 
@@ -189,7 +195,10 @@ export function createRecorder(settings: RecorderSettings, deps: RecorderDeps): 
         return;
       }
       if (settings.record_secs < WARN_BELOW_SECS) {
-        logger.warn({ record_secs: settings.record_secs }, `record_secs below ${WARN_BELOW_SECS} records every component very often: more rows and more scrape load`);
+        logger.warn(
+          { record_secs: settings.record_secs },
+          `record_secs below ${WARN_BELOW_SECS} records every component very often: more rows and more scrape load`,
+        );
       }
       logger.info({ record_secs: settings.record_secs, jobs: [...deps.sources.keys()], targets: targets.length }, 'metrics recorder started');
       timer = setInterval(() => void recordOnce(), intervalMs);

@@ -81,6 +81,7 @@ export function checkFault(fault: Fault, model: AppModel): void {
   if (!(fault.toMs > fault.fromMs)) throw new Error(`fault on ${fault.service}: toMs must be after fromMs`);
   if (fault.operation !== undefined) {
     const service = model.services.find((candidate) => candidate.name === fault.service);
-    if (!service?.operations.some((operation) => operation.name === fault.operation)) throw new Error(`${fault.service} has no operation ${JSON.stringify(fault.operation)}`);
+    if (!service?.operations.some((operation) => operation.name === fault.operation))
+      throw new Error(`${fault.service} has no operation ${JSON.stringify(fault.operation)}`);
   }
 }

@@ -18,10 +18,16 @@ test('a demo schedule: one fault every period, rotating through every kind on va
   });
   assert.equal(faults[0]!.toMs - faults[0]!.fromMs, 3 * 60_000);
   assert.equal(faults.at(-1)!.toMs, startMs + 30 * 60_000);
-  assert.deepEqual(faultSchedule({ seed: 4, model, startMs, endMs: startMs + 30 * 60_000, firstAfterMs: 20_000, everyMs: 4 * 60_000, lastingMs: 3 * 60_000 }), faults);
+  assert.deepEqual(
+    faultSchedule({ seed: 4, model, startMs, endMs: startMs + 30 * 60_000, firstAfterMs: 20_000, everyMs: 4 * 60_000, lastingMs: 3 * 60_000 }),
+    faults,
+  );
   assert.ok(new Set(faults.map((fault) => fault.service)).size >= 5, 'targets vary');
   const oneMinute = faultSchedule({ seed: 4, model, startMs, endMs: startMs + 60_000, firstAfterMs: 20_000, everyMs: 4 * 60_000, lastingMs: 3 * 60_000 });
-  assert.deepEqual(oneMinute.map((fault) => [fault.kind, fault.fromMs, fault.toMs]), [['return_value', startMs + 20_000, startMs + 60_000]]);
+  assert.deepEqual(
+    oneMinute.map((fault) => [fault.kind, fault.fromMs, fault.toMs]),
+    [['return_value', startMs + 20_000, startMs + 60_000]],
+  );
 });
 
 test('varied faults for a benchmark: every kind, targets used about equally, intensities over the whole range', () => {

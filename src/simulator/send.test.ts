@@ -30,7 +30,12 @@ async function receiver(answer: (path: string, index: number, response: ServerRe
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, bodies, maxInFlight: () => maxInFlight, close: () => new Promise((resolve) => server.close(resolve)) };
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    bodies,
+    maxInFlight: () => maxInFlight,
+    close: () => new Promise((resolve) => server.close(resolve)),
+  };
 }
 
 test('the sender posts every row as OTLP protobuf in bounded exports, one in flight per signal', async () => {
@@ -55,7 +60,13 @@ test('the sender posts every row as OTLP protobuf in bounded exports, one in fli
         exportOf.set(span.traceId, index);
       }
     });
-    assert.deepEqual(sender.totals(), { spans: batch.spans.length, logs: batch.logs.length + 10, exports: server.bodies.length, bytes: server.bodies.reduce((sum, one) => sum + one.body.length, 0), retries: 0 });
+    assert.deepEqual(sender.totals(), {
+      spans: batch.spans.length,
+      logs: batch.logs.length + 10,
+      exports: server.bodies.length,
+      bytes: server.bodies.reduce((sum, one) => sum + one.body.length, 0),
+      retries: 0,
+    });
   } finally {
     await server.close();
   }
@@ -78,7 +89,10 @@ test('"retry later" is retried after its Retry-After; a refusal of another kind 
     assert.ok(server.bodies[1]!.atMs - server.bodies[0]!.atMs >= 990, 'waited for Retry-After');
     assert.equal(sender.totals().retries, 2);
     assert.equal(sender.totals().spans, batch.spans.length);
-    await assert.rejects(sender.send({ spans: [], logs: batch.logs }), (error: unknown) => error instanceof SendError && /\/v1\/logs answered 400/.test(error.message));
+    await assert.rejects(
+      sender.send({ spans: [], logs: batch.logs }),
+      (error: unknown) => error instanceof SendError && /\/v1\/logs answered 400/.test(error.message),
+    );
     assert.equal(sender.totals().retries, 2);
   } finally {
     await server.close();
@@ -91,7 +105,10 @@ test('a receiver that cannot be reached is retried, then given up with the reaso
   await server.close();
   const sender = createOtlpSender({ url, giveUpAfterMs: 800 });
   const batch = createSimulator({ seed: 3, tracesPerSec: 2 }).generate(T0, T0 + 2_000);
-  await assert.rejects(sender.send(batch), (error: unknown) => error instanceof SendError && /ECONNREFUSED/.test(error.message) && /gave up after/.test(error.message));
+  await assert.rejects(
+    sender.send(batch),
+    (error: unknown) => error instanceof SendError && /ECONNREFUSED/.test(error.message) && /gave up after/.test(error.message),
+  );
   assert.ok(sender.totals().retries >= 1);
   assert.equal(sender.totals().exports, 0);
 });
@@ -102,7 +119,10 @@ test('stopRetrying ends an export waiting for its retry at once', async () => {
     const sender = createOtlpSender({ url: server.url, onRetry: () => sender.stopRetrying() });
     const batch = createSimulator({ seed: 4, tracesPerSec: 2 }).generate(T0, T0 + 2_000);
     const startedMs = Date.now();
-    await assert.rejects(sender.send({ spans: batch.spans, logs: [] }), (error: unknown) => error instanceof SendError && /answered 503; not retried \(stopping\)/.test(error.message));
+    await assert.rejects(
+      sender.send({ spans: batch.spans, logs: [] }),
+      (error: unknown) => error instanceof SendError && /answered 503; not retried \(stopping\)/.test(error.message),
+    );
     assert.ok(Date.now() - startedMs < 20_000, 'did not wait for the 30 s Retry-After');
     assert.equal(server.bodies.length, 1);
   } finally {

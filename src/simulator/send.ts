@@ -77,7 +77,12 @@ export function createOtlpSender(options: OtlpSenderOptions): OtlpSender {
       let reason: string;
       let waitMs: number;
       try {
-        const response = await fetch(`${base}/v1/${signal}`, { method: 'POST', headers: { 'content-type': 'application/x-protobuf' }, body, signal: stop.signal });
+        const response = await fetch(`${base}/v1/${signal}`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/x-protobuf' },
+          body,
+          signal: stop.signal,
+        });
         await response.arrayBuffer();
         if (response.ok) {
           totals.exports++;
@@ -95,7 +100,8 @@ export function createOtlpSender(options: OtlpSenderOptions): OtlpSender {
         waitMs = backoffMs;
       }
       if (noMoreRetries.signal.aborted) throw new SendError(`${base}/v1/${signal}: ${reason}; not retried (stopping)`);
-      if (Date.now() - startedMs + waitMs > giveUpAfterMs) throw new SendError(`${base}/v1/${signal}: ${reason}; gave up after ${Math.round((Date.now() - startedMs) / 1000)} s`);
+      if (Date.now() - startedMs + waitMs > giveUpAfterMs)
+        throw new SendError(`${base}/v1/${signal}: ${reason}; gave up after ${Math.round((Date.now() - startedMs) / 1000)} s`);
       totals.retries++;
       options.onRetry?.(signal, reason, waitMs);
       await wait(waitMs);
@@ -108,7 +114,12 @@ export function createOtlpSender(options: OtlpSenderOptions): OtlpSender {
    * Posts the rows in exports of at most maxExportBytes, one after another. An export ends where a
    * trace ends when it can, so that a trace's rows (which come together) arrive together.
    */
-  async function sendAll<Row extends { traceId: string }>(signal: 'traces' | 'logs', rows: Row[], encode: (rows: Row[]) => Buffer, counted: (count: number) => void): Promise<void> {
+  async function sendAll<Row extends { traceId: string }>(
+    signal: 'traces' | 'logs',
+    rows: Row[],
+    encode: (rows: Row[]) => Buffer,
+    counted: (count: number) => void,
+  ): Promise<void> {
     let start = 0;
     const atTraceEnd = (count: number) => {
       let end = start + count;
@@ -139,8 +150,14 @@ export function createOtlpSender(options: OtlpSenderOptions): OtlpSender {
   return {
     async send(batch) {
       if (stop.signal.aborted) throw new SendError('sender closed');
-      const spans = batch.spans.length === 0 ? Promise.resolve() : enqueue('traces', () => sendAll<SpanRow>('traces', batch.spans, encodeTracesData, (count) => (totals.spans += count)));
-      const logs = batch.logs.length === 0 ? Promise.resolve() : enqueue('logs', () => sendAll<LogRow>('logs', batch.logs, encodeLogsData, (count) => (totals.logs += count)));
+      const spans =
+        batch.spans.length === 0
+          ? Promise.resolve()
+          : enqueue('traces', () => sendAll<SpanRow>('traces', batch.spans, encodeTracesData, (count) => (totals.spans += count)));
+      const logs =
+        batch.logs.length === 0
+          ? Promise.resolve()
+          : enqueue('logs', () => sendAll<LogRow>('logs', batch.logs, encodeLogsData, (count) => (totals.logs += count)));
       const [spansResult, logsResult] = await Promise.allSettled([spans, logs]);
       if (spansResult.status === 'rejected') throw spansResult.reason;
       if (logsResult.status === 'rejected') throw logsResult.reason;

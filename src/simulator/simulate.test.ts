@@ -30,7 +30,9 @@ function childrenOf(spans: SpanRow[]): Map<string, SpanRow[]> {
 
 /** Duration minus the union of the children's intervals, in ms. */
 function selfMs(span: SpanRow, children: Map<string, SpanRow[]>): number {
-  const intervals = (children.get(span.spanId) ?? []).map((child) => [Number(child.startNs - span.startNs), Number(child.endNs - span.startNs)] as const).sort((a, b) => a[0] - b[0]);
+  const intervals = (children.get(span.spanId) ?? [])
+    .map((child) => [Number(child.startNs - span.startNs), Number(child.endNs - span.startNs)] as const)
+    .sort((a, b) => a[0] - b[0]);
   let covered = 0;
   let reach = 0;
   for (const [start, end] of intervals) {
@@ -83,7 +85,13 @@ test('a shop of at least 15 services behind one catch-all gateway route, with un
     assert.equal(root.kind, 'server');
     assert.equal(attr(root, 'http.route'), '/*');
   }
-  const paths = new Set(roots.map((root) => String(attr(root, 'url.path')).replace(/\/product\/.*/, '/product/x').replace(/\?.*/, '')));
+  const paths = new Set(
+    roots.map((root) =>
+      String(attr(root, 'url.path'))
+        .replace(/\/product\/.*/, '/product/x')
+        .replace(/\?.*/, ''),
+    ),
+  );
   assert.deepEqual([...paths].sort(), ['/', '/account', '/cart', '/cart/add', '/checkout', '/login', '/product/x', '/search']);
 
   const spansPerTrace = new Map<string, number>();
@@ -120,7 +128,10 @@ test('a shop of at least 15 services behind one catch-all gateway route, with un
   for (const database of ['orders-db', 'catalog-db', 'cart-cache', 'users-db']) {
     const calls = clientSpansTo(batch, database);
     assert.ok(calls.length > 50, database);
-    assert.ok(calls.every((span) => typeof attr(span, 'db.system') === 'string' && typeof attr(span, 'db.name') === 'string'), database);
+    assert.ok(
+      calls.every((span) => typeof attr(span, 'db.system') === 'string' && typeof attr(span, 'db.name') === 'string'),
+      database,
+    );
   }
   assert.ok(batch.spans.some((span) => span.kind === 'internal'));
   // Parallel children: some span has two children that overlap in time.
@@ -131,12 +142,16 @@ test('a shop of at least 15 services behind one catch-all gateway route, with un
 test('logs: INFO per operation with trace context, some DEBUG and WARN, and background jobs without trace context', () => {
   const batch = createSimulator({ seed: 3, tracesPerSec: 5 }).generate(T0, T0 + 10 * MINUTE);
   const severities = new Map<string, number>();
-  for (const log of batch.logs) severities.set(`${log.severityText}/${log.severityNumber}`, (severities.get(`${log.severityText}/${log.severityNumber}`) ?? 0) + 1);
+  for (const log of batch.logs)
+    severities.set(`${log.severityText}/${log.severityNumber}`, (severities.get(`${log.severityText}/${log.severityNumber}`) ?? 0) + 1);
   for (const key of ['INFO/9', 'WARN/13', 'DEBUG/5', 'ERROR/17']) assert.ok((severities.get(key) ?? 0) > 0, `${key} in ${json([...severities])}`);
   const serviceOfSpan = new Map(batch.spans.map((span) => [span.spanId, span.serviceName]));
   const traced = batch.logs.filter((log) => log.traceId !== '');
   assert.ok(traced.length > 10_000);
-  assert.ok(traced.every((log) => serviceOfSpan.get(log.spanId) === log.serviceName), 'a log names its span, in its own service');
+  assert.ok(
+    traced.every((log) => serviceOfSpan.get(log.spanId) === log.serviceName),
+    'a log names its span, in its own service',
+  );
   const background = batch.logs.filter((log) => log.traceId === '');
   assert.ok(background.some((log) => log.serviceName === 'catalog' && /^Catalog cache refresh completed in \d+ ms/.test(log.body)));
   assert.equal(background.filter((log) => log.serviceName === 'catalog').length, 2, 'every 5 minutes');
@@ -145,12 +160,17 @@ test('logs: INFO per operation with trace context, some DEBUG and WARN, and back
 
 test('chronic errors exist without any fault: service discovery, a business error and a flaky timeout, each as a real error', () => {
   const batch = createSimulator({ seed: 5, tracesPerSec: 10 }).generate(T0, T0 + 10 * MINUTE);
-  const failing = (service: string, message: string) => batch.spans.filter((span) => span.serviceName === service && span.status === 'error' && span.statusMessage === message);
+  const failing = (service: string, message: string) =>
+    batch.spans.filter((span) => span.serviceName === service && span.status === 'error' && span.statusMessage === message);
   const discovery = failing('recommendation', 'no instances available for ad');
   const declined = failing('payment', 'card declined');
   const timeout = failing('shipping', 'timeout of 1000ms exceeded');
   const calls = (service: string) => serverSpansOf(batch, service).length;
-  for (const [name, spans, rate] of [['discovery', discovery.filter((span) => span.kind === 'client'), 0.03 * calls('recommendation')], ['declined', declined, 0.02 * calls('payment')], ['timeout', timeout.filter((span) => span.kind === 'client'), 0.04 * calls('shipping')]] as const) {
+  for (const [name, spans, rate] of [
+    ['discovery', discovery.filter((span) => span.kind === 'client'), 0.03 * calls('recommendation')],
+    ['declined', declined, 0.02 * calls('payment')],
+    ['timeout', timeout.filter((span) => span.kind === 'client'), 0.04 * calls('shipping')],
+  ] as const) {
     assert.ok(spans.length > rate * 0.5 && spans.length < rate * 1.6, `${name}: ${spans.length} against ~${rate}`);
   }
   assert.ok(discovery.some((span) => span.events.some((event) => event.name === 'exception')));
@@ -175,7 +195,11 @@ test('cpu: every operation of the target takes longer by itself; its callers onl
     assert.ok(callerRatio > 0.9 && callerRatio < 1.1, `${caller} self time x${callerRatio}`);
   }
   assert.ok(median(clientSpansTo(faulty, 'pricing').map(durationMs)) > median(clientSpansTo(base, 'pricing').map(durationMs)), 'callers wait longer');
-  assert.equal(faulty.spans.filter((span) => span.status === 'error').length > base.spans.filter((span) => span.status === 'error').length * 1.5, false, 'no new errors');
+  assert.equal(
+    faulty.spans.filter((span) => span.status === 'error').length > base.spans.filter((span) => span.status === 'error').length * 1.5,
+    false,
+    'no new errors',
+  );
 });
 
 test('network_delay: callers see wire time grow on calls to the target; its own server spans are unchanged', () => {
@@ -186,12 +210,17 @@ test('network_delay: callers see wire time grow on calls to the target; its own 
   };
   assert.ok(median(wireTimes(base)) < 3);
   const delayed = wireTimes(faulty);
-  assert.ok(delayed.every((wire) => wire >= 240 && wire <= 363), `wire ${Math.min(...delayed)}..${Math.max(...delayed)} ms`);
+  assert.ok(
+    delayed.every((wire) => wire >= 240 && wire <= 363),
+    `wire ${Math.min(...delayed)}..${Math.max(...delayed)} ms`,
+  );
   const serverRatio = median(serverSpansOf(faulty, 'catalog').map(durationMs)) / median(serverSpansOf(base, 'catalog').map(durationMs));
   assert.ok(serverRatio > 0.9 && serverRatio < 1.1, `catalog server time x${serverRatio}`);
   const otherWire = (batch: SignalBatch) => {
     const children = childrenOf(batch.spans);
-    return median(clientSpansTo(batch, 'pricing').flatMap((client) => (children.get(client.spanId) ?? []).map((server) => durationMs(client) - durationMs(server))));
+    return median(
+      clientSpansTo(batch, 'pricing').flatMap((client) => (children.get(client.spanId) ?? []).map((server) => durationMs(client) - durationMs(server))),
+    );
   };
   assert.ok(otherWire(faulty) < 3, 'calls to other services keep their wire time');
 });
@@ -203,7 +232,10 @@ test('crash: the target sends nothing; its callers fail fast naming it, log an E
   const during = (tsNs: bigint) => tsNs >= BigInt(fault.fromMs) * 1_000_000n;
   const traceStart = new Map(batch.spans.filter((span) => span.parentSpanId === '').map((root) => [root.traceId, root.startNs]));
   const inFault = (traceId: string) => during(traceStart.get(traceId) ?? 0n);
-  assert.ok(batch.spans.some((span) => span.serviceName === 'inventory' && !inFault(span.traceId)), 'before the fault inventory works');
+  assert.ok(
+    batch.spans.some((span) => span.serviceName === 'inventory' && !inFault(span.traceId)),
+    'before the fault inventory works',
+  );
   assert.equal(batch.spans.filter((span) => span.serviceName === 'inventory' && inFault(span.traceId)).length, 0);
   assert.equal(batch.logs.filter((log) => log.serviceName === 'inventory' && (log.traceId === '' ? during(log.tsNs) : inFault(log.traceId))).length, 0);
   const calls = clientSpansTo(batch, 'inventory').filter((span) => inFault(span.traceId));
@@ -218,7 +250,7 @@ test('crash: the target sends nothing; its callers fail fast naming it, log an E
   assert.ok(batch.spans.filter((span) => span.parentSpanId === '' && failedTraces.has(span.traceId)).every((root) => root.status === 'error'));
 });
 
-test('return_value: a share of the target\'s spans fail with the invalid value, logged as ERROR, and the deepest failing span is the target\'s', () => {
+test("return_value: a share of the target's spans fail with the invalid value, logged as ERROR, and the deepest failing span is the target's", () => {
   const { base, faulty } = withAndWithout({ kind: 'return_value', service: 'currency', intensity: 0.5 });
   const currency = serverSpansOf(faulty, 'currency');
   const failed = currency.filter((span) => span.status === 'error');
@@ -229,11 +261,20 @@ test('return_value: a share of the target\'s spans fail with the invalid value, 
   assert.ok(faulty.logs.filter((log) => log.serviceName === 'currency' && log.severityNumber === 17).length === failed.length);
   const children = childrenOf(faulty.spans);
   const failedTraces = new Set(failed.map((span) => span.traceId));
-  const deepestFailing = faulty.spans.filter((span) => failedTraces.has(span.traceId) && span.status === 'error' && !(children.get(span.spanId) ?? []).some((child) => child.status === 'error'));
-  for (const traceId of failedTraces) assert.ok(deepestFailing.some((span) => span.traceId === traceId && span.serviceName === 'currency'), traceId);
+  const deepestFailing = faulty.spans.filter(
+    (span) => failedTraces.has(span.traceId) && span.status === 'error' && !(children.get(span.spanId) ?? []).some((child) => child.status === 'error'),
+  );
+  for (const traceId of failedTraces)
+    assert.ok(
+      deepestFailing.some((span) => span.traceId === traceId && span.serviceName === 'currency'),
+      traceId,
+    );
   const roots = faulty.spans.filter((span) => span.parentSpanId === '' && failedTraces.has(span.traceId));
   assert.equal(roots.length, failedTraces.size);
-  assert.ok(roots.every((root) => root.status === 'error'), 'the failure reaches the root');
+  assert.ok(
+    roots.every((root) => root.status === 'error'),
+    'the failure reaches the root',
+  );
 });
 
 test('exception: the target logs new lines and drops a usual one, with no error status and no ERROR log anywhere new', () => {
@@ -268,9 +309,18 @@ test('fault targets and the expected suspect; a fault the model cannot inject is
   assert.ok(faultTargets('network_delay', model).includes('pricing'));
   assert.equal(expectedSuspect({ kind: 'slow_db', service: 'orders-db', fromMs: 0, toMs: 1 }), 'orders-db');
   assert.equal(expectedSuspect({ kind: 'cpu', service: 'pricing', fromMs: 0, toMs: 1 }), 'pricing');
-  assert.throws(() => createSimulator({ seed: 1, tracesPerSec: 1, faults: [{ kind: 'slow_db', service: 'pricing', fromMs: 0, toMs: 1 }] }), /slow_db cannot target "pricing"; valid targets: orders-db/);
-  assert.throws(() => createSimulator({ seed: 1, tracesPerSec: 1, faults: [{ kind: 'cpu', service: 'gateway', fromMs: 0, toMs: 1 }] }), /cpu cannot target "gateway"/);
-  assert.throws(() => createSimulator({ seed: 1, tracesPerSec: 1, faults: [{ kind: 'oops' as 'cpu', service: 'pricing', fromMs: 0, toMs: 1 }] }), /unknown fault kind "oops"/);
+  assert.throws(
+    () => createSimulator({ seed: 1, tracesPerSec: 1, faults: [{ kind: 'slow_db', service: 'pricing', fromMs: 0, toMs: 1 }] }),
+    /slow_db cannot target "pricing"; valid targets: orders-db/,
+  );
+  assert.throws(
+    () => createSimulator({ seed: 1, tracesPerSec: 1, faults: [{ kind: 'cpu', service: 'gateway', fromMs: 0, toMs: 1 }] }),
+    /cpu cannot target "gateway"/,
+  );
+  assert.throws(
+    () => createSimulator({ seed: 1, tracesPerSec: 1, faults: [{ kind: 'oops' as 'cpu', service: 'pricing', fromMs: 0, toMs: 1 }] }),
+    /unknown fault kind "oops"/,
+  );
 });
 
 test('faults touch only traces that start inside their window', () => {

@@ -8,7 +8,20 @@
 import type { AttrPair, LogRow, SignalBatch, SpanKind, SpanRow } from '../model/signals.js';
 import { logIdOf } from '../otlp/log-id.js';
 import { checkFault, DEFAULT_INTENSITY, type Fault } from './faults.js';
-import { SEVERITY_NUMBER, type AppModel, type ChronicError, type LogLine, type OperationDef, type PeerCall, type PeerDef, type ServiceCall, type ServiceDef, type Severity, type Stage, type Step } from './model.js';
+import {
+  SEVERITY_NUMBER,
+  type AppModel,
+  type ChronicError,
+  type LogLine,
+  type OperationDef,
+  type PeerCall,
+  type PeerDef,
+  type ServiceCall,
+  type ServiceDef,
+  type Severity,
+  type Stage,
+  type Step,
+} from './model.js';
 import { Rng } from './random.js';
 import { shopModel } from './shop.js';
 
@@ -136,7 +149,9 @@ export function createSimulator(options: SimulatorOptions): Simulator {
     return active;
   };
   const faultOf = (trace: TraceState, service: string, kind: Fault['kind'], operation?: string): Fault | undefined =>
-    trace.faults.get(service)?.find((fault) => fault.kind === kind && (fault.operation === undefined || operation === undefined || fault.operation === operation));
+    trace.faults
+      .get(service)
+      ?.find((fault) => fault.kind === kind && (fault.operation === undefined || operation === undefined || fault.operation === operation));
   const intensityOf = (fault: Fault) => fault.intensity ?? DEFAULT_INTENSITY[fault.kind];
 
   const toNs = (trace: TraceState, offsetMs: number) => trace.baseNs + BigInt(Math.round(offsetMs * 1e6));
@@ -160,7 +175,19 @@ export function createSimulator(options: SimulatorOptions): Simulator {
     trace.logs.push({ logId: logIdOf(row), ...row });
   };
 
-  const pushSpan = (trace: TraceState, service: ServiceInfo, spanId: string, parentSpanId: string, name: string, kind: SpanKind, startMs: number, endMs: number, attrs: AttrPair[], failure?: Failure, exceptionEvent = false) => {
+  const pushSpan = (
+    trace: TraceState,
+    service: ServiceInfo,
+    spanId: string,
+    parentSpanId: string,
+    name: string,
+    kind: SpanKind,
+    startMs: number,
+    endMs: number,
+    attrs: AttrPair[],
+    failure?: Failure,
+    exceptionEvent = false,
+  ) => {
     const endNs = toNs(trace, endMs);
     trace.spans.push({
       traceId: trace.traceId,
@@ -177,7 +204,17 @@ export function createSimulator(options: SimulatorOptions): Simulator {
       resource: service.resource,
       events:
         failure !== undefined && exceptionEvent
-          ? [{ tsNs: endNs, name: 'exception', attrs: [['exception.type', failure.exceptionType], ['exception.message', failure.message], ['exception.escaped', true]] }]
+          ? [
+              {
+                tsNs: endNs,
+                name: 'exception',
+                attrs: [
+                  ['exception.type', failure.exceptionType],
+                  ['exception.message', failure.message],
+                  ['exception.escaped', true],
+                ],
+              },
+            ]
           : [],
       scopeName: service.scopeName,
       scopeVersion: SCOPE_VERSION,
@@ -239,13 +276,33 @@ export function createSimulator(options: SimulatorOptions): Simulator {
     }
     if (ownFailure !== undefined) logsAt.push([endMs, 'ERROR', `${operation.name} failed: ${ownFailure.message}`]);
     const result = ownFailure ?? failure;
-    pushSpan(trace, service, spanId, parentSpanId, operation.name, 'server', startMs, endMs, cachedServerAttrs(service, operation, result !== undefined, rootPath), result, ownFailure?.event ?? false);
+    pushSpan(
+      trace,
+      service,
+      spanId,
+      parentSpanId,
+      operation.name,
+      'server',
+      startMs,
+      endMs,
+      cachedServerAttrs(service, operation, result !== undefined, rootPath),
+      result,
+      ownFailure?.event ?? false,
+    );
     for (const [atMs, severity, body] of logsAt) emitLog(trace, service, spanId, atMs, severity, body);
     return { endMs, failure: result };
   };
 
   /** Runs a stage's steps side by side from startMs; the stage ends with its slowest step. */
-  const runStage = (trace: TraceState, caller: ServiceInfo, stage: Stage, startMs: number, parentSpanId: string, slowness: number, logsAt: [number, Severity, string][]): StepResult => {
+  const runStage = (
+    trace: TraceState,
+    caller: ServiceInfo,
+    stage: Stage,
+    startMs: number,
+    parentSpanId: string,
+    slowness: number,
+    logsAt: [number, Severity, string][],
+  ): StepResult => {
     const steps: Step[] = Array.isArray(stage) ? stage : [stage];
     let endMs = startMs;
     let failure: Failure | undefined;
@@ -259,10 +316,18 @@ export function createSimulator(options: SimulatorOptions): Simulator {
           pushSpan(trace, caller, trace.rng.hex(16), parentSpanId, step.name, 'internal', startMs, startMs + internalMs, []);
           result = { endMs: startMs + internalMs };
         } else {
-          result = step.type === 'call' ? callService(trace, caller, step, startMs, parentSpanId, logsAt) : callPeer(trace, caller, step, startMs, parentSpanId, logsAt);
+          result =
+            step.type === 'call'
+              ? callService(trace, caller, step, startMs, parentSpanId, logsAt)
+              : callPeer(trace, caller, step, startMs, parentSpanId, logsAt);
           if (result.failure !== undefined) {
             if (step.onError === 'propagate') failure ??= result.failure;
-            else logsAt.push([result.endMs, 'WARN', `${step.type === 'call' ? step.service : step.peer} unavailable, continuing without it: ${result.failure.message}`]);
+            else
+              logsAt.push([
+                result.endMs,
+                'WARN',
+                `${step.type === 'call' ? step.service : step.peer} unavailable, continuing without it: ${result.failure.message}`,
+              ]);
           }
         }
         if (result.endMs > endMs) endMs = result.endMs;
@@ -271,7 +336,14 @@ export function createSimulator(options: SimulatorOptions): Simulator {
     return { endMs, failure };
   };
 
-  const callService = (trace: TraceState, caller: ServiceInfo, step: ServiceCall, startMs: number, parentSpanId: string, logsAt: [number, Severity, string][]): StepResult => {
+  const callService = (
+    trace: TraceState,
+    caller: ServiceInfo,
+    step: ServiceCall,
+    startMs: number,
+    parentSpanId: string,
+    logsAt: [number, Severity, string][],
+  ): StepResult => {
     const { rng } = trace;
     const callee = services.get(step.service);
     if (callee === undefined) throw new Error(`${caller.def.name} calls unknown service ${step.service}`);
@@ -286,7 +358,10 @@ export function createSimulator(options: SimulatorOptions): Simulator {
     let endMs: number;
     if (trace.faults.has(callee.def.name) && faultOf(trace, callee.def.name, 'crash') !== undefined) {
       endMs = startMs + rng.between(0.5, 3);
-      failure = callee.def.protocol === 'grpc' ? { message: 'UNAVAILABLE: io exception', exceptionType: 'io.grpc.StatusRuntimeException' } : { message: `connect ECONNREFUSED ${callee.def.name}:8080`, exceptionType: 'Error' };
+      failure =
+        callee.def.protocol === 'grpc'
+          ? { message: 'UNAVAILABLE: io exception', exceptionType: 'io.grpc.StatusRuntimeException' }
+          : { message: `connect ECONNREFUSED ${callee.def.name}:8080`, exceptionType: 'Error' };
     } else if ((failure = chronic(rng, step.chronicFailure)) !== undefined) {
       endMs = startMs + rng.between(0.2, 2) + (step.chronicFailure?.extraMs ?? 0);
     } else {
@@ -301,7 +376,14 @@ export function createSimulator(options: SimulatorOptions): Simulator {
     return { endMs, failure };
   };
 
-  const callPeer = (trace: TraceState, caller: ServiceInfo, step: PeerCall, startMs: number, parentSpanId: string, logsAt: [number, Severity, string][]): StepResult => {
+  const callPeer = (
+    trace: TraceState,
+    caller: ServiceInfo,
+    step: PeerCall,
+    startMs: number,
+    parentSpanId: string,
+    logsAt: [number, Severity, string][],
+  ): StepResult => {
     const { rng } = trace;
     const peer = peers.get(step.peer);
     if (peer === undefined) throw new Error(`${caller.def.name} calls unknown peer ${step.peer}`);
@@ -313,7 +395,19 @@ export function createSimulator(options: SimulatorOptions): Simulator {
       callMs += step.chronicFailure?.extraMs ?? 0;
       logsAt.push([startMs + callMs, 'ERROR', `${step.statement} on ${peer.name} failed: ${failure.message}`]);
     }
-    pushSpan(trace, caller, rng.hex(16), parentSpanId, step.statement, 'client', startMs, startMs + callMs, cachedPeerAttrs(peer, step), failure, step.chronicFailure?.exceptionEvent ?? false);
+    pushSpan(
+      trace,
+      caller,
+      rng.hex(16),
+      parentSpanId,
+      step.statement,
+      'client',
+      startMs,
+      startMs + callMs,
+      cachedPeerAttrs(peer, step),
+      failure,
+      step.chronicFailure?.exceptionEvent ?? false,
+    );
     return { endMs: startMs + callMs, failure };
   };
 
@@ -324,7 +418,15 @@ export function createSimulator(options: SimulatorOptions): Simulator {
     const type = model.requestTypes[typeIndex];
     const root = rootOperations[typeIndex];
     if (type === undefined || root === undefined) return;
-    const trace: TraceState = { rng, traceId: rng.hex(32), baseNs: BigInt(Math.floor(startMs)) * 1_000_000n, minute: Math.floor(startMs / 60_000), spans, logs, faults: faults.length === 0 ? EMPTY : activeFaults(startMs) };
+    const trace: TraceState = {
+      rng,
+      traceId: rng.hex(32),
+      baseNs: BigInt(Math.floor(startMs)) * 1_000_000n,
+      minute: Math.floor(startMs / 60_000),
+      spans,
+      logs,
+      faults: faults.length === 0 ? EMPTY : activeFaults(startMs),
+    };
     if (faultOf(trace, gateway.def.name, 'crash') !== undefined) return;
     serve(trace, gateway, root, startMs - Math.floor(startMs), '', type.path(rng));
   };
@@ -336,7 +438,12 @@ export function createSimulator(options: SimulatorOptions): Simulator {
         for (let run = first; job.offsetMs + run * job.everyMs < toMs; run++) {
           const atMs = job.offsetMs + run * job.everyMs;
           if (atMs < fromMs) continue;
-          if (activeFaults(atMs).get(service.def.name)?.some((fault) => fault.kind === 'crash')) continue;
+          if (
+            activeFaults(atMs)
+              .get(service.def.name)
+              ?.some((fault) => fault.kind === 'crash')
+          )
+            continue;
           const rng = new Rng(seed, 0xb0b, service.index, jobIndex, run);
           const trace: TraceState = { rng, traceId: '', baseNs: BigInt(atMs) * 1_000_000n, minute: 0, spans: [], logs, faults: EMPTY };
           emitLog(trace, service, '', 0, job.severity, job.text(rng));
@@ -407,7 +514,12 @@ function rpcMethod(operationName: string): string {
 
 function serverAttrs(service: ServiceInfo, operation: OperationDef, failed: boolean, rootPath?: string): AttrPair[] {
   if (service.def.protocol === 'grpc') {
-    return [['rpc.system', 'grpc'], ['rpc.service', service.def.rpcService ?? service.def.name], ['rpc.method', rpcMethod(operation.name)], ['rpc.grpc.status_code', failed ? 2 : 0]];
+    return [
+      ['rpc.system', 'grpc'],
+      ['rpc.service', service.def.rpcService ?? service.def.name],
+      ['rpc.method', rpcMethod(operation.name)],
+      ['rpc.grpc.status_code', failed ? 2 : 0],
+    ];
   }
   const [method, route] = httpParts(operation.name);
   return [
@@ -421,16 +533,41 @@ function serverAttrs(service: ServiceInfo, operation: OperationDef, failed: bool
 function clientAttrs(callee: ServiceInfo, operation: OperationDef): AttrPair[] {
   const name = callee.def.name;
   if (callee.def.protocol === 'grpc') {
-    return [['rpc.system', 'grpc'], ['rpc.service', callee.def.rpcService ?? name], ['rpc.method', rpcMethod(operation.name)], ['peer.service', name], ['server.address', name], ['server.port', 8080]];
+    return [
+      ['rpc.system', 'grpc'],
+      ['rpc.service', callee.def.rpcService ?? name],
+      ['rpc.method', rpcMethod(operation.name)],
+      ['peer.service', name],
+      ['server.address', name],
+      ['server.port', 8080],
+    ];
   }
   const [method, route] = httpParts(operation.name);
-  return [['http.request.method', method], ['url.full', `http://${name}:8080${route}`], ['peer.service', name], ['server.address', name], ['server.port', 8080]];
+  return [
+    ['http.request.method', method],
+    ['url.full', `http://${name}:8080${route}`],
+    ['peer.service', name],
+    ['server.address', name],
+    ['server.port', 8080],
+  ];
 }
 
 function peerAttrs(peer: PeerDef, step: PeerCall): AttrPair[] {
   if (peer.system === 'http') {
     const [method, route] = httpParts(step.statement);
-    return [['http.request.method', method], ['url.full', `https://${peer.name}${route}`], ['peer.service', peer.name], ['server.address', peer.name], ['server.port', 443]];
+    return [
+      ['http.request.method', method],
+      ['url.full', `https://${peer.name}${route}`],
+      ['peer.service', peer.name],
+      ['server.address', peer.name],
+      ['server.port', 443],
+    ];
   }
-  return [['db.system', peer.system], ['db.name', peer.dbName ?? peer.name], ['db.statement', step.statement], ['peer.service', peer.name], ['server.address', peer.name]];
+  return [
+    ['db.system', peer.system],
+    ['db.name', peer.dbName ?? peer.name],
+    ['db.statement', step.statement],
+    ['peer.service', peer.name],
+    ['server.address', peer.name],
+  ];
 }

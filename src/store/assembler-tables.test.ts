@@ -66,12 +66,26 @@ describe('trace summaries and the baseline read', () => {
     const endpoint = 'baseline exact';
     const big = 9_007_199_254_740_993n; // above 2^53
     await insertTraceSummaries(store, [
-      summaryRow({ endpoint_name: endpoint, duration_ns: big, ops: [['api: a', big], ['db: "q" é', 7n]] }),
+      summaryRow({
+        endpoint_name: endpoint,
+        duration_ns: big,
+        ops: [
+          ['api: a', big],
+          ['db: "q" é', 7n],
+        ],
+      }),
       summaryRow({ endpoint_name: endpoint, is_error: true, kind: 'error' }),
     ]);
     const samples = await readBaselineSamples(store, { sinceNs: minutesAgoNs(60), nowMs: NOW_MS, perEndpoint: 100, maxRows: 10_000 });
     assert.deepEqual(samples.get(endpointKey('api', endpoint)), [
-      { duration_ns: big, is_error: false, ops: [{ op: 'api: a', duration_ns: big }, { op: 'db: "q" é', duration_ns: 7n }] },
+      {
+        duration_ns: big,
+        is_error: false,
+        ops: [
+          { op: 'api: a', duration_ns: big },
+          { op: 'db: "q" é', duration_ns: 7n },
+        ],
+      },
     ]);
   });
 
@@ -83,10 +97,20 @@ describe('trace summaries and the baseline read', () => {
     await insertTraceSummaries(store, rows);
     const window = { sinceNs: minutesAgoNs(60), nowMs: NOW_MS };
     const bounded = await readBaselineSamples(store, { ...window, perEndpoint: 3, maxRows: 10_000 });
-    assert.deepEqual(bounded.get(endpointKey('api', 'bounded'))?.map((s) => s.duration_ns), [1n, 2n, 3n]);
-    assert.deepEqual(bounded.get(endpointKey('other', 'bounded'))?.map((s) => s.duration_ns), [42n]);
+    assert.deepEqual(
+      bounded.get(endpointKey('api', 'bounded'))?.map((s) => s.duration_ns),
+      [1n, 2n, 3n],
+    );
+    assert.deepEqual(
+      bounded.get(endpointKey('other', 'bounded'))?.map((s) => s.duration_ns),
+      [42n],
+    );
     const all = await readBaselineSamples(store, { ...window, perEndpoint: 100, maxRows: 10_000 });
-    assert.deepEqual(all.get(endpointKey('api', 'bounded'))?.map((s) => s.duration_ns), [1n, 2n, 3n, 4n, 5n], 'the 61-minute-old trace is outside');
+    assert.deepEqual(
+      all.get(endpointKey('api', 'bounded'))?.map((s) => s.duration_ns),
+      [1n, 2n, 3n, 4n, 5n],
+      'the 61-minute-old trace is outside',
+    );
     const capped = await readBaselineSamples(store, { ...window, perEndpoint: 100, maxRows: 2 });
     let total = 0;
     for (const list of capped.values()) total += list.length;
@@ -108,10 +132,17 @@ describe('trace summaries and the baseline read', () => {
       'SELECT trace_id, ts_ns, duration_ns, is_error, span_count, services, story_kind FROM trace_summaries WHERE trace_id = {id:String}',
       { id: row.summary.trace_id },
     );
-    assert.deepEqual(got, [{
-      trace_id: row.summary.trace_id, ts_ns: String(row.summary.ts_ns), duration_ns: '10000000', is_error: false,
-      span_count: 4242, services: ['a', 'b'], story_kind: 'slow',
-    }]);
+    assert.deepEqual(got, [
+      {
+        trace_id: row.summary.trace_id,
+        ts_ns: String(row.summary.ts_ns),
+        duration_ns: '10000000',
+        is_error: false,
+        span_count: 4242,
+        services: ['a', 'b'],
+        story_kind: 'slow',
+      },
+    ]);
   });
 });
 
@@ -144,9 +175,17 @@ describe('stories', () => {
     assert.equal(rows.length, 1);
     const { story: json, ...columns } = rows[0];
     assert.deepEqual(columns, {
-      story_id: story.story_id, fingerprint: '18446744073709551615', kind: 'error', ts_ns: String(story.ts_ns),
-      duration_ns: String(story.duration_ns), endpoint_service: 'checkout', endpoint_name: 'POST /orders',
-      rc_service: 'payments', rc_span_name: 'INSERT charge', summary: story.summary, written_at_ms: String(NOW_MS),
+      story_id: story.story_id,
+      fingerprint: '18446744073709551615',
+      kind: 'error',
+      ts_ns: String(story.ts_ns),
+      duration_ns: String(story.duration_ns),
+      endpoint_service: 'checkout',
+      endpoint_name: 'POST /orders',
+      rc_service: 'payments',
+      rc_span_name: 'INSERT charge',
+      summary: story.summary,
+      written_at_ms: String(NOW_MS),
     });
     assert.equal(json, stringifyJson(story));
     assert.deepEqual((parseJsonExact(json as string) as { ts_ns: bigint }).ts_ns, story.ts_ns);
@@ -157,9 +196,9 @@ describe('stories', () => {
     const replay = { ...first, summary: 'replayed' };
     await insertStories(store, [{ story: first, writtenAtMs: NOW_MS }]);
     await insertStories(store, [{ story: replay, writtenAtMs: NOW_MS + 1 }]);
-    const newest = await store.query<{ summary: string }>(
-      'SELECT summary FROM stories WHERE story_id = {id:String} ORDER BY written_at_ms DESC LIMIT 1', { id: first.story_id },
-    );
+    const newest = await store.query<{ summary: string }>('SELECT summary FROM stories WHERE story_id = {id:String} ORDER BY written_at_ms DESC LIMIT 1', {
+      id: first.story_id,
+    });
     assert.deepEqual(newest, [{ summary: 'replayed' }]);
     const merged = await store.query<{ summary: string }>('SELECT summary FROM stories FINAL WHERE story_id = {id:String}', { id: first.story_id });
     assert.deepEqual(merged, [{ summary: 'replayed' }]);

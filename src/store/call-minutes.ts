@@ -9,7 +9,21 @@ import { PermanentError } from '../util/retry.js';
 import { encodeLines } from './compact-json.js';
 
 const OP_COLUMNS = ['minute', 'service', 'operation', 'calls', 'errors', 'origin_errors', 'self_ns_sum', 'duration_ns_sum', 'self_ns_max'] as const;
-const CALL_COLUMNS = ['minute', 'caller', 'callee', 'operation', 'peer', 'calls', 'errors', 'origin_errors', 'client_ns_sum', 'wire_ns_sum', 'wire_ns_max', 'served_calls', 'server_ns_sum'] as const;
+const CALL_COLUMNS = [
+  'minute',
+  'caller',
+  'callee',
+  'operation',
+  'peer',
+  'calls',
+  'errors',
+  'origin_errors',
+  'client_ns_sum',
+  'wire_ns_sum',
+  'wire_ns_max',
+  'served_calls',
+  'server_ns_sum',
+] as const;
 
 const s = JSON.stringify;
 

@@ -41,7 +41,10 @@ describe('chdb data directory', () => {
     const store = await ChdbStore.open(dataDir, 'svc_test');
     const other = mkdtempSync(join(tmpdir(), 'svc-store-other-'));
     try {
-      await assert.rejects(ChdbStore.open(other, 'svc_test'), (e: unknown) => e instanceof ConfigError && e.message.startsWith(`embedded.data_dir ${other}: cannot open the embedded database: `));
+      await assert.rejects(
+        ChdbStore.open(other, 'svc_test'),
+        (e: unknown) => e instanceof ConfigError && e.message.startsWith(`embedded.data_dir ${other}: cannot open the embedded database: `),
+      );
     } finally {
       await store.close();
       rmSync(other, { recursive: true, force: true });

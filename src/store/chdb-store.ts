@@ -104,9 +104,7 @@ export class ChdbStore extends StoreDriver {
     const text = withLimit(sql, executionLimitSecs(options?.timeoutSecs));
     const opts = { format: 'JSONEachRow', signal: options?.signal };
     try {
-      const result = hasParams(params)
-        ? await this.reader.queryBindAsync(text, params, opts)
-        : await this.reader.queryAsync(text, opts);
+      const result = hasParams(params) ? await this.reader.queryBindAsync(text, params, opts) : await this.reader.queryAsync(text, opts);
       return parseJsonEachRow<T>(result.text());
     } catch (err) {
       throw toStorageError(err, 'query');

@@ -11,14 +11,18 @@ export async function createStore(settings: { clickhouse: ClickHouseSettings; em
   const { clickhouse, embedded } = settings;
   if (clickhouse.url !== '') {
     // The URL is not echoed (it may carry a token in its query); the reason names the host it tried.
-    return namingSetting('clickhouse.url', `cannot open database ${clickhouse.database} on the ClickHouse server`, () => HttpStore.open(clickhouse.url, clickhouse.database));
+    return namingSetting('clickhouse.url', `cannot open database ${clickhouse.database} on the ClickHouse server`, () =>
+      HttpStore.open(clickhouse.url, clickhouse.database),
+    );
   }
   // Loaded only here: the embedded engine is a ~550 MB library that a component on a server never needs.
   const { ChdbStore } = await import('./chdb-store.js').catch((error: unknown) => {
     // The package itself missing, or only its per-platform library (removed to slim a split deployment).
     const missing = (error as { code?: unknown }).code === 'ERR_MODULE_NOT_FOUND' || (error as { name?: unknown }).name === 'ChdbPlatformUnsupportedError';
     if (!missing) throw error;
-    throw new ConfigError('the embedded ClickHouse (npm package chdb with its @chdb/lib-* library) is not installed: run npm install, or set clickhouse.url to a ClickHouse server');
+    throw new ConfigError(
+      'the embedded ClickHouse (npm package chdb with its @chdb/lib-* library) is not installed: run npm install, or set clickhouse.url to a ClickHouse server',
+    );
   });
   return ChdbStore.open(embedded.data_dir, clickhouse.database);
 }

@@ -30,7 +30,7 @@ export function lockHolderPid(file: string): number | undefined {
     return undefined;
   }
   // Linux's device number encoding (major in bits 8-19 and 32+, minor in 0-7 and 20+), as /proc/locks prints it.
-  const major = ((dev >> 8) & 0xfff) | Math.floor(dev / 2 ** 32) * 0x1000;
+  const major = ((dev >> 8) & 0xfff) | (Math.floor(dev / 2 ** 32) * 0x1000);
   const minor = (dev & 0xff) | ((dev >> 12) & 0xfff00);
   for (const line of locks.split('\n')) {
     // "1: FLOCK  ADVISORY  WRITE 29932 fe:00:9987043 0 EOF"

@@ -19,24 +19,38 @@ test('creates missing parents one level at a time and leaves no probe file behin
 test('a file in the way is named, whether it is the directory or one of its parents', () => {
   const file = join(root, 'file');
   writeFileSync(file, 'x');
-  assert.throws(() => prepareDataDir(file), { name: 'ConfigError', message: `embedded.data_dir ${file}: cannot create the embedded data directory: ${file} is not a directory` });
+  assert.throws(() => prepareDataDir(file), {
+    name: 'ConfigError',
+    message: `embedded.data_dir ${file}: cannot create the embedded data directory: ${file} is not a directory`,
+  });
   assert.throws(() => prepareDataDir(join(file, 'data')), {
     name: 'ConfigError',
     message: `embedded.data_dir ${join(file, 'data')}: cannot create the embedded data directory: ${file} is not a directory`,
   });
 });
 
-test('a file system that answers ENOENT under an existing parent (/proc) is one error, not a loop', { skip: statSync('/proc', { throwIfNoEntry: false }) === undefined && 'no /proc here' }, () => {
-  assert.throws(() => prepareDataDir('/proc/x/data', 'embedded.data_dir'), {
-    name: 'ConfigError',
-    message: 'embedded.data_dir /proc/x/data: cannot create the embedded data directory: /proc does not accept new directories (/proc/x: ENOENT)',
-  });
-});
+test(
+  'a file system that answers ENOENT under an existing parent (/proc) is one error, not a loop',
+  { skip: statSync('/proc', { throwIfNoEntry: false }) === undefined && 'no /proc here' },
+  () => {
+    assert.throws(() => prepareDataDir('/proc/x/data', 'embedded.data_dir'), {
+      name: 'ConfigError',
+      message: 'embedded.data_dir /proc/x/data: cannot create the embedded data directory: /proc does not accept new directories (/proc/x: ENOENT)',
+    });
+  },
+);
 
-test('a directory this user cannot write in is found before the engine opens it', { skip: statSync('/sys/kernel', { throwIfNoEntry: false }) === undefined && 'no sysfs here' }, () => {
-  assert.throws(() => prepareDataDir('/sys/kernel'), (error: Error) => {
-    assert.equal(error.name, 'ConfigError');
-    assert.match(error.message, /^embedded\.data_dir \/sys\/kernel: cannot open the embedded database: cannot write in the directory: /);
-    return true;
-  });
-});
+test(
+  'a directory this user cannot write in is found before the engine opens it',
+  { skip: statSync('/sys/kernel', { throwIfNoEntry: false }) === undefined && 'no sysfs here' },
+  () => {
+    assert.throws(
+      () => prepareDataDir('/sys/kernel'),
+      (error: Error) => {
+        assert.equal(error.name, 'ConfigError');
+        assert.match(error.message, /^embedded\.data_dir \/sys\/kernel: cannot open the embedded database: cannot write in the directory: /);
+        return true;
+      },
+    );
+  },
+);

@@ -34,7 +34,11 @@ export function deliveryKey(alertId: string, target: string): string {
 /** Writes delivery states in one insert. */
 export async function recordDeliveries(store: Store, records: readonly DeliveryRecord[]): Promise<void> {
   if (records.length === 0) return;
-  await store.insert('notifier_deliveries', COLUMNS, records.map((r) => [r.alertId, r.target, r.result, r.attempts, Math.floor(r.updatedAtMs)]));
+  await store.insert(
+    'notifier_deliveries',
+    COLUMNS,
+    records.map((r) => [r.alertId, r.target, r.result, r.attempts, Math.floor(r.updatedAtMs)]),
+  );
 }
 
 /** The newest state per alert and target for `alertIds`, within the table's lifetime; keyed by deliveryKey. */

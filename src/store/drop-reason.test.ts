@@ -21,7 +21,23 @@ test('raw items: 0 and older than 3 days are not storable; the boundary is kept'
 
 test('spans and logs the store could never return: all-zero ids and times past Int64 nanoseconds, whoever produced the record', () => {
   const nowNs = 1_800_000_000_000_000_000n;
-  const span = { traceId: 'ab'.repeat(16), spanId: 'cd'.repeat(8), parentSpanId: '', serviceName: 's', name: 'n', kind: 'server', startNs: nowNs, endNs: nowNs + 5n, status: 'unset', statusMessage: '', attrs: [], resource: [], events: [], scopeName: '', scopeVersion: '' } as const;
+  const span = {
+    traceId: 'ab'.repeat(16),
+    spanId: 'cd'.repeat(8),
+    parentSpanId: '',
+    serviceName: 's',
+    name: 'n',
+    kind: 'server',
+    startNs: nowNs,
+    endNs: nowNs + 5n,
+    status: 'unset',
+    statusMessage: '',
+    attrs: [],
+    resource: [],
+    events: [],
+    scopeName: '',
+    scopeVersion: '',
+  } as const;
   const cases: [string, Partial<typeof span> | Record<string, unknown>, string | undefined][] = [
     ['valid', {}, undefined],
     ['all-zero trace id', { traceId: '0'.repeat(32) }, 'invalid_id'],
@@ -32,7 +48,21 @@ test('spans and logs the store could never return: all-zero ids and times past I
     ['start 0', { startNs: 0n }, 'too_old'],
   ];
   for (const [name, change, expected] of cases) assert.equal(spanDropReason({ ...span, ...change } as never, nowNs), expected, name);
-  const log = { logId: '1', tsNs: nowNs, observedTsNs: nowNs, traceId: '', spanId: '', serviceName: 's', severityNumber: 9, severityText: '', body: 'b', attrs: [], resource: [], scopeName: '', scopeVersion: '' };
+  const log = {
+    logId: '1',
+    tsNs: nowNs,
+    observedTsNs: nowNs,
+    traceId: '',
+    spanId: '',
+    serviceName: 's',
+    severityNumber: 9,
+    severityText: '',
+    body: 'b',
+    attrs: [],
+    resource: [],
+    scopeName: '',
+    scopeVersion: '',
+  };
   assert.equal(logDropReason(log, nowNs), undefined);
   assert.equal(logDropReason({ ...log, tsNs: 2n ** 64n - 1n }, nowNs), 'time_out_of_range');
   assert.equal(logDropReason({ ...log, observedTsNs: 2n ** 64n - 1n }, nowNs), 'time_out_of_range');

@@ -11,7 +11,7 @@ describe('toStorageError', () => {
   });
 
   it('hides engine text and SQL from the message but keeps the cause', () => {
-    const cause = new Error("Code: 47. DB::Exception: Unknown identifier `x` in SELECT x FROM spans");
+    const cause = new Error('Code: 47. DB::Exception: Unknown identifier `x` in SELECT x FROM spans');
     const err = toStorageError(cause, 'query');
     assert.ok(err instanceof StorageError && !(err instanceof StorageTimeoutError));
     assert.equal(err.message, 'storage query failed (ClickHouse code 47)');

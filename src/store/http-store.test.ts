@@ -55,7 +55,9 @@ describe('http driver without a server', () => {
     await assert.rejects(HttpStore.open(url, 'svc'), (e: unknown) => e instanceof StorageError && e.message === 'storage exec failed');
     await assert.rejects(
       createStore({ clickhouse: { url, database: 'svc' }, embedded: { data_dir: '' } }),
-      (e: unknown) => e instanceof ConfigError && /^clickhouse\.url: cannot open database svc on the ClickHouse server: storage exec failed: connect ECONNREFUSED /.test(e.message),
+      (e: unknown) =>
+        e instanceof ConfigError &&
+        /^clickhouse\.url: cannot open database svc on the ClickHouse server: storage exec failed: connect ECONNREFUSED /.test(e.message),
     );
   });
 

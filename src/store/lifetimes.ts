@@ -5,7 +5,6 @@
 
 import { DAY_MS } from '../util/time-units.js';
 
-
 export const LIFETIME_MS = {
   spans: 3 * DAY_MS,
   logs: 3 * DAY_MS,

@@ -7,8 +7,21 @@ import { ALERT_COLUMNS_SQL, type StoredAlert } from './reads/log-alert-shape.js'
 import { PermanentError } from '../util/retry.js';
 
 const ALERT_COLUMNS = [
-  'alert_id', 'kind', 'template_id', 'service', 'template', 'started_at_ns', 'last_at_ns', 'window_count', 'peak_count',
-  'baseline_per_window', 'baseline_day', 'baseline_week', 'example_trace_ids', 'published', 'updated_at_ms',
+  'alert_id',
+  'kind',
+  'template_id',
+  'service',
+  'template',
+  'started_at_ns',
+  'last_at_ns',
+  'window_count',
+  'peak_count',
+  'baseline_per_window',
+  'baseline_day',
+  'baseline_week',
+  'example_trace_ids',
+  'published',
+  'updated_at_ms',
 ] as const;
 
 const U64_DECIMAL = /^\d{1,20}$/;
@@ -30,9 +43,11 @@ function finite(value: number): number {
 function alertLine({ alert: a, published, updatedAtMs }: AlertVersion): string {
   if (!U64_DECIMAL.test(a.template_id) || !ALERT_ID.test(a.alert_id)) throw new PermanentError('alert_id must be 16 hex and template_id a u64 decimal');
   const optional = (v: number | undefined) => (v === undefined ? 'null' : String(finite(v)));
-  return `[${s(a.alert_id)},${s(a.kind)},${a.template_id},${s(a.service)},${s(a.template)},${a.started_at_ns},${a.last_at_ns},` +
+  return (
+    `[${s(a.alert_id)},${s(a.kind)},${a.template_id},${s(a.service)},${s(a.template)},${a.started_at_ns},${a.last_at_ns},` +
     `${Math.max(0, Math.floor(a.window_count))},${Math.max(0, Math.floor(a.peak_count))},${finite(a.baseline_per_window)},` +
-    `${optional(a.baseline_day)},${optional(a.baseline_week)},${s(a.example_traces.map((t) => t.trace_id))},${published},${Math.floor(updatedAtMs)}]\n`;
+    `${optional(a.baseline_day)},${optional(a.baseline_week)},${s(a.example_traces.map((t) => t.trace_id))},${published},${Math.floor(updatedAtMs)}]\n`
+  );
 }
 
 /** Writes one version of each alert in one insert. */

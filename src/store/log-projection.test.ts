@@ -55,7 +55,10 @@ let upgradeApplied: number[] = [];
 
 before(async () => {
   const oldStore = await createStore(settings);
-  await migrate(oldStore, MIGRATIONS.filter((m) => m.version < 5));
+  await migrate(
+    oldStore,
+    MIGRATIONS.filter((m) => m.version < 5),
+  );
   await insertLogs(oldStore, BEFORE_UPGRADE.slice(0, 150));
   await insertLogs(oldStore, BEFORE_UPGRADE.slice(150));
   await oldStore.close();
@@ -99,30 +102,45 @@ const READS = [
 describe('migration 5 on an existing data dir', () => {
   it('adds the projection sorted by service, time and log id, and builds it for the parts written before it', async () => {
     // Every migration from 5 on runs on the old data dir (later ones too, as they are added).
-    assert.deepEqual(upgradeApplied, MIGRATIONS.map((migration) => migration.version).filter((version) => version >= 5));
+    assert.deepEqual(
+      upgradeApplied,
+      MIGRATIONS.map((migration) => migration.version).filter((version) => version >= 5),
+    );
     const [projection] = await store.query<{ sorting_key: string[] }>(
       "SELECT sorting_key FROM system.projections WHERE database = currentDatabase() AND table = 'logs' AND name = 'p_service_time'",
     );
     assert.deepEqual(projection?.sorting_key, ['service_name', 'ts_ns', 'log_id']);
     // MATERIALIZE runs in the background: wait until every part carries the projection.
-    await until('the projection in every part', async () => {
-      const coverage = await projectionCoverage();
-      return coverage.parts > 0 && coverage.projected === coverage.parts ? coverage : undefined;
-    }, 60_000);
+    await until(
+      'the projection in every part',
+      async () => {
+        const coverage = await projectionCoverage();
+        return coverage.parts > 0 && coverage.projected === coverage.parts ? coverage : undefined;
+      },
+      60_000,
+    );
   });
 
   it('reads through the projection exactly what the table holds, replays included, before and after they merge away', async () => {
-    await until('the projection in every part', async () => {
-      const coverage = await projectionCoverage();
-      return coverage.projected === coverage.parts ? true : undefined;
-    }, 60_000);
+    await until(
+      'the projection in every part',
+      async () => {
+        const coverage = await projectionCoverage();
+        return coverage.projected === coverage.parts ? true : undefined;
+      },
+      60_000,
+    );
     for (const select of READS) {
       const { table, projection } = await bothWays<Record<string, unknown>>(select);
       assert.ok(table.length > 0, select);
       assert.deepEqual(projection, table, select);
     }
     const stored = (rows: { stored: string }[]) => rows.reduce((sum, r) => sum + Number(r.stored), 0);
-    assert.equal(stored((await bothWays<{ stored: string }>(at(READS, 0))).projection), BEFORE_UPGRADE.length + AFTER_UPGRADE.length + 80, 'replays are stored until a merge');
+    assert.equal(
+      stored((await bothWays<{ stored: string }>(at(READS, 0))).projection),
+      BEFORE_UPGRADE.length + AFTER_UPGRADE.length + 80,
+      'replays are stored until a merge',
+    );
 
     // A merge collapses the replays; with deduplicate_merge_projection_mode = 'rebuild' the
     // projection is rebuilt from the merged rows, so it drops them too.

@@ -64,10 +64,13 @@ describe('templates', () => {
       template('8', { lastSeenNs: nsAgo(31 * 24 * 60) }),
     ]);
     const rows = await readAllTemplates(store, NOW_MS);
-    assert.deepEqual(rows.map((r) => [r.templateId, r.count, r.template, r.overflow]), [
-      ['7', 1, '<*>', true],
-      ['18446744073709551615', 4, 'user <*> logged <*>', false],
-    ]);
+    assert.deepEqual(
+      rows.map((r) => [r.templateId, r.count, r.template, r.overflow]),
+      [
+        ['7', 1, '<*>', true],
+        ['18446744073709551615', 4, 'user <*> logged <*>', false],
+      ],
+    );
     assert.equal(rows[1].firstSeenNs, nsAgo(10));
     assert.equal(rows[1].createdSeq, 9n);
     await assert.rejects(upsertTemplates(store, [template('12a')]), PermanentError);
@@ -76,8 +79,22 @@ describe('templates', () => {
 
 describe('template hits', () => {
   it('gives the newest distinct example traces of a template inside a range', async () => {
-    const hit = (minutesAgo: number, traceId: string, logId: string) => ({ tsNs: nsAgo(minutesAgo), templateId: '55', service: 'api', logId, traceId, spanId: '', severityNumber: 9 });
-    await insertTemplateHits(store, [hit(9, 'a'.repeat(32), '1'), hit(5, 'b'.repeat(32), '2'), hit(4, '', '3'), hit(3, 'a'.repeat(32), '4'), hit(1, 'c'.repeat(32), '5')]);
+    const hit = (minutesAgo: number, traceId: string, logId: string) => ({
+      tsNs: nsAgo(minutesAgo),
+      templateId: '55',
+      service: 'api',
+      logId,
+      traceId,
+      spanId: '',
+      severityNumber: 9,
+    });
+    await insertTemplateHits(store, [
+      hit(9, 'a'.repeat(32), '1'),
+      hit(5, 'b'.repeat(32), '2'),
+      hit(4, '', '3'),
+      hit(3, 'a'.repeat(32), '4'),
+      hit(1, 'c'.repeat(32), '5'),
+    ]);
     assert.deepEqual(await readExampleTraceIds(store, { service: 'api', templateId: '55' }, nsAgo(10), nsAgo(2), 5), ['a'.repeat(32), 'b'.repeat(32)]);
     assert.deepEqual(await readExampleTraceIds(store, { service: 'api', templateId: '55' }, nsAgo(10), nsAgo(0), 1), ['c'.repeat(32)]);
     assert.deepEqual(await readExampleTraceIds(store, { service: 'other', templateId: '55' }, nsAgo(10), nsAgo(0), 5), []);
@@ -96,10 +113,19 @@ describe('template minutes', () => {
       { service: 'api', templateId: '1', minute: M + 5, hits: 1 },
     ]);
     const counts = (await readMinuteCounts(store, ['api'], M, M + 5)).map((r) => [r.templateId, r.minute, r.hits]).sort();
-    assert.deepEqual(counts, [['1', M, 5], ['2', M + 1, 1]]);
-    assert.deepEqual((await readTemplateMinuteCounts(store, ['3'], M - 10, M + 10)).map((r) => [r.service, r.minute, r.hits]), [['db', M + 2, 4]]);
+    assert.deepEqual(counts, [
+      ['1', M, 5],
+      ['2', M + 1, 1],
+    ]);
+    assert.deepEqual(
+      (await readTemplateMinuteCounts(store, ['3'], M - 10, M + 10)).map((r) => [r.service, r.minute, r.hits]),
+      [['db', M + 2, 4]],
+    );
     const coverage = await readCoverage(store, ['api', 'db', 'none'], M, M + 3);
-    assert.deepEqual([...coverage].map(([s, m]) => [s, [...m].sort()]).sort(), [['api', [M, M + 1]], ['db', [M + 2]]]);
+    assert.deepEqual([...coverage].map(([s, m]) => [s, [...m].sort()]).sort(), [
+      ['api', [M, M + 1]],
+      ['db', [M + 2]],
+    ]);
     assert.deepEqual(await readMinuteCounts(store, [], M - 10, M + 10), []);
   });
 });
@@ -125,15 +151,28 @@ describe('log alerts', () => {
     await insertAlertVersions(store, [
       { alert: alert('00000000000000a1'), published: false, updatedAtMs: 1 },
       { alert: alert('00000000000000a1', { last_at_ns: nsAgo(5) }), published: true, updatedAtMs: 2 },
-      { alert: alert('00000000000000a2', { started_at_ns: nsAgo(8), last_at_ns: nsAgo(3), kind: 'new', baseline_day: undefined }), published: false, updatedAtMs: 1 },
+      {
+        alert: alert('00000000000000a2', { started_at_ns: nsAgo(8), last_at_ns: nsAgo(3), kind: 'new', baseline_day: undefined }),
+        published: false,
+        updatedAtMs: 1,
+      },
       { alert: alert('00000000000000a3', { started_at_ns: nsAgo(30), last_at_ns: nsAgo(25), template_id: '78' }), published: false, updatedAtMs: 1 },
     ]);
     const unpublished = await readUnpublishedAlerts(store, nsAgo(60), 10);
-    assert.deepEqual(unpublished.map((r) => r.alert_id), ['00000000000000a3', '00000000000000a2']);
-    assert.deepEqual((await readUnpublishedAlerts(store, nsAgo(60), 1)).map((r) => r.alert_id), ['00000000000000a3']);
+    assert.deepEqual(
+      unpublished.map((r) => r.alert_id),
+      ['00000000000000a3', '00000000000000a2'],
+    );
+    assert.deepEqual(
+      (await readUnpublishedAlerts(store, nsAgo(60), 1)).map((r) => r.alert_id),
+      ['00000000000000a3'],
+    );
     assert.deepEqual(await readUnpublishedAlerts(store, nsAgo(2), 10), []);
     const spikes = await readLatestSpikes(store, nsAgo(60));
-    assert.deepEqual(spikes.map((r) => [r.a_template_id, r.alert_id]).sort(), [['77', '00000000000000a1'], ['78', '00000000000000a3']]);
+    assert.deepEqual(spikes.map((r) => [r.a_template_id, r.alert_id]).sort(), [
+      ['77', '00000000000000a1'],
+      ['78', '00000000000000a3'],
+    ]);
     const mined = storedToMined(spikes.find((r) => r.alert_id === '00000000000000a1')!);
     assert.deepEqual(mined, { ...alert('00000000000000a1', { last_at_ns: nsAgo(5) }) });
     await assert.rejects(insertAlertVersions(store, [{ alert: alert('not-hex'), published: false, updatedAtMs: 1 }]), PermanentError);
@@ -145,7 +184,10 @@ describe('silence settings and logminer state', () => {
     await insertSilence(store, '9', { enabled: true, minutes: 5 }, 1);
     await insertSilence(store, '9', { enabled: false, minutes: 60 }, 2);
     await insertSilence(store, '10', { enabled: true, minutes: 1440 }, 1);
-    assert.deepEqual([...(await readSilences(store))].sort(), [['10', { enabled: true, minutes: 1440 }], ['9', { enabled: false, minutes: 60 }]]);
+    assert.deepEqual([...(await readSilences(store))].sort(), [
+      ['10', { enabled: true, minutes: 1440 }],
+      ['9', { enabled: false, minutes: 60 }],
+    ]);
     assert.deepEqual([...(await readSilences(store, ['10', '11']))], [['10', { enabled: true, minutes: 1440 }]]);
     assert.deepEqual(await readSilences(store, []), new Map());
   });

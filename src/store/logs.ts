@@ -9,8 +9,19 @@ import type { TraceReadOptions } from './spans.js';
 import { PermanentError } from '../util/retry.js';
 
 const LOG_COLUMNS = [
-  'log_id', 'ts_ns', 'observed_ts_ns', 'trace_id', 'span_id', 'service_name', 'severity_number',
-  'severity_text', 'body', 'attrs', 'resource', 'scope_name', 'scope_version',
+  'log_id',
+  'ts_ns',
+  'observed_ts_ns',
+  'trace_id',
+  'span_id',
+  'service_name',
+  'severity_number',
+  'severity_text',
+  'body',
+  'attrs',
+  'resource',
+  'scope_name',
+  'scope_version',
 ] as const;
 
 const U64_DECIMAL = /^\d{1,20}$/;
@@ -20,9 +31,11 @@ const s = JSON.stringify;
 function logLine(r: LogRow): string {
   // log_id is spliced in unquoted, so it must be digits only (a content hash from the decoder).
   if (!U64_DECIMAL.test(r.logId)) throw new PermanentError('logId must be an unsigned 64-bit decimal string');
-  return `[${r.logId},${r.tsNs},${r.observedTsNs},${s(r.traceId)},${s(r.spanId)},${s(r.serviceName)},` +
+  return (
+    `[${r.logId},${r.tsNs},${r.observedTsNs},${s(r.traceId)},${s(r.spanId)},${s(r.serviceName)},` +
     `${r.severityNumber},${s(r.severityText)},${s(r.body)},${s(attrsToJson(r.attrs))},` +
-    `${s(attrsToJson(r.resource))},${s(r.scopeName)},${s(r.scopeVersion)}]\n`;
+    `${s(attrsToJson(r.resource))},${s(r.scopeName)},${s(r.scopeVersion)}]\n`
+  );
 }
 
 /** Logs as the insert's JSONCompactEachRow payload (the writer encodes as rows arrive, so the rows die young). */

@@ -36,7 +36,9 @@ const UNKNOWN_INDEX = 'ALTER TABLE things ADD INDEX IF NOT EXISTS idx_future bod
 const KNOWN_INDEX = 'ALTER TABLE things ADD INDEX IF NOT EXISTS idx_body body TYPE bloom_filter GRANULARITY 1';
 
 async function indexNames(): Promise<string[]> {
-  const rows = await store.query<{ name: string }>("SELECT name FROM system.data_skipping_indices WHERE database = currentDatabase() AND table = 'things' ORDER BY name");
+  const rows = await store.query<{ name: string }>(
+    "SELECT name FROM system.data_skipping_indices WHERE database = currentDatabase() AND table = 'things' ORDER BY name",
+  );
   return rows.map((r) => r.name);
 }
 
@@ -68,9 +70,17 @@ describe('migrate with optional statements', () => {
         return store.exec(sql, params);
       },
     });
-    const later: Migration = { version: 4, name: 'later-index', statements: [], optionalStatements: ['ALTER TABLE things ADD INDEX IF NOT EXISTS idx_later body TYPE bloom_filter GRANULARITY 1'] };
+    const later: Migration = {
+      version: 4,
+      name: 'later-index',
+      statements: [],
+      optionalStatements: ['ALTER TABLE things ADD INDEX IF NOT EXISTS idx_later body TYPE bloom_filter GRANULARITY 1'],
+    };
     const skipped: SkippedStatement[] = [];
-    await assert.rejects(migrate(unreachable, [TABLE, later], 4, (s) => skipped.push(s)), /ECONNREFUSED/);
+    await assert.rejects(
+      migrate(unreachable, [TABLE, later], 4, (s) => skipped.push(s)),
+      /ECONNREFUSED/,
+    );
     assert.deepEqual(skipped, []);
     assert.deepEqual(await appliedVersions(store), [1, 2]);
     assert.deepEqual(await migrate(store, [TABLE, later], 5), [4], 'the next run adds it');

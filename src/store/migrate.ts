@@ -20,9 +20,7 @@ ORDER BY version`;
 
 /** Versions recorded in schema_version, ascending; none before the first migrate. */
 export async function appliedVersions(store: Store): Promise<number[]> {
-  const exists = await store.query<{ n: string }>(
-    "SELECT count() AS n FROM system.tables WHERE database = currentDatabase() AND name = 'schema_version'",
-  );
+  const exists = await store.query<{ n: string }>("SELECT count() AS n FROM system.tables WHERE database = currentDatabase() AND name = 'schema_version'");
   if (Number(exists[0]?.n ?? 0) === 0) return [];
   const rows = await store.query<{ version: number }>('SELECT DISTINCT version FROM schema_version ORDER BY version');
   return rows.map((r) => Number(r.version));

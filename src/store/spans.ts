@@ -7,17 +7,32 @@ import { encodeLines } from './compact-json.js';
 import { oldestAllowedNs } from './lifetimes.js';
 
 const SPAN_COLUMNS = [
-  'trace_id', 'span_id', 'parent_span_id', 'service_name', 'name', 'kind', 'status', 'status_message',
-  'start_ns', 'end_ns', 'attrs', 'resource', 'events', 'scope_name', 'scope_version',
+  'trace_id',
+  'span_id',
+  'parent_span_id',
+  'service_name',
+  'name',
+  'kind',
+  'status',
+  'status_message',
+  'start_ns',
+  'end_ns',
+  'attrs',
+  'resource',
+  'events',
+  'scope_name',
+  'scope_version',
 ] as const;
 
 const s = JSON.stringify;
 
 /** One JSONCompactEachRow line per span; ns as bare integers so they stay exact. */
 function spanLine(r: SpanRow): string {
-  return `[${s(r.traceId)},${s(r.spanId)},${s(r.parentSpanId)},${s(r.serviceName)},${s(r.name)},${s(r.kind)},` +
+  return (
+    `[${s(r.traceId)},${s(r.spanId)},${s(r.parentSpanId)},${s(r.serviceName)},${s(r.name)},${s(r.kind)},` +
     `${s(r.status)},${s(r.statusMessage)},${r.startNs},${r.endNs},${s(attrsToJson(r.attrs))},` +
-    `${s(attrsToJson(r.resource))},${s(eventsToJson(r.events))},${s(r.scopeName)},${s(r.scopeVersion)}]\n`;
+    `${s(attrsToJson(r.resource))},${s(eventsToJson(r.events))},${s(r.scopeName)},${s(r.scopeVersion)}]\n`
+  );
 }
 
 /** Spans as the insert's JSONCompactEachRow payload (the writer encodes as rows arrive, so the rows die young). */

@@ -65,7 +65,10 @@ function span(traceId: string, spanIndex: number, over: Partial<SpanRow> = {}): 
     status: spanIndex === 0 ? 'error' : 'unset',
     statusMessage: spanIndex === 0 ? TRICKY : '',
     attrs: ALL_ATTRS,
-    resource: [['service.name', 'checkout'], ['host.name', 'h1']],
+    resource: [
+      ['service.name', 'checkout'],
+      ['host.name', 'h1'],
+    ],
     events: [{ tsNs: startNs + 5n, name: 'exception', attrs: [['exception.message', TRICKY]] }],
     scopeName: 'io.opentelemetry.test',
     scopeVersion: '1.2.3',
@@ -107,24 +110,44 @@ export function storeSuite(driver: string, open: () => Promise<Store>): void {
     it('migrate creates the schema once and records the version', async () => {
       assert.equal(await schemaVersion(store), 0);
       const latest = MIGRATIONS[MIGRATIONS.length - 1].version;
-      assert.deepEqual(await migrate(store), MIGRATIONS.map((m) => m.version));
+      assert.deepEqual(
+        await migrate(store),
+        MIGRATIONS.map((m) => m.version),
+      );
       assert.deepEqual(await migrate(store), [], 'second run applies nothing');
       assert.equal(await schemaVersion(store), latest);
-      assert.deepEqual(await appliedVersions(store), MIGRATIONS.map((m) => m.version));
-      const tables = await store.query<{ name: string }>(
-        'SELECT name FROM system.tables WHERE database = currentDatabase() ORDER BY name',
+      assert.deepEqual(
+        await appliedVersions(store),
+        MIGRATIONS.map((m) => m.version),
       );
-      assert.deepEqual(tables.map((t) => t.name), [
-        'call_minutes', 'log_alerts', 'logminer_state', 'logs', 'metric_samples', 'notifier_deliveries', 'op_minutes', 'schema_version',
-        'service_edges', 'silence_settings', 'span_services', 'span_services_mv', 'spans', 'stories',
-        'template_hits', 'template_minutes', 'templates', 'trace_summaries',
-      ]);
+      const tables = await store.query<{ name: string }>('SELECT name FROM system.tables WHERE database = currentDatabase() ORDER BY name');
+      assert.deepEqual(
+        tables.map((t) => t.name),
+        [
+          'call_minutes',
+          'log_alerts',
+          'logminer_state',
+          'logs',
+          'metric_samples',
+          'notifier_deliveries',
+          'op_minutes',
+          'schema_version',
+          'service_edges',
+          'silence_settings',
+          'span_services',
+          'span_services_mv',
+          'spans',
+          'stories',
+          'template_hits',
+          'template_minutes',
+          'templates',
+          'trace_summaries',
+        ],
+      );
     });
 
     it('gives every table the contract lifetime as its TTL', async () => {
-      const rows = await store.query<{ name: string; engine_full: string }>(
-        'SELECT name, engine_full FROM system.tables WHERE database = currentDatabase()',
-      );
+      const rows = await store.query<{ name: string; engine_full: string }>('SELECT name, engine_full FROM system.tables WHERE database = currentDatabase()');
       const byName = new Map(rows.map((r) => [r.name, r.engine_full]));
       for (const [table, lifetimeMs] of Object.entries(LIFETIME_MS)) {
         const days = lifetimeMs / 86_400_000;
@@ -217,7 +240,8 @@ export function storeSuite(driver: string, open: () => Promise<Store>): void {
       assert.deepEqual(await listServices(store, nowMs), ['alpha', 'zeta']);
 
       const many = Array.from({ length: MAX_SERVICES + 20 }, (_, i) =>
-        span(traceId, 100 + i, { serviceName: `svc-${String(i).padStart(4, '0')}`, ...at(120_000) }));
+        span(traceId, 100 + i, { serviceName: `svc-${String(i).padStart(4, '0')}`, ...at(120_000) }),
+      );
       await insertSpans(store, many);
       const listed = await listServices(store, nowMs);
       assert.equal(listed.length, MAX_SERVICES);
@@ -228,10 +252,24 @@ export function storeSuite(driver: string, open: () => Promise<Store>): void {
     it('finds the story id of a trace within the stories lifetime', async () => {
       const traceId = newTraceId();
       const tsNs = NOW_NS - 60_000_000_000n;
-      await store.insert('stories', ['story_id', 'fingerprint', 'kind', 'ts_ns', 'duration_ns', 'endpoint_service',
-        'endpoint_name', 'rc_service', 'rc_span_name', 'summary', 'story', 'written_at_ms'], [
-        [traceId, 18446744073709551615n, 'error', tsNs, 5n, 'web', 'GET /', 'db', 'query', 'db failed', '{}', NOW_MS],
-      ]);
+      await store.insert(
+        'stories',
+        [
+          'story_id',
+          'fingerprint',
+          'kind',
+          'ts_ns',
+          'duration_ns',
+          'endpoint_service',
+          'endpoint_name',
+          'rc_service',
+          'rc_span_name',
+          'summary',
+          'story',
+          'written_at_ms',
+        ],
+        [[traceId, 18446744073709551615n, 'error', tsNs, 5n, 'web', 'GET /', 'db', 'query', 'db failed', '{}', NOW_MS]],
+      );
       assert.equal(await storyIdOfTrace(store, traceId, NOW_MS), traceId);
       assert.equal(await storyIdOfTrace(store, newTraceId(), NOW_MS), null);
       const storyMs = Number(tsNs / 1_000_000n);
@@ -267,10 +305,14 @@ export function storeSuite(driver: string, open: () => Promise<Store>): void {
     });
 
     it('inserts positional rows with exact 64-bit values', async () => {
-      await store.insert('silence_settings', ['template_id', 'enabled', 'minutes', 'updated_at_ms'], [
-        [18446744073709551615n, true, 5, 1],
-        [18446744073709551615n, false, 30, 2],
-      ]);
+      await store.insert(
+        'silence_settings',
+        ['template_id', 'enabled', 'minutes', 'updated_at_ms'],
+        [
+          [18446744073709551615n, true, 5, 1],
+          [18446744073709551615n, false, 30, 2],
+        ],
+      );
       const rows = await store.query<{ template_id: string; enabled: boolean; minutes: number }>(
         `SELECT template_id, argMax(enabled, updated_at_ms) AS enabled, argMax(minutes, updated_at_ms) AS minutes
          FROM silence_settings WHERE template_id = {id:UInt64} GROUP BY template_id`,
@@ -284,7 +326,10 @@ export function storeSuite(driver: string, open: () => Promise<Store>): void {
       await Promise.all(traceIds.map((t, i) => insertSpans(store, [span(t, 0), span(t, i + 1)])));
       const reads = await Promise.all(traceIds.map((t) => getTraceSpans(store, t, { nowMs: NOW_MS })));
       reads.forEach((spans, i) => {
-        assert.deepEqual(spans.map((s) => s.spanId), [span('', 0).spanId, span('', i + 1).spanId]);
+        assert.deepEqual(
+          spans.map((s) => s.spanId),
+          [span('', 0).spanId, span('', i + 1).spanId],
+        );
         assert.ok(spans.every((s) => s.traceId === traceIds[i]));
       });
     });

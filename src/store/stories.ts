@@ -6,8 +6,18 @@ import { stringifyJson } from '../util/json.js';
 import { PermanentError } from '../util/retry.js';
 
 const STORY_COLUMNS = [
-  'story_id', 'fingerprint', 'kind', 'ts_ns', 'duration_ns', 'endpoint_service', 'endpoint_name', 'rc_service',
-  'rc_span_name', 'summary', 'story', 'written_at_ms',
+  'story_id',
+  'fingerprint',
+  'kind',
+  'ts_ns',
+  'duration_ns',
+  'endpoint_service',
+  'endpoint_name',
+  'rc_service',
+  'rc_span_name',
+  'summary',
+  'story',
+  'written_at_ms',
 ] as const;
 
 const U64_DECIMAL = /^\d{1,20}$/;
@@ -25,9 +35,11 @@ function storyLine({ story, writtenAtMs }: StoryRow): string {
   if (!U64_DECIMAL.test(story.fingerprint) || BigInt(story.fingerprint) >= 1n << 64n) {
     throw new PermanentError('fingerprint must be an unsigned 64-bit decimal string');
   }
-  return `[${s(story.story_id)},${story.fingerprint},${s(story.kind)},${story.ts_ns},${story.duration_ns},` +
+  return (
+    `[${s(story.story_id)},${story.fingerprint},${s(story.kind)},${story.ts_ns},${story.duration_ns},` +
     `${s(story.endpoint_service)},${s(story.endpoint_name)},${s(story.root_cause.service)},` +
-    `${s(story.root_cause.span_name)},${s(story.summary)},${s(stringifyJson(story))},${Math.floor(writtenAtMs)}]\n`;
+    `${s(story.root_cause.span_name)},${s(story.summary)},${s(stringifyJson(story))},${Math.floor(writtenAtMs)}]\n`
+  );
 }
 
 /** Stores stories in one insert; `story` holds stringifyJson(story), the API shape with exact integers. */

@@ -11,7 +11,6 @@ import { PermanentError } from '../util/retry.js';
 const MINUTE_COLUMNS = ['service', 'template_id', 'minute', 'hits'] as const;
 const U64_DECIMAL = /^\d{1,20}$/;
 
-
 export interface MinuteCountRow {
   service: string;
   templateId: string;

@@ -6,8 +6,19 @@ import { oldestAllowedNs } from './lifetimes.js';
 import { PermanentError } from '../util/retry.js';
 
 const TEMPLATE_COLUMNS = [
-  'template_id', 'service', 'template', 'count', 'first_seen_ns', 'last_seen_ns', 'max_severity', 'sample',
-  'masking_version', 'signature', 'overflow', 'created_seq', 'updated_at_ms',
+  'template_id',
+  'service',
+  'template',
+  'count',
+  'first_seen_ns',
+  'last_seen_ns',
+  'max_severity',
+  'sample',
+  'masking_version',
+  'signature',
+  'overflow',
+  'created_seq',
+  'updated_at_ms',
 ] as const;
 
 const U64_DECIMAL = /^\d{1,20}$/;
@@ -37,9 +48,11 @@ export interface TemplateRow {
 function templateLine(r: TemplateRow): string {
   // Spliced in unquoted, so it must be digits only (ids come from the miner's xxh3 decimal).
   if (!U64_DECIMAL.test(r.templateId)) throw new PermanentError('templateId must be an unsigned 64-bit decimal string');
-  return `[${r.templateId},${s(r.service)},${s(r.template)},${Math.max(0, Math.floor(r.count))},${r.firstSeenNs},${r.lastSeenNs},` +
+  return (
+    `[${r.templateId},${s(r.service)},${s(r.template)},${Math.max(0, Math.floor(r.count))},${r.firstSeenNs},${r.lastSeenNs},` +
     `${Math.min(255, Math.max(0, r.maxSeverity | 0))},${s(r.sample)},${r.maskingVersion},${s(r.signature)},${r.overflow},` +
-    `${r.createdSeq},${Math.floor(r.updatedAtMs)}]\n`;
+    `${r.createdSeq},${Math.floor(r.updatedAtMs)}]\n`
+  );
 }
 
 /** Writes a new version of each template in one insert. */

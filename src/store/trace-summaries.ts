@@ -4,8 +4,17 @@ import type { Store } from '../model/store.js';
 import type { OpDuration, StoryKind, TraceSummary } from '../analysis/types.js';
 
 const SUMMARY_COLUMNS = [
-  'trace_id', 'ts_ns', 'duration_ns', 'endpoint_service', 'endpoint_name', 'is_error', 'span_count', 'services',
-  'story_kind', 'ops', 'op_durations_ns',
+  'trace_id',
+  'ts_ns',
+  'duration_ns',
+  'endpoint_service',
+  'endpoint_name',
+  'is_error',
+  'span_count',
+  'services',
+  'story_kind',
+  'ops',
+  'op_durations_ns',
 ] as const;
 
 export interface TraceSummaryRow {
@@ -30,8 +39,10 @@ function summaryLine({ summary: t, storyKind, ops }: TraceSummaryRow): string {
     opKeys += s(ops[i].op);
     opDurations += ops[i].duration_ns.toString();
   }
-  return `[${s(t.trace_id)},${t.ts_ns},${t.duration_ns},${s(t.endpoint_service)},${s(t.endpoint_name)},` +
-    `${t.is_error ? 'true' : 'false'},${t.span_count},${s(t.services)},${s(storyKind)},[${opKeys}],[${opDurations}]]\n`;
+  return (
+    `[${s(t.trace_id)},${t.ts_ns},${t.duration_ns},${s(t.endpoint_service)},${s(t.endpoint_name)},` +
+    `${t.is_error ? 'true' : 'false'},${t.span_count},${s(t.services)},${s(storyKind)},[${opKeys}],[${opDurations}]]\n`
+  );
 }
 
 /** Stores summaries in one insert. A replayed piece collapses with its copy (same sort key). */

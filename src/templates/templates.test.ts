@@ -7,7 +7,12 @@ import { FingerprintWorker, type FingerprintSource } from './fingerprint-worker.
 import { MAX_LINE_BYTES, streamTemplates, type FingerprintPipeline } from './templates.js';
 
 /** Runs the streaming loop over `bytes` cut into chunks of `chunkBytes`; returns output lines. */
-async function stream(bytes: Buffer, chunkBytes: number, slowOutput = false, pipeline?: FingerprintPipeline): Promise<{ lines: number; out: string[]; writes: number }> {
+async function stream(
+  bytes: Buffer,
+  chunkBytes: number,
+  slowOutput = false,
+  pipeline?: FingerprintPipeline,
+): Promise<{ lines: number; out: string[]; writes: number }> {
   const chunks: Buffer[] = [];
   for (let i = 0; i < bytes.length; i += chunkBytes) chunks.push(bytes.subarray(i, i + chunkBytes));
   const received: Buffer[] = [];
@@ -36,7 +41,11 @@ const INPUT = [
 ];
 
 test('streams one JSON line per input line, as templatesForLines gives them, whatever the chunking', async () => {
-  const expected = templatesForLines(INPUT.map((l) => l.replace(/\r$/, '')), DEFAULT_MINER_OPTIONS, 'f').map((t) => JSON.stringify(t));
+  const expected = templatesForLines(
+    INPUT.map((l) => l.replace(/\r$/, '')),
+    DEFAULT_MINER_OPTIONS,
+    'f',
+  ).map((t) => JSON.stringify(t));
   const bytes = Buffer.from(INPUT.join('\n') + '\n', 'utf8');
   // Chunk sizes that cut lines, CRLF pairs and multi-byte characters.
   for (const chunkBytes of [1, 2, 3, 7, 64, bytes.length]) {
@@ -114,7 +123,11 @@ test('with the fingerprint thread the output is the same line for line, whatever
 
 test('lines fingerprinted from their bytes, ASCII or UTF-8, on either thread, get the templates the miner gives them line by line', async () => {
   const lines = variedInput(6000).split('\n').slice(0, -1);
-  const expected = templatesForLines(lines.map((l) => l.replace(/\r$/, '')), DEFAULT_MINER_OPTIONS, 'f').map((t) => JSON.stringify(t));
+  const expected = templatesForLines(
+    lines.map((l) => l.replace(/\r$/, '')),
+    DEFAULT_MINER_OPTIONS,
+    'f',
+  ).map((t) => JSON.stringify(t));
   const bytes = Buffer.from(`${lines.join('\n')}\n`, 'utf8');
   const inline = await stream(bytes, 64 * 1024);
   assert.deepEqual(inline.out, expected);
@@ -125,7 +138,11 @@ test('lines fingerprinted from their bytes, ASCII or UTF-8, on either thread, ge
   // Only ASCII chunks, and only UTF-8 ones.
   for (const ascii of [true, false]) {
     const some = lines.filter((line) => /^[\x00-\x7f]*$/.test(line) === ascii);
-    const want = templatesForLines(some.map((l) => l.replace(/\r$/, '')), DEFAULT_MINER_OPTIONS, 'f').map((t) => JSON.stringify(t));
+    const want = templatesForLines(
+      some.map((l) => l.replace(/\r$/, '')),
+      DEFAULT_MINER_OPTIONS,
+      'f',
+    ).map((t) => JSON.stringify(t));
     const worker = await startedWorker();
     assert.deepEqual((await stream(Buffer.from(`${some.join('\n')}\n`, 'utf8'), 8 * 1024, false, worker.pipeline)).out, want, ascii ? 'ASCII' : 'UTF-8');
   }

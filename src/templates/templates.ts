@@ -126,7 +126,13 @@ export interface FingerprintPipeline {
  * other thread has started, chunks are fingerprinted there, a few ahead of the one this thread
  * mines; until it has started, this thread fingerprints them itself. Returns the number of lines.
  */
-export async function streamTemplates(input: AsyncIterable<Buffer>, output: Writable, tool: TemplateLines, progress: (lines: number) => void, pipeline?: FingerprintPipeline): Promise<number> {
+export async function streamTemplates(
+  input: AsyncIterable<Buffer>,
+  output: Writable,
+  tool: TemplateLines,
+  progress: (lines: number) => void,
+  pipeline?: FingerprintPipeline,
+): Promise<number> {
   let carry: Buffer | null = null;
   // Head of a line longer than MAX_LINE_BYTES whose end is still to come (null when none).
   let overlong: Buffer | null = null;
@@ -147,7 +153,13 @@ export async function streamTemplates(input: AsyncIterable<Buffer>, output: Writ
   let hereShare = HERE_SHARE_START;
 
   /** Writes the output of `lineCount` lines of `bytes` at `ranges`, with their `fingerprints`. */
-  const mineFingerprinted = async (bytes: Buffer, encoding: 'latin1' | 'utf8', lineCount: number, ranges: Int32Array, fingerprints: Float64Array): Promise<void> => {
+  const mineFingerprinted = async (
+    bytes: Buffer,
+    encoding: 'latin1' | 'utf8',
+    lineCount: number,
+    ranges: Int32Array,
+    fingerprints: Float64Array,
+  ): Promise<void> => {
     const parts: Buffer[] = new Array<Buffer>(lineCount);
     let outputBytes = 0;
     for (let line = 0; line < lineCount; line++) {

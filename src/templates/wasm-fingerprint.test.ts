@@ -18,12 +18,104 @@ import { BATCH_LINES, BytesFingerprinter } from './wasm-fingerprint.js';
 
 /** Pieces that reach every rule of the scanner, glued or spaced at random. */
 const PIECES = [
-  'user', 'GET', 'HTTP/1.1', 'HTTP/1.1"', '"HTTP/1.0"', 'HTTP/2', 'HTTP/', 'HTTP/x', '200', '404', '599', '600', '099', '42', '-3', '0.75', '12ms',
-  '10.0.0.1', '10.0.0.1:8080', '/10.0.0.2', '/var/log/app.log', 'C:\\dir\\file', 'a\\b', 'host.example.com', 'a.b.c.de', 'Host.Example.com', 'a.b', 'x.y.z',
-  'Mon', 'Jan', 'Dec', 'Sun', 'mon', 'MON', 'B', 'KB', 'MiB', 'TiB', 'PB', 'xB', 'KiBs', 'deadbeef', 'deadbeefcafe', 'abcdefab', 'abcdefa', 'DEADBEEF', '0x1f',
-  'blk_-123', 'node-7', 'core.5', 'jk2_init', 'utf8_decode', 'ab2_cd', 'sha256_sum', 'DFSClient_NONMAPREDUCE_-9_1', 'attempt_1445_m_0', 'a_1', 'xy_z9',
-  '=', ':', ',', ';', '(', ')', '[', ']', '{', '}', '"', "'", '@', '|', '<', '>', '<*>', ',,', ', ', '1,', '2;', '(4)', '[1, 2, 3]', '<5>',
-  '\t', '  ', '\r', '\x0b', '\x0c', 'a', 'word', 'Word', 'WORD', '_', '-', '.', '/', '//', '\\', '123e4567-e89b-12d3-a456-426614174000',
+  'user',
+  'GET',
+  'HTTP/1.1',
+  'HTTP/1.1"',
+  '"HTTP/1.0"',
+  'HTTP/2',
+  'HTTP/',
+  'HTTP/x',
+  '200',
+  '404',
+  '599',
+  '600',
+  '099',
+  '42',
+  '-3',
+  '0.75',
+  '12ms',
+  '10.0.0.1',
+  '10.0.0.1:8080',
+  '/10.0.0.2',
+  '/var/log/app.log',
+  'C:\\dir\\file',
+  'a\\b',
+  'host.example.com',
+  'a.b.c.de',
+  'Host.Example.com',
+  'a.b',
+  'x.y.z',
+  'Mon',
+  'Jan',
+  'Dec',
+  'Sun',
+  'mon',
+  'MON',
+  'B',
+  'KB',
+  'MiB',
+  'TiB',
+  'PB',
+  'xB',
+  'KiBs',
+  'deadbeef',
+  'deadbeefcafe',
+  'abcdefab',
+  'abcdefa',
+  'DEADBEEF',
+  '0x1f',
+  'blk_-123',
+  'node-7',
+  'core.5',
+  'jk2_init',
+  'utf8_decode',
+  'ab2_cd',
+  'sha256_sum',
+  'DFSClient_NONMAPREDUCE_-9_1',
+  'attempt_1445_m_0',
+  'a_1',
+  'xy_z9',
+  '=',
+  ':',
+  ',',
+  ';',
+  '(',
+  ')',
+  '[',
+  ']',
+  '{',
+  '}',
+  '"',
+  "'",
+  '@',
+  '|',
+  '<',
+  '>',
+  '<*>',
+  ',,',
+  ', ',
+  '1,',
+  '2;',
+  '(4)',
+  '[1, 2, 3]',
+  '<5>',
+  '\t',
+  '  ',
+  '\r',
+  '\x0b',
+  '\x0c',
+  'a',
+  'word',
+  'Word',
+  'WORD',
+  '_',
+  '-',
+  '.',
+  '/',
+  '//',
+  '\\',
+  '123e4567-e89b-12d3-a456-426614174000',
 ];
 
 /** Seeded random ASCII lines: pieces glued or spaced, now and then raw bytes, some of more than 64 tokens. */
@@ -58,7 +150,7 @@ function assertSameFingerprints(name: string, lines: readonly string[], scanner:
   return ascii.length;
 }
 
-test('the WebAssembly scanner gives the JavaScript scanner\'s fingerprint for every ASCII line of the LogHub sets, the own corpora and generated lines', () => {
+test("the WebAssembly scanner gives the JavaScript scanner's fingerprint for every ASCII line of the LogHub sets, the own corpora and generated lines", () => {
   const sets = loadLoghubSets();
   assert.equal(sets.length, 10, 'the ten LogHub 2k sets');
   for (const keepHttpStatus of [true, false]) {
@@ -73,7 +165,7 @@ test('the WebAssembly scanner gives the JavaScript scanner\'s fingerprint for ev
   }
 });
 
-test('a load larger than the scanner\'s memory grows it, and lines far into it come out right', () => {
+test("a load larger than the scanner's memory grows it, and lines far into it come out right", () => {
   const scanner = new BytesFingerprinter(true);
   const line = 'GET /api/items/17 HTTP/1.1" 200 5123 took 12ms';
   const text = `${Array.from({ length: 100_000 }, (_, i) => line.replace('17', String(i))).join('\n')}\n`;
@@ -113,7 +205,11 @@ test('for UTF-8 lines the numbers of the WebAssembly scanner are equal exactly w
       // The first line of each group under either numbering must be the same line.
       if (!byJs.has(jsFingerprint)) byJs.set(jsFingerprint, k);
       if (!byWasm.has(wasmFingerprint)) byWasm.set(wasmFingerprint, k);
-      assert.equal(byWasm.get(wasmFingerprint), byJs.get(jsFingerprint), `keepHttpStatus ${keepHttpStatus}: ${JSON.stringify(line)} and ${JSON.stringify(all[byJs.get(jsFingerprint) as number])}`);
+      assert.equal(
+        byWasm.get(wasmFingerprint),
+        byJs.get(jsFingerprint),
+        `keepHttpStatus ${keepHttpStatus}: ${JSON.stringify(line)} and ${JSON.stringify(all[byJs.get(jsFingerprint) as number])}`,
+      );
     }
     assert.ok(byJs.size < all.length * 0.9, 'lines share fingerprints');
   }
@@ -139,6 +235,10 @@ test('fingerprintLines splits a chunk into lines as lineRanges does, a batch at 
   assert.equal(batches, 3);
   assert.deepEqual(ranges, [...expected]);
   for (let line = 0; line < fingerprints.length; line++) {
-    assert.equal(fingerprints[line], fingerprintRange(text, expected[2 * line] as number, expected[2 * line + 1] as number, { keepHttpStatus: true }), `line ${line}`);
+    assert.equal(
+      fingerprints[line],
+      fingerprintRange(text, expected[2 * line] as number, expected[2 * line + 1] as number, { keepHttpStatus: true }),
+      `line ${line}`,
+    );
   }
 });

@@ -108,7 +108,15 @@ export class BytesFingerprinter {
    * `ranges` and `fingerprints` hold them; nextLineOffset() tells where the next batch starts.
    */
   fingerprintLines(from: number): number {
-    return this.scanner.fingerprintLines(this.textAddress, this.textLength, from, BATCH_LINES, this.rangesAddress, this.fingerprintsAddress, this.keepHttpStatus);
+    return this.scanner.fingerprintLines(
+      this.textAddress,
+      this.textLength,
+      from,
+      BATCH_LINES,
+      this.rangesAddress,
+      this.fingerprintsAddress,
+      this.keepHttpStatus,
+    );
   }
 
   /** The offset after the last batch's lines. */

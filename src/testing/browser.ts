@@ -33,7 +33,8 @@ export function chromiumPath(): string {
  */
 export async function launchChromium(): Promise<Browser> {
   const executablePath = chromiumPath();
-  if (!existsSync(executablePath)) throw new Error(`no chromium at ${executablePath}: install Debian's (apt-get install -y chromium) or set SVC_CHROMIUM to its path`);
+  if (!existsSync(executablePath))
+    throw new Error(`no chromium at ${executablePath}: install Debian's (apt-get install -y chromium) or set SVC_CHROMIUM to its path`);
   return chromium.launch({ executablePath, args: CHROMIUM_ARGS, headless: true });
 }
 

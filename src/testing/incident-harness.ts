@@ -62,7 +62,13 @@ export function scenarioInputs(options: ScenarioOptions): IncidentInputs {
     const batch = simulator.generate(fromMs, Math.min(windowToMs, fromMs + SLICE_MS));
     for (const log of batch.logs) mineLog(miner, hits, log, options.windowFromMs);
     for (const trace of byTrace(batch.spans, batch.logs)) {
-      const analysis = analyzeTrace({ spans: trace.spans, logs: trace.logs, truncated: false, baseline: (key) => baselines.get(key) ?? null, thresholds: THRESHOLDS });
+      const analysis = analyzeTrace({
+        spans: trace.spans,
+        logs: trace.logs,
+        truncated: false,
+        baseline: (key) => baselines.get(key) ?? null,
+        thresholds: THRESHOLDS,
+      });
       if (analysis === null) continue;
       sums.add(analysis.callStats);
       if (analysis.trace.ts_ns < windowFromNs) {
@@ -112,7 +118,12 @@ export function scenarioInputs(options: ScenarioOptions): IncidentInputs {
   };
 }
 
-function mineLog(miner: LogMiner, hits: Map<string, { service: string; templateId: string; baseline: number; window: number; minutes: Map<number, number> }>, log: LogRow, windowFromMs: number): void {
+function mineLog(
+  miner: LogMiner,
+  hits: Map<string, { service: string; templateId: string; baseline: number; window: number; minutes: Map<number, number> }>,
+  log: LogRow,
+  windowFromMs: number,
+): void {
   const timeMs = Number(log.tsNs / 1_000_000n);
   const cluster = miner.mine(log.serviceName, log.body, timeMs, log.severityNumber);
   const key = `${log.serviceName}\u0000${cluster.id}`;
@@ -134,5 +145,3 @@ function* byTrace(spans: readonly SpanRow[], logs: readonly LogRow[]): Generator
   for (const log of logs) traces.get(log.traceId)?.logs.push(log);
   yield* traces.values();
 }
-
-

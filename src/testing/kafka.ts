@@ -135,9 +135,15 @@ export async function startKafka(): Promise<TestKafka> {
   writeFileSync(log4jFile, log4jProperties());
   const javaArgs = [...JVM_FLAGS, `-Dlog4j2.configurationFile=${log4jFile}`, '-cp', classpath];
   // One token: a random id may begin with '-', which the tool's parser would take for an option.
-  await execFileAsync('java', [...javaArgs, 'kafka.tools.StorageTool', 'format', `--cluster-id=${randomClusterId()}`, '-c', propertiesFile], { maxBuffer: 4 << 20 });
+  await execFileAsync('java', [...javaArgs, 'kafka.tools.StorageTool', 'format', `--cluster-id=${randomClusterId()}`, '-c', propertiesFile], {
+    maxBuffer: 4 << 20,
+  });
 
-  const child: ChildProcess = spawn('bash', ['-c', WATCHDOG, 'svc-kafka-watchdog', String(process.pid), dir, 'java', ...javaArgs, 'kafka.Kafka', propertiesFile], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const child: ChildProcess = spawn(
+    'bash',
+    ['-c', WATCHDOG, 'svc-kafka-watchdog', String(process.pid), dir, 'java', ...javaArgs, 'kafka.Kafka', propertiesFile],
+    { stdio: ['ignore', 'pipe', 'pipe'] },
+  );
   const killOnExit = () => child.kill('SIGTERM');
   process.once('exit', killOnExit);
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));

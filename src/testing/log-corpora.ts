@@ -39,7 +39,8 @@ export function loadCorpus(dir: string, name: string): CorpusSet {
     const headerChars = Number(header);
     const trailerChars = Number(trailer);
     const template = templateOf.get(id);
-    if (template === undefined || header === '' || !Number.isInteger(headerChars) || !Number.isInteger(trailerChars)) throw new Error(`${name}: bad row ${row.slice(0, 80)}`);
+    if (template === undefined || header === '' || !Number.isInteger(headerChars) || !Number.isInteger(trailerChars))
+      throw new Error(`${name}: bad row ${row.slice(0, 80)}`);
     set.lines.push(line);
     set.content.push(line.slice(headerChars, line.length - trailerChars));
     set.eventIds.push(id);

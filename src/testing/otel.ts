@@ -76,8 +76,16 @@ export function buildSampleTrace(service: string, nowMs: number, tag: string): S
     spanProcessors: [new SimpleSpanProcessor(memory)],
   });
   const tracer = provider.getTracer('svc-e2e', '1.2.3');
-  const root = tracer.startSpan(`GET /orders/${tag}`, { kind: SpanKind.SERVER, startTime: hrAt(nowMs, -50, 123), attributes: { 'http.route': '/orders/:id', 'http.status_code': 500, ratio: 0.25, cached: false, tags: ['a', 'b'], 'unicode.text': 'żółw 🐢' } });
-  const child = tracer.startSpan('SELECT orders', { kind: SpanKind.CLIENT, startTime: hrAt(nowMs, -40, 7), attributes: { 'db.system': 'postgresql', rows: 3 } }, trace.setSpan(ROOT_CONTEXT, root));
+  const root = tracer.startSpan(`GET /orders/${tag}`, {
+    kind: SpanKind.SERVER,
+    startTime: hrAt(nowMs, -50, 123),
+    attributes: { 'http.route': '/orders/:id', 'http.status_code': 500, ratio: 0.25, cached: false, tags: ['a', 'b'], 'unicode.text': 'żółw 🐢' },
+  });
+  const child = tracer.startSpan(
+    'SELECT orders',
+    { kind: SpanKind.CLIENT, startTime: hrAt(nowMs, -40, 7), attributes: { 'db.system': 'postgresql', rows: 3 } },
+    trace.setSpan(ROOT_CONTEXT, root),
+  );
   child.addEvent('exception', { 'exception.type': 'TimeoutError', 'exception.message': `timed out after 30 ms (${tag})` }, hrAt(nowMs, -21, 5));
   child.setStatus({ code: SpanStatusCode.ERROR, message: `db timeout ${tag}` });
   child.end(hrAt(nowMs, -20, 9));
@@ -97,7 +105,15 @@ export function buildSampleLogs(service: string, nowMs: number, attachTo: Readab
   });
   const logger = provider.getLogger('svc-e2e-logs', '0.1.0');
   const context = attachTo === undefined ? ROOT_CONTEXT : trace.setSpan(ROOT_CONTEXT, trace.wrapSpanContext(attachTo.spanContext()));
-  logger.emit({ body: `order ${tag} failed: db timeout`, severityNumber: SeverityNumber.ERROR, severityText: 'ERROR', timestamp: hrAt(nowMs, -30, 11), observedTimestamp: hrAt(nowMs, -29, 12), attributes: { attempt: 2, 'user.id': 'u-17' }, context });
+  logger.emit({
+    body: `order ${tag} failed: db timeout`,
+    severityNumber: SeverityNumber.ERROR,
+    severityText: 'ERROR',
+    timestamp: hrAt(nowMs, -30, 11),
+    observedTimestamp: hrAt(nowMs, -29, 12),
+    attributes: { attempt: 2, 'user.id': 'u-17' },
+    context,
+  });
   logger.emit({ body: `retrying order ${tag}`, severityNumber: SeverityNumber.INFO, severityText: 'INFO', timestamp: hrAt(nowMs, -25, 13), context });
   return memory.getFinishedLogRecords();
 }

@@ -26,11 +26,16 @@ export class SdkTraces {
   span(service: string, name: string, options: SpanOptions): Span {
     let provider = this.providers.get(service);
     if (provider === undefined) {
-      provider = new BasicTracerProvider({ resource: resourceFromAttributes({ 'service.name': service }), spanProcessors: [new SimpleSpanProcessor(this.memory)] });
+      provider = new BasicTracerProvider({
+        resource: resourceFromAttributes({ 'service.name': service }),
+        spanProcessors: [new SimpleSpanProcessor(this.memory)],
+      });
       this.providers.set(service, provider);
     }
     const context = options.parent === undefined ? ROOT_CONTEXT : trace.setSpan(ROOT_CONTEXT, options.parent);
-    const span = provider.getTracer('svc-e2e').startSpan(name, { kind: options.kind, startTime: hrAt(this.nowMs, options.startMs), attributes: options.attributes }, context);
+    const span = provider
+      .getTracer('svc-e2e')
+      .startSpan(name, { kind: options.kind, startTime: hrAt(this.nowMs, options.startMs), attributes: options.attributes }, context);
     if (options.error !== undefined) span.setStatus({ code: SpanStatusCode.ERROR, message: options.error });
     span.end(hrAt(this.nowMs, options.endMs));
     return span;

@@ -12,7 +12,10 @@ const RUST_LEVEL_ALIASES: Record<string, string> = { off: 'silent' };
 export function levelFromFilter(filter: string): string {
   let bare: string | undefined;
   let forSvc: string | undefined;
-  for (const directive of filter.split(',').map((part) => part.trim().toLowerCase()).filter(Boolean)) {
+  for (const directive of filter
+    .split(',')
+    .map((part) => part.trim().toLowerCase())
+    .filter(Boolean)) {
     const [target, level] = directive.includes('=') ? directive.split('=', 2) : [undefined, directive];
     const normalized = RUST_LEVEL_ALIASES[level ?? ''] ?? level ?? '';
     if (!LEVELS.has(normalized)) continue;

@@ -12,7 +12,7 @@ test('murmur2 matches the values Kafka computes', () => {
   assert.equal(murmur2(Buffer.from('abc')), 479470107);
 });
 
-test('a key goes to its murmur2 hash (sign bit cleared) modulo the partition count, as Kafka\'s default partitioner does', () => {
+test("a key goes to its murmur2 hash (sign bit cleared) modulo the partition count, as Kafka's default partitioner does", () => {
   assert.equal(partitionForKey('foobar', 4), (-790332482 & 0x7fffffff) % 4);
   assert.equal(partitionForKey('abc', 7), 479470107 % 7);
 });

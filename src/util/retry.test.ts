@@ -82,10 +82,7 @@ test('any other error, a TypeError too, is retried: only the explicit type means
 test('a caller may say what is permanent itself', async () => {
   const clock = fakeClock();
   const attempt = failing(3, () => Object.assign(new Error('bad request'), { status: 400 }));
-  await assert.rejects(
-    retryWithBackoff(attempt.run, options(clock, { isPermanent: (error) => (error as { status?: number }).status === 400 })),
-    /bad request/,
-  );
+  await assert.rejects(retryWithBackoff(attempt.run, options(clock, { isPermanent: (error) => (error as { status?: number }).status === 400 })), /bad request/);
   assert.deepEqual(attempt.attempts, [1]);
 });
 

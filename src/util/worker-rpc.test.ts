@@ -8,7 +8,7 @@ const DOUBLER = new URL(
     encodeURIComponent(
       "import { parentPort } from 'node:worker_threads';" +
         "parentPort.postMessage('ready');" +
-        'parentPort.on(\'message\', (m) => { if (m.n < 0) process.exit(3); parentPort.postMessage({ seq: m.seq, n: m.n * 2 }); });',
+        "parentPort.on('message', (m) => { if (m.n < 0) process.exit(3); parentPort.postMessage({ seq: m.seq, n: m.n * 2 }); });",
     ),
 );
 
@@ -26,7 +26,10 @@ test('each reply resolves its own request, in flight together; other messages ar
   const rpc = new WorkerRpc<Request, Reply>(DOUBLER, { name: 'doubler', onSignal: (message) => signals.push(message) });
   try {
     const replies = await Promise.all([1, 2, 3].map((n) => rpc.request({ n })));
-    assert.deepEqual(replies.map((reply) => reply.n), [2, 4, 6]);
+    assert.deepEqual(
+      replies.map((reply) => reply.n),
+      [2, 4, 6],
+    );
     assert.deepEqual(signals, ['ready']);
     assert.equal(rpc.failed, null);
   } finally {

@@ -32,7 +32,10 @@ export class WorkerRpc<Request extends Sequenced, Reply extends Sequenced> {
   private sent = 0;
   private failure: Error | null = null;
 
-  constructor(url: URL, private readonly options: WorkerRpcOptions) {
+  constructor(
+    url: URL,
+    private readonly options: WorkerRpcOptions,
+  ) {
     this.worker = new Worker(url, { workerData: options.workerData });
     this.worker.on('message', (message: unknown) => {
       if (typeof message !== 'object' || message === null || typeof (message as Partial<Sequenced>).seq !== 'number') {

@@ -14,7 +14,12 @@ function recordingSink(failures = 0) {
   const sink: SignalSink = {
     async writeSpans(payload) {
       if (left-- > 0) throw new Error('store down');
-      inserts.push(payload.toString().split('\n').filter((name) => name !== ''));
+      inserts.push(
+        payload
+          .toString()
+          .split('\n')
+          .filter((name) => name !== ''),
+      );
     },
     async writeLogs() {},
   };

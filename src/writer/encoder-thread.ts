@@ -20,7 +20,10 @@ export interface EncodeReply {
 parentPort!.on('message', (request: EncodeRequest) => {
   const payloads = encodeRecordPayloads(request.packed, request.nowMs);
   const reply: EncodeReply = { seq: request.seq, payloads };
-  parentPort!.postMessage(reply, [payloads.spans, payloads.logs].filter(ownsWholeBuffer).map((view) => view.buffer as ArrayBuffer));
+  parentPort!.postMessage(
+    reply,
+    [payloads.spans, payloads.logs].filter(ownsWholeBuffer).map((view) => view.buffer as ArrayBuffer),
+  );
 });
 
 /** Only a view that is its buffer's sole user may be transferred: small Buffers share a pool. */

@@ -16,7 +16,15 @@ function record(signal: 'traces' | 'logs', value: Uint8Array, offset: number): B
   // A view into a larger buffer, as records read from the log are: only its own bytes may travel.
   const host = Buffer.alloc(value.length + 64, 0xff);
   host.set(value, 32);
-  return { topic: 'svc.signals', partition: 0, offset: BigInt(offset), key: 'k', timestampMs: NOW_MS, value: host.subarray(32, 32 + value.length), headers: { [SIGNAL_HEADER]: signal } };
+  return {
+    topic: 'svc.signals',
+    partition: 0,
+    offset: BigInt(offset),
+    key: 'k',
+    timestampMs: NOW_MS,
+    value: host.subarray(32, 32 + value.length),
+    headers: { [SIGNAL_HEADER]: signal },
+  };
 }
 
 const spanBytes = spansToProtobuf(makeSpans());

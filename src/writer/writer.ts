@@ -54,12 +54,20 @@ export function createWriter(settings: { writer: WriterSettings; topic: string }
       const firstBad = encoded.firstBad;
       logOnce('bad_record', () => {
         const record = records[firstBad.index];
-        logger.error({ err: { message: firstBad.message }, topic: record.topic, partition: record.partition, offset: String(record.offset) }, 'skipping an undecodable bus record (further ones are counted in svc_writer_dropped_items_total; logged once)');
+        logger.error(
+          { err: { message: firstBad.message }, topic: record.topic, partition: record.partition, offset: String(record.offset) },
+          'skipping an undecodable bus record (further ones are counted in svc_writer_dropped_items_total; logged once)',
+        );
       });
     }
     for (const [reason, items] of encoded.dropped) {
       metrics.dropped.inc({ reason }, items);
-      logOnce(reason, () => logger.warn({ items, reason }, 'dropped items the store would never return: stamped 0, older than 3 days or past 2262, or with an all-zero trace or span id (counted in svc_writer_dropped_items_total by reason; logged once per reason)'));
+      logOnce(reason, () =>
+        logger.warn(
+          { items, reason },
+          'dropped items the store would never return: stamped 0, older than 3 days or past 2262, or with an all-zero trace or span id (counted in svc_writer_dropped_items_total by reason; logged once per reason)',
+        ),
+      );
     }
     const stored = batcher.add(encoded);
     metrics.bufferedRows.set(batcher.bufferedRows);

@@ -40,7 +40,13 @@ function trafficFactors(ops: readonly OpStat[], windowFromS: number, windowMinut
   return factors;
 }
 
-export function templateFindings(templates: readonly TemplateCounts[], ops: readonly OpStat[], windowFromS: number, windowMinutes: number, baselineMinutes: number): Finding[] {
+export function templateFindings(
+  templates: readonly TemplateCounts[],
+  ops: readonly OpStat[],
+  windowFromS: number,
+  windowMinutes: number,
+  baselineMinutes: number,
+): Finding[] {
   if (windowMinutes <= 0 || baselineMinutes <= 0) return [];
   const factors = trafficFactors(ops, windowFromS, windowMinutes, baselineMinutes);
   const findings: Finding[] = [];

@@ -57,7 +57,17 @@ function build(opSpecs: OpSpec[], callSpecs: CallSpec[], seed = 1): { ops: OpSta
       for (let i = 0; i < n; i++) if (random() < share) errors++;
       const factor = inWindow ? (o.windowSelfFactor ?? 1) : 1;
       const selfNs = Math.round(n * o.selfMs * 1e6 * factor * jitter());
-      ops.push({ minuteS, service: o.service, operation: o.operation, calls: n, errors, originErrors: errors, selfNsSum: BigInt(selfNs), durationNsSum: BigInt(selfNs), selfNsMax: 0n });
+      ops.push({
+        minuteS,
+        service: o.service,
+        operation: o.operation,
+        calls: n,
+        errors,
+        originErrors: errors,
+        selfNsSum: BigInt(selfNs),
+        durationNsSum: BigInt(selfNs),
+        selfNsMax: 0n,
+      });
     }
     for (const c of callSpecs) {
       const n = Math.max(1, Math.round(c.callsPerMin * jitter()));
@@ -148,7 +158,10 @@ test('a service slow in itself is the suspect, not the database whose calls it m
 });
 
 test('a callee that stops answering is named by the service its address belonged to, and its callers echo it in their logs', () => {
-  const changed = withChange({ pricing: { callsPerMin: 0.0001 } }, { 'gateway>pricing': { windowUnanswered: true }, 'checkout>pricing': { windowUnanswered: true } });
+  const changed = withChange(
+    { pricing: { callsPerMin: 0.0001 } },
+    { 'gateway>pricing': { windowUnanswered: true }, 'checkout>pricing': { windowUnanswered: true } },
+  );
   const callerLogs: TemplateCounts[] = [
     { service: 'checkout', templateId: '11', template: 'failed to call pricing: <*>', maxSeverity: 17, baselineHits: 0, windowHits: 1400, baselineSquares: 0 },
     { service: 'gateway', templateId: '12', template: 'upstream error <*>', maxSeverity: 17, baselineHits: 0, windowHits: 4000, baselineSquares: 0 },
@@ -161,23 +174,69 @@ test('a callee that stops answering is named by the service its address belonged
 
 test('chronic story groups are marked and not suspected; a new group is, on the service the failure starts in', () => {
   const chronic: GroupCounts = {
-    fingerprint: '1', kind: 'error', summary: 'recommendation List failed: no instances available', rc_service: 'recommendation', rc_span_name: 'List',
-    rc_span_kind: 'server', endpoint_service: 'gateway', endpoint_name: 'GET /*', sample_story_id: 'a'.repeat(32), windowStories: 90, baselineStories: 360,
+    fingerprint: '1',
+    kind: 'error',
+    summary: 'recommendation List failed: no instances available',
+    rc_service: 'recommendation',
+    rc_span_name: 'List',
+    rc_span_kind: 'server',
+    endpoint_service: 'gateway',
+    endpoint_name: 'GET /*',
+    sample_story_id: 'a'.repeat(32),
+    windowStories: 90,
+    baselineStories: 360,
   };
   const fresh: GroupCounts = {
-    ...chronic, fingerprint: '2', summary: 'pricing GetPrice failed: invalid return value', rc_service: 'pricing', rc_span_name: 'GetPrice', sample_story_id: 'b'.repeat(32), windowStories: 40, baselineStories: 0,
+    ...chronic,
+    fingerprint: '2',
+    summary: 'pricing GetPrice failed: invalid return value',
+    rc_service: 'pricing',
+    rc_span_name: 'GetPrice',
+    sample_story_id: 'b'.repeat(32),
+    windowStories: 40,
+    baselineStories: 0,
   };
   const report = analyzeIncident(inputs({ ...withChange({ pricing: { windowOriginErrorShare: 0.1 } }), groups: [chronic, fresh] }));
-  assert.deepEqual(report.groups.map((g) => [g.fingerprint, g.trend]), [['2', 'new'], ['1', 'chronic']]);
+  assert.deepEqual(
+    report.groups.map((g) => [g.fingerprint, g.trend]),
+    [
+      ['2', 'new'],
+      ['1', 'chronic'],
+    ],
+  );
   assert.equal(report.suspects[0]?.service, 'pricing');
   assert.ok(!report.suspects.some((s) => s.service === 'recommendation'));
 });
 
 test('a caught exception that only changes a service INFO lines makes it the suspect', () => {
   const templates: TemplateCounts[] = [
-    { service: 'pricing', templateId: '21', template: 'Fallback: no price for product <*>, using cached value', maxSeverity: 9, baselineHits: 0, windowHits: 2500, baselineSquares: 0 },
-    { service: 'pricing', templateId: '22', template: 'Computed price for product <*>: <*>', maxSeverity: 9, baselineHits: 24000, windowHits: 2500, baselineSquares: 60 * 400 * 400 },
-    { service: 'cart', templateId: '23', template: 'cart <*> loaded', maxSeverity: 9, baselineHits: 18000, windowHits: 4600, baselineSquares: 60 * 300 * 300 + 60 * 900 },
+    {
+      service: 'pricing',
+      templateId: '21',
+      template: 'Fallback: no price for product <*>, using cached value',
+      maxSeverity: 9,
+      baselineHits: 0,
+      windowHits: 2500,
+      baselineSquares: 0,
+    },
+    {
+      service: 'pricing',
+      templateId: '22',
+      template: 'Computed price for product <*>: <*>',
+      maxSeverity: 9,
+      baselineHits: 24000,
+      windowHits: 2500,
+      baselineSquares: 60 * 400 * 400,
+    },
+    {
+      service: 'cart',
+      templateId: '23',
+      template: 'cart <*> loaded',
+      maxSeverity: 9,
+      baselineHits: 18000,
+      windowHits: 4600,
+      baselineSquares: 60 * 300 * 300 + 60 * 900,
+    },
   ];
   const report = analyzeIncident(inputs({ ...build(SHOP_OPS, SHOP_CALLS), templates }));
   assert.equal(report.suspects[0]?.service, 'pricing');
@@ -187,5 +246,8 @@ test('a caught exception that only changes a service INFO lines makes it the sus
 
 test('the service filter keeps what the service calls, directly or not', () => {
   const report = analyzeIncident(inputs({ ...withChange({ pricing: { windowSelfFactor: 2 }, cart: { windowSelfFactor: 2 } }), service: 'checkout' }));
-  assert.deepEqual(report.suspects.map((s) => s.service), ['pricing']);
+  assert.deepEqual(
+    report.suspects.map((s) => s.service),
+    ['pricing'],
+  );
 });

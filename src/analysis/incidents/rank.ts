@@ -140,7 +140,9 @@ function combine(findings: readonly Finding[], echoed: boolean): number {
 
 function suspectOf(s: Scored, rank: number): Suspect {
   const sorted = byKindFirst([...s.findings].sort((a, b) => weightOf(b, s.echoed) * b.strength - weightOf(a, s.echoed) * a.strength));
-  const evidence: Evidence[] = sorted.slice(0, MAX_EVIDENCE).map(({ strength, ...rest }) => ({ ...rest, score: round1(100 * weightOf(rest as Finding, s.echoed) * strength) }));
+  const evidence: Evidence[] = sorted
+    .slice(0, MAX_EVIDENCE)
+    .map(({ strength, ...rest }) => ({ ...rest, score: round1(100 * weightOf(rest as Finding, s.echoed) * strength) }));
   const withOperation = sorted.find((f) => f.operation !== null);
   const onEdge = sorted.find((f) => f.caller !== null && f.callee !== null);
   const top = evidence[0];
@@ -148,7 +150,10 @@ function suspectOf(s: Scored, rank: number): Suspect {
     rank,
     service: s.service,
     operation: withOperation?.operation ?? null,
-    edge: onEdge !== undefined && onEdge === sorted[0] && onEdge.caller !== null && onEdge.callee !== null ? { caller: onEdge.caller, callee: onEdge.callee } : null,
+    edge:
+      onEdge !== undefined && onEdge === sorted[0] && onEdge.caller !== null && onEdge.callee !== null
+        ? { caller: onEdge.caller, callee: onEdge.callee }
+        : null,
     score: round1(100 * s.raw),
     summary: top === undefined ? s.service : `${s.service}: ${top.summary}`,
     evidence,

@@ -36,7 +36,13 @@ for (const [i, c] of CASES.entries()) {
 test('without a fault, no suspect stands out', () => {
   const report = rankScenario({ seed: 99, tracesPerSec: TRACES_PER_SEC, windowFromMs: WINDOW_FROM_MS, windowMinutes: WINDOW_MINUTES, faults: [] });
   const strong = report.suspects.filter((s) => s.score >= 50);
-  assert.deepEqual(strong.map((s) => `${s.service} ${s.score}: ${s.evidence[0]?.summary ?? ''}`), []);
-  assert.ok(report.groups.some((g) => g.trend === 'chronic'), 'the chronic errors are there and recognised');
+  assert.deepEqual(
+    strong.map((s) => `${s.service} ${s.score}: ${s.evidence[0]?.summary ?? ''}`),
+    [],
+  );
+  assert.ok(
+    report.groups.some((g) => g.trend === 'chronic'),
+    'the chronic errors are there and recognised',
+  );
   assert.ok(!report.groups.some((g) => g.trend === 'new' && g.kind === 'error' && g.stories >= 5), 'no error group of substance is new');
 });

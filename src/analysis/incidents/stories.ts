@@ -24,7 +24,13 @@ export interface GroupReading {
 }
 
 /** Trends of the window's groups and evidence from the new and rising ones. */
-export function readGroups(counts: readonly GroupCounts[], calls: readonly CallStat[], windowMinutes: number, baselineMinutes: number, windowFromS: number): GroupReading {
+export function readGroups(
+  counts: readonly GroupCounts[],
+  calls: readonly CallStat[],
+  windowMinutes: number,
+  baselineMinutes: number,
+  windowFromS: number,
+): GroupReading {
   const judged = counts
     .filter((g) => g.windowStories > 0)
     .map((g) => {
@@ -37,7 +43,12 @@ export function readGroups(counts: readonly GroupCounts[], calls: readonly CallS
       return { g, z, trend };
     });
   const order: Record<GroupTrend, number> = { new: 0, rising: 0, chronic: 1, fading: 2 };
-  judged.sort((a, b) => order[a.trend] - order[b.trend] || (order[a.trend] === 0 ? b.z - a.z : b.g.windowStories - a.g.windowStories) || (a.g.fingerprint < b.g.fingerprint ? -1 : 1));
+  judged.sort(
+    (a, b) =>
+      order[a.trend] - order[b.trend] ||
+      (order[a.trend] === 0 ? b.z - a.z : b.g.windowStories - a.g.windowStories) ||
+      (a.g.fingerprint < b.g.fingerprint ? -1 : 1),
+  );
   const groups = judged.slice(0, MAX_GROUPS).map(({ g, trend }) => ({
     fingerprint: g.fingerprint,
     kind: g.kind,

@@ -25,7 +25,15 @@ before(async () => {
 });
 
 function app(overrides: Partial<AuthSettings> = {}, nowMs?: () => number) {
-  const auth: AuthSettings = { enabled: true, username: 'admin', password_hash: passwordHash, session_ttl_secs: 3600, session_key: key, secure_cookie: false, ...overrides };
+  const auth: AuthSettings = {
+    enabled: true,
+    username: 'admin',
+    password_hash: passwordHash,
+    session_ttl_secs: 3600,
+    session_key: key,
+    secure_cookie: false,
+    ...overrides,
+  };
   const api = createApi(
     { listen: { host: '127.0.0.1', port: 0 }, queryTimeoutSecs: 15, auth },
     { traces: emptyRepo, registry: new Registry(), metricRegistries: [], logger: createLogger('silent') },
@@ -71,7 +79,12 @@ test('a wrong login is 401; without the JSON content type 415', async () => {
   assert.deepEqual(wrong.json(), { error: 'unauthorized' });
   const wrongUser = await server.inject({ method: 'POST', url: '/api/v1/auth/login', headers: json, payload: { username: 'root', password: 's3cret pass' } });
   assert.equal(wrongUser.statusCode, 401);
-  const form = await server.inject({ method: 'POST', url: '/api/v1/auth/login', headers: { 'content-type': 'application/x-www-form-urlencoded' }, payload: 'username=admin&password=x' });
+  const form = await server.inject({
+    method: 'POST',
+    url: '/api/v1/auth/login',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    payload: 'username=admin&password=x',
+  });
   assert.equal(form.statusCode, 415);
   assert.deepEqual(form.json(), { error: 'content type must be application/json' });
   const none = await server.inject({ method: 'POST', url: '/api/v1/auth/logout' });
@@ -88,9 +101,10 @@ test('Basic credentials work on data routes but not on me', async () => {
 test('past 5 attempts per 5 minutes login and Basic get 429 with Retry-After, even with the right password', async () => {
   const server = app();
   for (let i = 0; i < 5; i++) {
-    const attempt = i % 2 === 0
-      ? await server.inject({ method: 'POST', url: '/api/v1/auth/login', headers: json, payload: { username: 'admin', password: 'bad' } })
-      : await server.inject({ method: 'GET', url: '/api/v1/services', headers: basic('admin', 'bad') });
+    const attempt =
+      i % 2 === 0
+        ? await server.inject({ method: 'POST', url: '/api/v1/auth/login', headers: json, payload: { username: 'admin', password: 'bad' } })
+        : await server.inject({ method: 'GET', url: '/api/v1/services', headers: basic('admin', 'bad') });
     assert.equal(attempt.statusCode, 401, `attempt ${i + 1}`);
   }
   const blocked = await server.inject({ method: 'POST', url: '/api/v1/auth/login', headers: json, payload: { username: 'admin', password: 's3cret pass' } });
@@ -106,7 +120,8 @@ test('past 5 attempts per 5 minutes login and Basic get 429 with Retry-After, ev
 test('a success clears the count', async () => {
   const server = app();
   for (let round = 0; round < 3; round++) {
-    for (let i = 0; i < 4; i++) await server.inject({ method: 'POST', url: '/api/v1/auth/login', headers: json, payload: { username: 'admin', password: 'bad' } });
+    for (let i = 0; i < 4; i++)
+      await server.inject({ method: 'POST', url: '/api/v1/auth/login', headers: json, payload: { username: 'admin', password: 'bad' } });
     const ok = await server.inject({ method: 'POST', url: '/api/v1/auth/login', headers: json, payload: { username: 'admin', password: 's3cret pass' } });
     assert.equal(ok.statusCode, 204, `round ${round}`);
   }

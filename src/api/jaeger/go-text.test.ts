@@ -42,6 +42,8 @@ describe("Go's text as Jaeger shows it", () => {
     assert.equal(parseRfc3339Nano('2026-11-27T21:31:37.117123456Z'), 1_795_815_097_117_123_456n);
     assert.equal(parseRfc3339Nano('2026-11-27T22:31:37.117123456+01:00'), 1_795_815_097_117_123_456n);
     assert.equal(parseRfc3339Nano('2026-11-27T21:31:37Z'), 1_795_815_097_000_000_000n);
-    assert.throws(() => parseRfc3339Nano('yesterday'), { message: 'parsing time "yesterday" as "2006-01-02T15:04:05.999999999Z07:00": cannot parse "yesterday" as "2006"' });
+    assert.throws(() => parseRfc3339Nano('yesterday'), {
+      message: 'parsing time "yesterday" as "2006-01-02T15:04:05.999999999Z07:00": cannot parse "yesterday" as "2006"',
+    });
   });
 });

@@ -8,8 +8,8 @@
 const UNIT_NS: Record<string, bigint> = {
   ns: 1n,
   us: 1_000n,
-  'µs': 1_000n, // U+00B5 micro sign
-  'μs': 1_000n, // U+03BC Greek mu
+  µs: 1_000n, // U+00B5 micro sign
+  μs: 1_000n, // U+03BC Greek mu
   ms: 1_000_000n,
   s: 1_000_000_000n,
   m: 60_000_000_000n,
@@ -61,7 +61,10 @@ export function parseGoDuration(text: string): bigint {
 /** `value` over `unit` with its fraction's trailing zeros dropped, as Go prints a duration's last field. */
 function fixed(valueNs: bigint, unitNs: bigint): string {
   const whole = valueNs / unitNs;
-  const fraction = (valueNs % unitNs).toString().padStart(unitNs.toString().length - 1, '0').replace(/0+$/, '');
+  const fraction = (valueNs % unitNs)
+    .toString()
+    .padStart(unitNs.toString().length - 1, '0')
+    .replace(/0+$/, '');
   return fraction === '' ? whole.toString() : `${whole}.${fraction}`;
 }
 

@@ -59,7 +59,11 @@ interface ResourceSpec {
 }
 
 const RESOURCES: Record<string, ResourceSpec> = {
-  frontend: { service: 'frontend', attrs: [str('host.name', 'web-1'), str('service.version', '1.4.2'), int('process.pid', 4242)], scope: { name: 'io.opentelemetry.http', version: '1.2.0' } },
+  frontend: {
+    service: 'frontend',
+    attrs: [str('host.name', 'web-1'), str('service.version', '1.4.2'), int('process.pid', 4242)],
+    scope: { name: 'io.opentelemetry.http', version: '1.2.0' },
+  },
   checkout: { service: 'checkout', attrs: [str('host.name', 'app-1'), str('deployment.environment', 'prod')], scope: { name: 'checkout-lib' } },
   payment: { service: 'payment', attrs: [str('host.name', 'app-2')], scope: { name: '' } },
   inventory: { service: 'inventory', attrs: [str('host.name', 'db-1'), bool('inventory.primary', true)], scope: { name: 'inventory-lib', version: '0.9' } },
@@ -98,7 +102,10 @@ function checkoutTrace(): [string, SpanSpec][] {
         ],
       },
     ],
-    ['frontend', { traceId: t, spanId: sid(0x102), parentSpanId: sid(0x101), name: 'POST /api/checkout', kind: 'client', startNs: 5n * MS, durationNs: 110n * MS }],
+    [
+      'frontend',
+      { traceId: t, spanId: sid(0x102), parentSpanId: sid(0x101), name: 'POST /api/checkout', kind: 'client', startNs: 5n * MS, durationNs: 110n * MS },
+    ],
     [
       'checkout',
       {
@@ -127,7 +134,11 @@ function checkoutTrace(): [string, SpanSpec][] {
         status: { code: 2, message: 'card declined' },
         attrs: [int('http.status_code', 402)],
         events: [
-          { atNs: 60n * MS + 1_500n, name: 'exception', attrs: [str('exception.type', 'CardDeclined'), str('exception.message', 'card declined by issuer'), int('retry.count', 2)] },
+          {
+            atNs: 60n * MS + 1_500n,
+            name: 'exception',
+            attrs: [str('exception.type', 'CardDeclined'), str('exception.message', 'card declined by issuer'), int('retry.count', 2)],
+          },
           { atNs: 65n * MS, name: 'rollback' },
         ],
       },
@@ -154,9 +165,24 @@ function skewedTrace(): [string, SpanSpec][] {
   return [
     ['frontend', { traceId: t, spanId: sid(0x111), name: 'GET /skew', kind: 'server', startNs: 1_000n * MS, durationNs: 100n * MS }],
     // Starts 30 ms before its parent: the checkout host's clock is behind.
-    ['checkout', { traceId: t, spanId: sid(0x211), parentSpanId: sid(0x111), name: 'POST /api/skew', kind: 'server', startNs: 970n * MS, durationNs: 40n * MS }],
+    [
+      'checkout',
+      { traceId: t, spanId: sid(0x211), parentSpanId: sid(0x111), name: 'POST /api/skew', kind: 'server', startNs: 970n * MS, durationNs: 40n * MS },
+    ],
     // Starts after its parent ended: the payment host's clock is ahead.
-    ['payment', { traceId: t, spanId: sid(0x311), parentSpanId: sid(0x111), name: 'charge', kind: 'server', startNs: 1_150n * MS, durationNs: 20n * MS, events: [{ atNs: 1_160n * MS, name: 'late' }] }],
+    [
+      'payment',
+      {
+        traceId: t,
+        spanId: sid(0x311),
+        parentSpanId: sid(0x111),
+        name: 'charge',
+        kind: 'server',
+        startNs: 1_150n * MS,
+        durationNs: 20n * MS,
+        events: [{ atNs: 1_160n * MS, name: 'late' }],
+      },
+    ],
     // Longer than its parent and earlier: the delta is the start difference.
     ['payment', { traceId: t, spanId: sid(0x312), parentSpanId: sid(0x211), name: 'audit', kind: 'internal', startNs: 960n * MS, durationNs: 90n * MS }],
   ];
@@ -166,11 +192,24 @@ function skewedTrace(): [string, SpanSpec][] {
 function largeTrace(): [string, SpanSpec][] {
   const t = TRACE.large;
   const base = 2_000n * MS;
-  const spans: [string, SpanSpec][] = [['batch', { traceId: t, spanId: sid(0x1000), name: 'run batch', kind: 'server', startNs: base, durationNs: 2_000n * MS, attrs: [int('batch.size', 1979)] }]];
+  const spans: [string, SpanSpec][] = [
+    ['batch', { traceId: t, spanId: sid(0x1000), name: 'run batch', kind: 'server', startNs: base, durationNs: 2_000n * MS, attrs: [int('batch.size', 1979)] }],
+  ];
   let item = 0;
   for (let shard = 0; shard < 20; shard++) {
     const shardStart = base + BigInt(shard) * 100n * MS + MS;
-    spans.push(['worker', { traceId: t, spanId: sid(0x2000 + shard), parentSpanId: sid(0x1000), name: `shard ${shard}`, kind: 'consumer', startNs: shardStart, durationNs: 95n * MS }]);
+    spans.push([
+      'worker',
+      {
+        traceId: t,
+        spanId: sid(0x2000 + shard),
+        parentSpanId: sid(0x1000),
+        name: `shard ${shard}`,
+        kind: 'consumer',
+        startNs: shardStart,
+        durationNs: 95n * MS,
+      },
+    ]);
     const items = shard < 19 ? 99 : 1979 - 19 * 99;
     for (let k = 0; k < items; k++, item++) {
       spans.push([
@@ -194,7 +233,18 @@ function largeTrace(): [string, SpanSpec][] {
 
 function searchTraces(): [string, SpanSpec][] {
   return [
-    ['frontend', { traceId: TRACE.health, spanId: sid(0x401), name: 'GET /health', kind: 'server', startNs: 5_000n * MS, durationNs: 2n * MS, attrs: [int('http.status_code', 200)] }],
+    [
+      'frontend',
+      {
+        traceId: TRACE.health,
+        spanId: sid(0x401),
+        name: 'GET /health',
+        kind: 'server',
+        startNs: 5_000n * MS,
+        durationNs: 2n * MS,
+        attrs: [int('http.status_code', 200)],
+      },
+    ],
     [
       'frontend',
       {
@@ -208,11 +258,37 @@ function searchTraces(): [string, SpanSpec][] {
         attrs: [int('http.status_code', 500), str('http.route', '/search')],
       },
     ],
-    ['checkout', { traceId: TRACE.slowError, spanId: sid(0x403), parentSpanId: sid(0x402), name: 'search index', kind: 'unspecified', startNs: 6_100n * MS, durationNs: 1_300n * MS }],
+    [
+      'checkout',
+      {
+        traceId: TRACE.slowError,
+        spanId: sid(0x403),
+        parentSpanId: sid(0x402),
+        name: 'search index',
+        kind: 'unspecified',
+        startNs: 6_100n * MS,
+        durationNs: 1_300n * MS,
+      },
+    ],
     ['queue', { traceId: TRACE.messaging, spanId: sid(0x404), name: 'publish order', kind: 'producer', startNs: 7_000n * MS, durationNs: 3n * MS }],
-    ['checkout', { traceId: TRACE.messaging, spanId: sid(0x405), parentSpanId: sid(0x404), name: 'consume order', kind: 'consumer', startNs: 7_010n * MS, durationNs: 600n * MS, status: { code: 1 } }],
+    [
+      'checkout',
+      {
+        traceId: TRACE.messaging,
+        spanId: sid(0x405),
+        parentSpanId: sid(0x404),
+        name: 'consume order',
+        kind: 'consumer',
+        startNs: 7_010n * MS,
+        durationNs: 600n * MS,
+        status: { code: 1 },
+      },
+    ],
     // Its parent never arrives.
-    ['inventory', { traceId: TRACE.orphan, spanId: sid(0x406), parentSpanId: sid(0xdead), name: 'restock', kind: 'internal', startNs: 8_000n * MS, durationNs: 7n * MS }],
+    [
+      'inventory',
+      { traceId: TRACE.orphan, spanId: sid(0x406), parentSpanId: sid(0xdead), name: 'restock', kind: 'internal', startNs: 8_000n * MS, durationNs: 7n * MS },
+    ],
     ['frontend', { traceId: TRACE.shortId, spanId: sid(0x407), name: 'GET /short', kind: 'server', startNs: 9_000n * MS, durationNs: 4n * MS }],
   ];
 }
@@ -229,7 +305,9 @@ function otlpSpan(spec: SpanSpec, baseNs: bigint) {
     attributes: spec.attrs ?? [],
     events: (spec.events ?? []).map((event) => ({ timeUnixNano: String(baseNs + event.atNs), name: event.name, attributes: event.attrs ?? [] })),
     links: (spec.links ?? []).map((link) => ({ traceId: link.traceId, spanId: link.spanId })),
-    ...(spec.status === undefined ? {} : { status: { code: spec.status.code, ...(spec.status.message === undefined ? {} : { message: spec.status.message }) } }),
+    ...(spec.status === undefined
+      ? {}
+      : { status: { code: spec.status.code, ...(spec.status.message === undefined ? {} : { message: spec.status.message }) } }),
   };
 }
 
@@ -340,7 +418,10 @@ export function buildCases(baseNs: bigint): JaegerCase[] {
     { name: 'v3 trace bad id', url: '/api/v3/traces/xyz' },
     { name: 'v3 trace bad start', url: `/api/v3/traces/${TRACE.checkout}?start_time=yesterday` },
     { name: 'v3 search frontend', url: `/api/v3/traces?query.service_name=frontend&${v3range}&query.num_traces=20` },
-    { name: 'v3 search operation', url: `/api/v3/traces?query.service_name=checkout&query.operation_name=${q('consume order')}&${v3range}&query.num_traces=20` },
+    {
+      name: 'v3 search operation',
+      url: `/api/v3/traces?query.service_name=checkout&query.operation_name=${q('consume order')}&${v3range}&query.num_traces=20`,
+    },
     { name: 'v3 search duration', url: `/api/v3/traces?query.service_name=frontend&${v3range}&query.num_traces=20&query.duration_min=1s` },
     { name: 'v3 search no match', url: `/api/v3/traces?query.service_name=frontend&${v3range}&query.num_traces=20&query.duration_min=1h` },
     { name: 'v3 search default depth', url: `/api/v3/traces?query.service_name=inventory&${v3range}` },

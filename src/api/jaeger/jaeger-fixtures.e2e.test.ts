@@ -29,7 +29,14 @@ interface Fixture {
 
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 type KeyValue = { key: string; type: string; value: Json };
-type Span = { spanID: string; startTime: number; processID: string; references: { refType: string }[]; tags: KeyValue[]; logs: { timestamp: number; fields: KeyValue[] }[] } & Record<string, Json>;
+type Span = {
+  spanID: string;
+  startTime: number;
+  processID: string;
+  references: { refType: string }[];
+  tags: KeyValue[];
+  logs: { timestamp: number; fields: KeyValue[] }[];
+} & Record<string, Json>;
 type Trace = { traceID: string; spans: Span[]; processes: Record<string, { serviceName: string; tags: KeyValue[] }> } & Record<string, Json>;
 
 /**
@@ -75,7 +82,14 @@ const byJson = (a: Json, b: Json) => (JSON.stringify(a) < JSON.stringify(b) ? -1
 
 type OtlpValue = Record<string, Json>;
 type OtlpAttr = { key: string; value: OtlpValue };
-type OtlpSpan = { traceId: string; spanId: string; startTimeUnixNano: string; endTimeUnixNano: string; attributes?: OtlpAttr[]; events?: { timeUnixNano: string; attributes?: OtlpAttr[] }[] } & Record<string, Json>;
+type OtlpSpan = {
+  traceId: string;
+  spanId: string;
+  startTimeUnixNano: string;
+  endTimeUnixNano: string;
+  attributes?: OtlpAttr[];
+  events?: { timeUnixNano: string; attributes?: OtlpAttr[] }[];
+} & Record<string, Json>;
 type ResourceSpans = { resource: { attributes: OtlpAttr[] }; scopeSpans: { scope: Json; spans: OtlpSpan[] }[] };
 
 /** The same KNOWN_GAPS in OTLP's form: no links, bytes and int64 past 2^53 as their text. */
@@ -87,7 +101,10 @@ function otlpGaps(attr: OtlpAttr): OtlpAttr {
   // again on every read: a trace read before repeats each warning. Each counts once.
   if (attr.key === '@jaeger@warnings') {
     const values = (value.arrayValue as { values: Json[] }).values;
-    return { key: attr.key, value: { arrayValue: { values: values.filter((item, i) => values.findIndex((other) => JSON.stringify(other) === JSON.stringify(item)) === i) } } };
+    return {
+      key: attr.key,
+      value: { arrayValue: { values: values.filter((item, i) => values.findIndex((other) => JSON.stringify(other) === JSON.stringify(item)) === i) } },
+    };
   }
   return attr;
 }
@@ -111,7 +128,15 @@ function normaliseV3(body: { result: { resourceSpans: ResourceSpans[] } }, baseN
             startTimeUnixNano: rel(span.startTimeUnixNano),
             endTimeUnixNano: rel(span.endTimeUnixNano),
             ...(span.attributes === undefined ? {} : { attributes: attrs(span.attributes) }),
-            ...(span.events === undefined ? {} : { events: span.events.map((event) => ({ ...event, timeUnixNano: rel(event.timeUnixNano), ...(event.attributes === undefined ? {} : { attributes: attrs(event.attributes) }) })) }),
+            ...(span.events === undefined
+              ? {}
+              : {
+                  events: span.events.map((event) => ({
+                    ...event,
+                    timeUnixNano: rel(event.timeUnixNano),
+                    ...(event.attributes === undefined ? {} : { attributes: attrs(event.attributes) }),
+                  })),
+                }),
           },
         };
       }),
@@ -123,7 +148,12 @@ function normaliseV3(body: { result: { resourceSpans: ResourceSpans[] } }, baseN
 function normalise(name: string, body: unknown, baseUs: number, jaeger: boolean): Json {
   if (name.startsWith('v3 ')) {
     const v3 = body as { result?: { resourceSpans: ResourceSpans[] }; services?: string[]; operations?: Json[] };
-    if (v3.result !== undefined) return normaliseV3(v3 as { result: { resourceSpans: ResourceSpans[] } }, BigInt(baseUs) * 1_000n + BigInt(jaeger ? recordedBaseNsRest : liveBaseNsRest), jaeger);
+    if (v3.result !== undefined)
+      return normaliseV3(
+        v3 as { result: { resourceSpans: ResourceSpans[] } },
+        BigInt(baseUs) * 1_000n + BigInt(jaeger ? recordedBaseNsRest : liveBaseNsRest),
+        jaeger,
+      );
     if (v3.services !== undefined) return { services: [...v3.services].sort() };
     if (v3.operations !== undefined) return { operations: [...v3.operations].sort(byJson) };
     return body as Json;
@@ -135,7 +165,9 @@ function normalise(name: string, body: unknown, baseUs: number, jaeger: boolean)
     data = (data as unknown as Trace[]).map((trace) => normaliseTrace(trace, baseUs, jaeger)).sort(byJson);
   } else if (name.startsWith('dependencies')) {
     // Jaeger's memory store also counts calls inside one service; svc's service graph has only calls between services.
-    data = data.filter((link) => !jaeger || (link as { parent: string; child: string }).parent !== (link as { parent: string; child: string }).child).sort(byJson);
+    data = data
+      .filter((link) => !jaeger || (link as { parent: string; child: string }).parent !== (link as { parent: string; child: string }).child)
+      .sort(byJson);
   } else {
     data = [...data].sort(byJson);
   }
@@ -171,11 +203,18 @@ describe('the Jaeger query API against recorded Jaeger v2 answers', () => {
   before(async () => {
     svc = await startAllInOne({ dataDir: data.dir, env: { SVC__ASSEMBLER__GAP_MS: '500' } });
     for (const exported of buildExports(baseNs)) {
-      const response = await fetch(`http://127.0.0.1:${svc.otlpHttpPort}/v1/traces`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: exported.body });
+      const response = await fetch(`http://127.0.0.1:${svc.otlpHttpPort}/v1/traces`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: exported.body,
+      });
       assert.equal(response.status, 200, await response.text());
     }
     for (const exported of buildExports(baseNs)) {
-      const answer = await waitFor(`/api/traces/${exported.traceId}`, ({ status, body }) => status === 200 && (body as { data: Trace[] }).data[0]?.spans.length === exported.spanCount);
+      const answer = await waitFor(
+        `/api/traces/${exported.traceId}`,
+        ({ status, body }) => status === 200 && (body as { data: Trace[] }).data[0]?.spans.length === exported.spanCount,
+      );
       assert.equal(answer.status, 200, `trace ${exported.traceId} stored`);
     }
   });
@@ -199,7 +238,9 @@ describe('the Jaeger query API against recorded Jaeger v2 answers', () => {
       const expected = recorded.get(name)!;
       const want = normalise(name, expected.body, recordedBaseUs, true);
       // Service edges are stored when the assembler closes each trace: wait for them to settle.
-      const answer = name.startsWith('dependencies') ? await waitFor(url, ({ body }) => JSON.stringify(normalise(name, body, baseUs, false)) === JSON.stringify(want)) : await ask(url);
+      const answer = name.startsWith('dependencies')
+        ? await waitFor(url, ({ body }) => JSON.stringify(normalise(name, body, baseUs, false)) === JSON.stringify(want))
+        : await ask(url);
       assert.equal(answer.status, expected.status, JSON.stringify(answer.body).slice(0, 400));
       assert.deepEqual(normalise(name, answer.body, baseUs, false), want);
     });
@@ -211,7 +252,11 @@ describe('the Jaeger query API against recorded Jaeger v2 answers', () => {
     assert.equal(answer.status, 200);
     const got = normalise('search limit 2', answer.body, baseUs, false) as { data: Json[] };
     assert.equal(got.data.length, 2);
-    for (const trace of got.data) assert.ok(full.data.some((want) => JSON.stringify(want) === JSON.stringify(trace)), JSON.stringify(trace).slice(0, 200));
+    for (const trace of got.data)
+      assert.ok(
+        full.data.some((want) => JSON.stringify(want) === JSON.stringify(trace)),
+        JSON.stringify(trace).slice(0, 200),
+      );
   });
 
   it('search tags error true: the traces with a failing span of the service', async () => {

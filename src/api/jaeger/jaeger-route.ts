@@ -20,11 +20,20 @@ export interface JaegerInput {
 }
 
 /** A declarer of routes under `prefix`. */
-export function jaegerRouteDeclarer(app: FastifyInstance, context: RequestContext, prefix: string, answerError: (reply: FastifyReply, error: unknown) => FastifyReply) {
+export function jaegerRouteDeclarer(
+  app: FastifyInstance,
+  context: RequestContext,
+  prefix: string,
+  answerError: (reply: FastifyReply, error: unknown) => FastifyReply,
+) {
   return <R extends z.ZodType>(url: string, response: R, params: z.ZodType, handler: (input: JaegerInput) => Promise<z.output<R>>): void => {
     declareRoute(app, { method: 'GET', url: `${prefix}${url}`, params, response }, async ({ request, reply }) => {
       try {
-        const body = await handler({ query: request.query as RawQuery, params: request.params as Record<string, string>, options: readOptions(context, request) });
+        const body = await handler({
+          query: request.query as RawQuery,
+          params: request.params as Record<string, string>,
+          options: readOptions(context, request),
+        });
         return reply.type('application/json; charset=utf-8').send(JSON.stringify(body));
       } catch (error) {
         return answerError(reply, error);

@@ -117,7 +117,11 @@ describe('the Jaeger query API', () => {
 
   it('a search page shares the same bound', async () => {
     const start = (NOW_MS - 3_600_000) * 1000;
-    const response = await api.app.inject({ method: 'GET', url: `/jaeger/api/traces?service=bulk&operation=row&start=${start}`, headers: { authorization: GOOD } });
+    const response = await api.app.inject({
+      method: 'GET',
+      url: `/jaeger/api/traces?service=bulk&operation=row&start=${start}`,
+      headers: { authorization: GOOD },
+    });
     assert.equal(response.statusCode, 200);
     const traces = (JSON.parse(response.body) as { data: { spans: unknown[] }[] }).data;
     assert.equal(traces.length, 1);

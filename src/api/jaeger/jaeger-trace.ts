@@ -140,7 +140,6 @@ export function clockSkewWarnings(spans: readonly SpanRow[], missingParent = MIS
   return warnings;
 }
 
-
 /** A trace's spans (one trace, any order) as Jaeger's trace; spans keep the order given. */
 export function toJaegerTrace(traceId: string, spans: readonly SpanRow[], traceWarnings: string[] | null = null): JaegerTrace {
   const warnings = clockSkewWarnings(spans);

@@ -28,9 +28,7 @@ export function toOtlpValue(value: AttrValue): OtlpValue {
 }
 
 function sortedAttributes(pairs: readonly AttrPair[]): OtlpAttr[] {
-  return pairs
-    .map(([key, value]) => ({ key, value: toOtlpValue(value) }))
-    .sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+  return pairs.map(([key, value]) => ({ key, value: toOtlpValue(value) })).sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
 }
 
 /** Leaves out what OTLP JSON leaves out: empty lists, an absent parent, a zero kind. */
@@ -80,7 +78,10 @@ export function toOtlpTracesData(traces: readonly (readonly SpanRow[])[]) {
       }
       let scope = group.scopeSpans.find((entry) => (entry.scope.name ?? '') === span.scopeName && (entry.scope.version ?? '') === span.scopeVersion);
       if (scope === undefined) {
-        scope = { scope: { ...(span.scopeName === '' ? {} : { name: span.scopeName }), ...(span.scopeVersion === '' ? {} : { version: span.scopeVersion }) }, spans: [] };
+        scope = {
+          scope: { ...(span.scopeName === '' ? {} : { name: span.scopeName }), ...(span.scopeVersion === '' ? {} : { version: span.scopeVersion }) },
+          spans: [],
+        };
         group.scopeSpans.push(scope);
       }
       scope.spans.push(otlpSpan(span, warnings.get(span.spanId)));

@@ -83,7 +83,16 @@ function tagsJsonError(text: string): string | undefined {
     return 'unexpected end of JSON input';
   }
   if (parsed === null) return undefined;
-  const kindOf = (value: unknown) => (Array.isArray(value) ? 'array' : typeof value === 'number' ? 'number' : typeof value === 'boolean' ? 'bool' : typeof value === 'string' ? 'string' : 'object');
+  const kindOf = (value: unknown) =>
+    Array.isArray(value)
+      ? 'array'
+      : typeof value === 'number'
+        ? 'number'
+        : typeof value === 'boolean'
+          ? 'bool'
+          : typeof value === 'string'
+            ? 'string'
+            : 'object';
   if (typeof parsed !== 'object' || Array.isArray(parsed)) return `json: cannot unmarshal ${kindOf(parsed)} into Go value of type map[string]string`;
   for (const value of Object.values(parsed)) {
     if (typeof value !== 'string' && value !== null) return `json: cannot unmarshal ${kindOf(value)} into Go value of type string`;

@@ -39,9 +39,10 @@ function param<T>(name: string, text: string, parse: (text: string) => T): T {
 }
 
 function checkBool(name: string, text: string): void {
-  if (text !== '') param(name, text, (value) => {
-    if (!BOOL_TEXT.has(value)) throw new Error(`strconv.ParseBool: parsing ${goQuote(value)}: invalid syntax`);
-  });
+  if (text !== '')
+    param(name, text, (value) => {
+      if (!BOOL_TEXT.has(value)) throw new Error(`strconv.ParseBool: parsing ${goQuote(value)}: invalid syntax`);
+    });
 }
 
 /** Go's strconv.Atoi. */

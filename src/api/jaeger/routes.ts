@@ -47,7 +47,12 @@ function sendError(reply: FastifyReply, error: unknown): FastifyReply {
   return reply.code(status).send({ data: null, total: 0, limit: 0, offset: 0, errors: [{ code: status, msg: message }] });
 }
 
-async function readTraces(store: Store, traceIds: readonly string[], options: ReturnType<typeof readOptions>, nowMs: number): Promise<Map<string, JaegerTrace>> {
+async function readTraces(
+  store: Store,
+  traceIds: readonly string[],
+  options: ReturnType<typeof readOptions>,
+  nowMs: number,
+): Promise<Map<string, JaegerTrace>> {
   const { byTrace, cut } = await readTraceSpans(store, traceIds, options, nowMs);
   const warnings = cut ? [`this answer holds at most ${MAX_ANSWER_SPANS} spans: later spans were left out`] : null;
   return new Map([...byTrace].map(([traceId, rows]) => [traceId, toJaegerTrace(traceId, rows, warnings)]));

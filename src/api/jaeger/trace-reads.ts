@@ -29,4 +29,3 @@ export async function readTraceSpans(
   }
   return { byTrace, cut };
 }
-

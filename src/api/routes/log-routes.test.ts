@@ -80,15 +80,43 @@ async function mine(templateId: string, offsetsMs: number[], over: Partial<Templ
     ...over,
   }));
   await insertTemplateHits(store, hits);
-  await insertMinuteCounts(store, hits.map((h) => ({ service, templateId, minute: Number(h.tsNs / 60_000_000_000n), hits: 1 })));
+  await insertMinuteCounts(
+    store,
+    hits.map((h) => ({ service, templateId, minute: Number(h.tsNs / 60_000_000_000n), hits: 1 })),
+  );
   return hits;
 }
 
-const A_ACTIVE = alert(1, { kind: 'spike', started_at_ns: nsAt(-20 * MINUTE_MS), last_at_ns: nsAt(-2 * MINUTE_MS), window_count: 50, peak_count: 60, baseline_per_window: 2.5, example_traces: [{ trace_id: TRACE_STORY, story_id: null }, { trace_id: TRACE_PLAIN, story_id: null }] });
+const A_ACTIVE = alert(1, {
+  kind: 'spike',
+  started_at_ns: nsAt(-20 * MINUTE_MS),
+  last_at_ns: nsAt(-2 * MINUTE_MS),
+  window_count: 50,
+  peak_count: 60,
+  baseline_per_window: 2.5,
+  example_traces: [
+    { trace_id: TRACE_STORY, story_id: null },
+    { trace_id: TRACE_PLAIN, story_id: null },
+  ],
+});
 const A_OLD = alert(2, { started_at_ns: nsAt(-5 * 60 * MINUTE_MS), last_at_ns: nsAt(-4 * 60 * MINUTE_MS) });
 const A_BEFORE_WINDOW = alert(3, { started_at_ns: nsAt(-30 * 60 * MINUTE_MS), last_at_ns: nsAt(-25 * 60 * MINUTE_MS) });
-const A_SILENCE = alert(4, { kind: 'silence', template_id: TPL_C, template: `template ${TPL_C}`, started_at_ns: nsAt(-60 * MINUTE_MS), last_at_ns: nsAt(-MINUTE_MS) });
-const A_OTHER_SVC = alert(5, { kind: 'spike', service: 'billing', template_id: TPL_OTHER_SVC, started_at_ns: nsAt(-30 * MINUTE_MS), last_at_ns: nsAt(-15 * MINUTE_MS), baseline_day: 1, baseline_week: 2 });
+const A_SILENCE = alert(4, {
+  kind: 'silence',
+  template_id: TPL_C,
+  template: `template ${TPL_C}`,
+  started_at_ns: nsAt(-60 * MINUTE_MS),
+  last_at_ns: nsAt(-MINUTE_MS),
+});
+const A_OTHER_SVC = alert(5, {
+  kind: 'spike',
+  service: 'billing',
+  template_id: TPL_OTHER_SVC,
+  started_at_ns: nsAt(-30 * MINUTE_MS),
+  last_at_ns: nsAt(-15 * MINUTE_MS),
+  baseline_day: 1,
+  baseline_week: 2,
+});
 /** Started 30 s past now: listed only without `until` (rows reach 60 s past now). */
 const A_FUTURE = alert(6, { template_id: TPL_B, template: `template ${TPL_B}`, started_at_ns: nsAt(30_000), last_at_ns: nsAt(30_000) });
 
@@ -101,7 +129,14 @@ before(async () => {
   await migrate(store);
   api = createApi(
     { listen: { host: '127.0.0.1', port: 0 }, queryTimeoutSecs: 15 },
-    { traces: createTraceRepo(store, 15), registry: new Registry(), metricRegistries: [], logger: createLogger('silent'), routes: [createLogRoutes(store, { nowMs: () => NOW_MS })], checkResponses: true },
+    {
+      traces: createTraceRepo(store, 15),
+      registry: new Registry(),
+      metricRegistries: [],
+      logger: createLogger('silent'),
+      routes: [createLogRoutes(store, { nowMs: () => NOW_MS })],
+      checkResponses: true,
+    },
   );
   await api.app.ready();
   await upsertTemplates(store, [
@@ -117,16 +152,42 @@ before(async () => {
     ...[A_OLD, A_BEFORE_WINDOW, A_SILENCE, A_OTHER_SVC, A_FUTURE].map((a) => ({ alert: a, published: true, updatedAtMs: 1 })),
   ]);
   await insertStories(store, [
-    { storyId: TRACE_STORY, fingerprint: '77', kind: 'error', tsNs: nsAt(-3 * MINUTE_MS), durationNs: 1_000_000n, endpointService: 'checkout', endpointName: 'POST /pay', rcService: 'checkout', rcSpanName: 'pay', summary: 's', writtenAtMs: NOW_MS },
+    {
+      storyId: TRACE_STORY,
+      fingerprint: '77',
+      kind: 'error',
+      tsNs: nsAt(-3 * MINUTE_MS),
+      durationNs: 1_000_000n,
+      endpointService: 'checkout',
+      endpointName: 'POST /pay',
+      rcService: 'checkout',
+      rcSpanName: 'pay',
+      summary: 's',
+      writtenAtMs: NOW_MS,
+    },
   ]);
   // A: 6 hits in the hour (two in the window's partial first minute, one in its partial last),
   // one before the window, one after its end; B: 2 hits; C: 1 hit; billing: 9 hits.
-  await mine(TPL_A, [-60 * MINUTE_MS - 1000, -60 * MINUTE_MS + 1000, -60 * MINUTE_MS + 20_000, -30 * MINUTE_MS, -30 * MINUTE_MS + 5, -5 * MINUTE_MS, -10_000, 10_000]);
+  await mine(TPL_A, [
+    -60 * MINUTE_MS - 1000,
+    -60 * MINUTE_MS + 1000,
+    -60 * MINUTE_MS + 20_000,
+    -30 * MINUTE_MS,
+    -30 * MINUTE_MS + 5,
+    -5 * MINUTE_MS,
+    -10_000,
+    10_000,
+  ]);
   await mine(TPL_A, [-2 * MINUTE_MS], { traceId: TRACE_STORY, spanId: '00000000000000a1', severityNumber: 17 });
   await mine(TPL_A, [-90 * MINUTE_MS], { traceId: TRACE_PLAIN, spanId: '00000000000000a2' });
   await mine(TPL_B, [-40 * MINUTE_MS, -39 * MINUTE_MS]);
   await mine(TPL_C, [-50 * MINUTE_MS]);
-  await mine(TPL_OTHER_SVC, Array.from({ length: 9 }, (_, i) => -20 * MINUTE_MS + i * 1000), {}, 'billing');
+  await mine(
+    TPL_OTHER_SVC,
+    Array.from({ length: 9 }, (_, i) => -20 * MINUTE_MS + i * 1000),
+    {},
+    'billing',
+  );
   await insertSilence(store, TPL_C, { enabled: true, minutes: 30 }, 1);
 });
 after(async () => {
@@ -135,7 +196,8 @@ after(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-async function request(method: 'GET' | 'PUT', url: string, payload?: string, headers: Record<string, string> = {}): Promise<{ status: number; body: any }> { // eslint-disable-line @typescript-eslint/no-explicit-any -- checked field by field
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- checked field by field
+async function request(method: 'GET' | 'PUT', url: string, payload?: string, headers: Record<string, string> = {}): Promise<{ status: number; body: any }> {
   const response = await api.app.inject({ method, url, payload, headers });
   return { status: response.statusCode, body: response.body === '' ? undefined : parseJsonExact(response.body) };
 }
@@ -152,7 +214,10 @@ describe('GET /api/v1/log-alerts', () => {
   it('lists the alerts overlapping the last 24 h, newest last_at first, newest version of each, active at the window end', async () => {
     const { status, body } = await get('/api/v1/log-alerts');
     assert.equal(status, 200);
-    assert.deepEqual(body.map((a: { alert_id: string }) => a.alert_id), [A_FUTURE, A_SILENCE, A_ACTIVE, A_OTHER_SVC, A_OLD].map((a) => a.alert_id));
+    assert.deepEqual(
+      body.map((a: { alert_id: string }) => a.alert_id),
+      [A_FUTURE, A_SILENCE, A_ACTIVE, A_OTHER_SVC, A_OLD].map((a) => a.alert_id),
+    );
     const active = body[2];
     assert.deepEqual(active, {
       alert_id: A_ACTIVE.alert_id,
@@ -166,19 +231,38 @@ describe('GET /api/v1/log-alerts', () => {
       peak_count: 60,
       baseline_per_window: 2.5,
       active: true,
-      example_traces: [{ trace_id: TRACE_STORY, story_id: TRACE_STORY }, { trace_id: TRACE_PLAIN, story_id: null }],
+      example_traces: [
+        { trace_id: TRACE_STORY, story_id: TRACE_STORY },
+        { trace_id: TRACE_PLAIN, story_id: null },
+      ],
     });
-    assert.deepEqual(body.map((a: { active: boolean }) => a.active), [true, true, true, false, false]);
+    assert.deepEqual(
+      body.map((a: { active: boolean }) => a.active),
+      [true, true, true, false, false],
+    );
     assert.equal(body[3].baseline_day, 1);
     assert.equal(body[3].baseline_week, 2);
   });
 
   it('filters by kind and service; with until the window ends there', async () => {
-    assert.deepEqual((await get('/api/v1/log-alerts?kind=spike')).body.map((a: { alert_id: string }) => a.alert_id), [A_ACTIVE.alert_id, A_OTHER_SVC.alert_id]);
-    assert.deepEqual((await get('/api/v1/log-alerts?service=billing')).body.map((a: { alert_id: string }) => a.alert_id), [A_OTHER_SVC.alert_id]);
+    assert.deepEqual(
+      (await get('/api/v1/log-alerts?kind=spike')).body.map((a: { alert_id: string }) => a.alert_id),
+      [A_ACTIVE.alert_id, A_OTHER_SVC.alert_id],
+    );
+    assert.deepEqual(
+      (await get('/api/v1/log-alerts?service=billing')).body.map((a: { alert_id: string }) => a.alert_id),
+      [A_OTHER_SVC.alert_id],
+    );
     assert.deepEqual((await get('/api/v1/log-alerts?kind=silence&service=billing')).body, []);
     const until = await get(`/api/v1/log-alerts?since=1h&until=${NOW_SECS - 12 * 60}`);
-    assert.deepEqual(until.body.map((a: { alert_id: string; active: boolean }) => [a.alert_id, a.active]), [[A_SILENCE.alert_id, true], [A_ACTIVE.alert_id, true], [A_OTHER_SVC.alert_id, true]]);
+    assert.deepEqual(
+      until.body.map((a: { alert_id: string; active: boolean }) => [a.alert_id, a.active]),
+      [
+        [A_SILENCE.alert_id, true],
+        [A_ACTIVE.alert_id, true],
+        [A_OTHER_SVC.alert_id, true],
+      ],
+    );
   });
 
   it('answers 400 on bad parameters', async () => {
@@ -194,7 +278,10 @@ describe('GET /api/v1/log-templates', () => {
   it('lists templates by hits in the window, counting partial edge minutes exactly, with flags and buckets', async () => {
     const { status, body } = await get('/api/v1/log-templates');
     assert.equal(status, 200);
-    assert.deepEqual(body.map((t: { template_id: string }) => t.template_id), [TPL_OTHER_SVC, TPL_A, TPL_B, TPL_C]);
+    assert.deepEqual(
+      body.map((t: { template_id: string }) => t.template_id),
+      [TPL_OTHER_SVC, TPL_A, TPL_B, TPL_C],
+    );
     const a = body[1];
     assert.deepEqual(a, {
       template_id: TPL_A,
@@ -207,7 +294,13 @@ describe('GET /api/v1/log-templates', () => {
       alerting: true,
       silence_enabled: false,
       bucket_secs: 60,
-      buckets: [[minuteStart(-60 * MINUTE_MS), 2], [minuteStart(-30 * MINUTE_MS), 2], [minuteStart(-5 * MINUTE_MS), 1], [minuteStart(-2 * MINUTE_MS), 1], [minuteStart(-10_000), 1]],
+      buckets: [
+        [minuteStart(-60 * MINUTE_MS), 2],
+        [minuteStart(-30 * MINUTE_MS), 2],
+        [minuteStart(-5 * MINUTE_MS), 1],
+        [minuteStart(-2 * MINUTE_MS), 1],
+        [minuteStart(-10_000), 1],
+      ],
     });
     const c = body[3];
     assert.equal(c.alerting, false, 'a silence alert does not make a template alerting');
@@ -216,20 +309,35 @@ describe('GET /api/v1/log-templates', () => {
   });
 
   it('filters by service and by a case-insensitive substring of the newest template text', async () => {
-    assert.deepEqual((await get('/api/v1/log-templates?service=billing')).body.map((t: { template_id: string }) => t.template_id), [TPL_OTHER_SVC]);
-    assert.deepEqual((await get('/api/v1/log-templates?q=DECLINED%20BY')).body.map((t: { template_id: string }) => t.template_id), [TPL_A]);
-    assert.deepEqual((await get('/api/v1/log-templates?q=Payment%20%3C*%3E%20DECLINED%20')).body.map((t: { template_id: string }) => t.template_id), [TPL_A]);
+    assert.deepEqual(
+      (await get('/api/v1/log-templates?service=billing')).body.map((t: { template_id: string }) => t.template_id),
+      [TPL_OTHER_SVC],
+    );
+    assert.deepEqual(
+      (await get('/api/v1/log-templates?q=DECLINED%20BY')).body.map((t: { template_id: string }) => t.template_id),
+      [TPL_A],
+    );
+    assert.deepEqual(
+      (await get('/api/v1/log-templates?q=Payment%20%3C*%3E%20DECLINED%20')).body.map((t: { template_id: string }) => t.template_id),
+      [TPL_A],
+    );
     assert.deepEqual((await get('/api/v1/log-templates?q=nothing-like-this')).body, []);
     assert.deepEqual((await get('/api/v1/log-templates?service=billing&q=payment')).body, []);
   });
 
   it('counts a sub-minute window from hits only, and a 24 h window on its bucket grid', async () => {
     const short = await get(`/api/v1/log-templates?since=30s&until=${NOW_SECS}`);
-    assert.deepEqual(short.body.map((t: { template_id: string; buckets: unknown }) => [t.template_id, t.buckets]), [[TPL_A, [[minuteStart(-10_000), 1]]]]);
+    assert.deepEqual(
+      short.body.map((t: { template_id: string; buckets: unknown }) => [t.template_id, t.buckets]),
+      [[TPL_A, [[minuteStart(-10_000), 1]]]],
+    );
     const day = await get('/api/v1/log-templates?since=24h');
     const a = day.body.find((t: { template_id: string }) => t.template_id === TPL_A);
     assert.equal(a.bucket_secs, 720);
-    assert.equal(a.buckets.reduce((sum: number, [, n]: [number, number]) => sum + n, 0), 9);
+    assert.equal(
+      a.buckets.reduce((sum: number, [, n]: [number, number]) => sum + n, 0),
+      9,
+    );
     for (const [start] of a.buckets) assert.equal(start % 720, 0);
   });
 
@@ -257,7 +365,10 @@ describe('GET /api/v1/log-templates/{id}', () => {
     });
     assert.equal(body.sample, `sample line ${TPL_A}`);
     assert.equal(body.bucket_secs, 60);
-    assert.equal(body.buckets.reduce((sum: number, [, n]: [number, number]) => sum + n, 0), 7);
+    assert.equal(
+      body.buckets.reduce((sum: number, [, n]: [number, number]) => sum + n, 0),
+      7,
+    );
     // Rows reach 60 s past now without until: the hit 10 s ahead is the newest recent hit.
     assert.deepEqual(body.recent.slice(0, 3), [
       { ts_ns: nsAt(10_000), trace_id: '', span_id: '', severity_number: 9, story_id: null },
@@ -265,12 +376,18 @@ describe('GET /api/v1/log-templates/{id}', () => {
       { ts_ns: nsAt(-2 * MINUTE_MS), trace_id: TRACE_STORY, span_id: '00000000000000a1', severity_number: 17, story_id: TRACE_STORY },
     ]);
     assert.equal(body.recent.length, 8);
-    assert.deepEqual(body.alerts.map((a: { alert_id: string }) => a.alert_id), [A_ACTIVE.alert_id, A_OLD.alert_id, A_BEFORE_WINDOW.alert_id]);
+    assert.deepEqual(
+      body.alerts.map((a: { alert_id: string }) => a.alert_id),
+      [A_ACTIVE.alert_id, A_OLD.alert_id, A_BEFORE_WINDOW.alert_id],
+    );
     assert.equal(body.silence, null);
   });
 
   it('keeps at most 20 recent hits, newest first', async () => {
-    await mine(TPL_B, Array.from({ length: 25 }, (_, i) => -30 * MINUTE_MS + i * 1000));
+    await mine(
+      TPL_B,
+      Array.from({ length: 25 }, (_, i) => -30 * MINUTE_MS + i * 1000),
+    );
     const { body } = await get(`/api/v1/log-templates/${TPL_B}`);
     assert.equal(body.recent.length, 20);
     assert.equal(body.recent[0].ts_ns, nsAt(-30 * MINUTE_MS + 24_000));
@@ -289,7 +406,10 @@ describe('PUT /api/v1/log-templates/{id}/silence', () => {
 
   it('stores the setting, the newest wins, and the reads show it', async () => {
     assert.deepEqual(await putJson(url, '{"enabled":true,"minutes":15}'), { status: 200, body: { enabled: true, minutes: 15 } });
-    assert.deepEqual(await request('PUT', url, '{"minutes":1440,"enabled":false}', { 'content-type': 'application/json; charset=utf-8' }), { status: 200, body: { enabled: false, minutes: 1440 } });
+    assert.deepEqual(await request('PUT', url, '{"minutes":1440,"enabled":false}', { 'content-type': 'application/json; charset=utf-8' }), {
+      status: 200,
+      body: { enabled: false, minutes: 1440 },
+    });
     assert.deepEqual((await get(`/api/v1/log-templates/${TPL_B}`)).body.silence, { enabled: false, minutes: 1440 });
     assert.deepEqual(await putJson(url, '{"enabled":true,"minutes":1}'), { status: 200, body: { enabled: true, minutes: 1 } });
     assert.deepEqual((await get(`/api/v1/log-templates/${TPL_B}`)).body.silence, { enabled: true, minutes: 1 });

@@ -22,13 +22,25 @@ export function minSeverity(value: string): number {
 /** `q`'s whitespace-separated words, lower-cased, each once: all must be in the body. */
 export function searchWords(q: string | undefined): string[] {
   if (q === undefined) return [];
-  return [...new Set(q.toLowerCase().split(/\s+/).filter((word) => word !== ''))];
+  return [
+    ...new Set(
+      q
+        .toLowerCase()
+        .split(/\s+/)
+        .filter((word) => word !== ''),
+    ),
+  ];
 }
 
 /** `cursor`: the `next_cursor` of a previous page. */
 export function pageCursor(value: string): LogCursor & { fromNs: bigint } {
   const match = CURSOR.exec(value);
-  if (match === null || BigInt(match[1]) > 9_223_372_036_854_775_807n || BigInt(match[2]) > 18_446_744_073_709_551_615n || BigInt(match[3]) > 9_223_372_036_854_775_807n) {
+  if (
+    match === null ||
+    BigInt(match[1]) > 9_223_372_036_854_775_807n ||
+    BigInt(match[2]) > 18_446_744_073_709_551_615n ||
+    BigInt(match[3]) > 9_223_372_036_854_775_807n
+  ) {
     throw badRequest('cursor must be the next_cursor of a previous page');
   }
   return { tsNs: BigInt(match[1]), logId: BigInt(match[2]).toString(), fromNs: BigInt(match[3]) };

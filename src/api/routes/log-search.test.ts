@@ -58,8 +58,15 @@ function log(offsetMs: number, over: Partial<LogRow> = {}): LogRow {
 
 // The fixture, all within the last hour unless said otherwise.
 const DECLINED = log(-5 * MINUTE_MS, {
-  severityNumber: 17, severityText: 'ERROR', body: 'Payment DECLINED for order 77 by issuer', traceId: TRACE_A, spanId: '00000000000000b1',
-  attrs: [['http.request.header.x-very-long-attribute-name', 'v'], ['order.id', 77]],
+  severityNumber: 17,
+  severityText: 'ERROR',
+  body: 'Payment DECLINED for order 77 by issuer',
+  traceId: TRACE_A,
+  spanId: '00000000000000b1',
+  attrs: [
+    ['http.request.header.x-very-long-attribute-name', 'v'],
+    ['order.id', 77],
+  ],
 });
 const DECLINED_BILLING = log(-6 * MINUTE_MS, { serviceName: 'billing', severityNumber: 13, severityText: 'WARN', body: 'payment declined: retry later' });
 const PERCENT = log(-7 * MINUTE_MS, { body: 'disk 100% full' });
@@ -79,7 +86,10 @@ const ALL_IN_HOUR = [DECLINED, DECLINED_BILLING, PERCENT, PERCENT_DECOY, UMLAUT,
 before(async () => {
   // An existing data dir: the schema before log search, already holding logs.
   const oldStore = await createStore({ clickhouse: { url: '', database: 'svc_log_search' }, embedded: { data_dir: join(dir, 'data') } });
-  await migrate(oldStore, MIGRATIONS.filter((m) => m.version < 4));
+  await migrate(
+    oldStore,
+    MIGRATIONS.filter((m) => m.version < 4),
+  );
   await insertLogs(oldStore, [DECLINED, DECLINED_BILLING, OLD]);
   await oldStore.close();
 
@@ -87,17 +97,43 @@ before(async () => {
   upgradeApplied = await migrate(store);
   await insertLogs(store, [PERCENT, PERCENT_DECOY, UMLAUT, TIMEOUT_INSIDE, TIMEOUT_GLUED, TIMEOUT_DECOYS, FUTURE, ...BULK]);
   await insertLogs(store, BULK.slice(0, 30)); // replays: listed and counted once
-  await upsertTemplates(store, [{
-    templateId: TPL, service: 'checkout', template: 'Payment DECLINED for order <*> by <*>', count: 1, firstSeenNs: DECLINED.tsNs, lastSeenNs: DECLINED.tsNs,
-    maxSeverity: 17, sample: DECLINED.body, maskingVersion: 1, signature: 'x', overflow: false, createdSeq: 1n, updatedAtMs: NOW_MS,
-  }]);
-  await insertTemplateHits(store, [{ tsNs: DECLINED.tsNs, templateId: TPL, service: 'checkout', logId: DECLINED.logId, traceId: TRACE_A, spanId: DECLINED.spanId, severityNumber: 17 }]);
+  await upsertTemplates(store, [
+    {
+      templateId: TPL,
+      service: 'checkout',
+      template: 'Payment DECLINED for order <*> by <*>',
+      count: 1,
+      firstSeenNs: DECLINED.tsNs,
+      lastSeenNs: DECLINED.tsNs,
+      maxSeverity: 17,
+      sample: DECLINED.body,
+      maskingVersion: 1,
+      signature: 'x',
+      overflow: false,
+      createdSeq: 1n,
+      updatedAtMs: NOW_MS,
+    },
+  ]);
+  await insertTemplateHits(store, [
+    { tsNs: DECLINED.tsNs, templateId: TPL, service: 'checkout', logId: DECLINED.logId, traceId: TRACE_A, spanId: DECLINED.spanId, severityNumber: 17 },
+  ]);
 
-  const deps = { traces: createTraceRepo(store, 15), registry: new Registry(), metricRegistries: [], logger: createLogger('silent'), routes: [createLogRoutes(store, { nowMs: () => NOW_MS })], checkResponses: true };
+  const deps = {
+    traces: createTraceRepo(store, 15),
+    registry: new Registry(),
+    metricRegistries: [],
+    logger: createLogger('silent'),
+    routes: [createLogRoutes(store, { nowMs: () => NOW_MS })],
+    checkResponses: true,
+  };
   api = createApi({ listen: { host: '127.0.0.1', port: 0 }, queryTimeoutSecs: 15 }, deps);
   const passwordHash = await hash('pw', { algorithm: 2, memoryCost: 19456, timeCost: 2, parallelism: 1 });
   authApi = createApi(
-    { listen: { host: '127.0.0.1', port: 0 }, queryTimeoutSecs: 15, auth: { enabled: true, username: 'admin', password_hash: passwordHash, session_ttl_secs: 3600, session_key: Buffer.alloc(32, 3), secure_cookie: false } },
+    {
+      listen: { host: '127.0.0.1', port: 0 },
+      queryTimeoutSecs: 15,
+      auth: { enabled: true, username: 'admin', password_hash: passwordHash, session_ttl_secs: 3600, session_key: Buffer.alloc(32, 3), secure_cookie: false },
+    },
     { ...deps, registry: new Registry() },
   );
   await api.app.ready();
@@ -122,14 +158,28 @@ const ids = (body: { logs: { log_id: string }[] }) => body.logs.map((l) => l.log
  * Runs `use` against an API whose log routes read through the store, each statement shown first to
  * `onQuery` (which may also act before it runs).
  */
-async function throughRecordingStore<T>(onQuery: (sql: string, params: Record<string, unknown>) => void | Promise<void>, use: (probe: Api) => Promise<T>): Promise<T> {
-  const recording: Store = { ...store, query: async (sql, params, options) => {
-    await onQuery(sql, params ?? {});
-    return store.query(sql, params, options);
-  } };
-  const probe = createApi({ listen: { host: '127.0.0.1', port: 0 }, queryTimeoutSecs: 15 }, {
-    traces: createTraceRepo(store, 15), registry: new Registry(), metricRegistries: [], logger: createLogger('silent'), routes: [createLogRoutes(recording, { nowMs: () => NOW_MS })], checkResponses: true,
-  });
+async function throughRecordingStore<T>(
+  onQuery: (sql: string, params: Record<string, unknown>) => void | Promise<void>,
+  use: (probe: Api) => Promise<T>,
+): Promise<T> {
+  const recording: Store = {
+    ...store,
+    query: async (sql, params, options) => {
+      await onQuery(sql, params ?? {});
+      return store.query(sql, params, options);
+    },
+  };
+  const probe = createApi(
+    { listen: { host: '127.0.0.1', port: 0 }, queryTimeoutSecs: 15 },
+    {
+      traces: createTraceRepo(store, 15),
+      registry: new Registry(),
+      metricRegistries: [],
+      logger: createLogger('silent'),
+      routes: [createLogRoutes(recording, { nowMs: () => NOW_MS })],
+      checkResponses: true,
+    },
+  );
   try {
     await probe.app.ready();
     return await use(probe);
@@ -160,7 +210,10 @@ async function allPages(url: string, limit: number): Promise<{ pages: number; lo
 describe('migrations 4 and later on an existing data dir', () => {
   it('adds the skipping indexes to the logs table and keeps the logs written before it searchable', async () => {
     // Every migration from 4 on runs on the old data dir (later ones too, as they are added).
-    assert.deepEqual(upgradeApplied, MIGRATIONS.map((migration) => migration.version).filter((version) => version >= 4));
+    assert.deepEqual(
+      upgradeApplied,
+      MIGRATIONS.map((migration) => migration.version).filter((version) => version >= 4),
+    );
     const indexes = await store.query<{ name: string; type: string; expr: string }>(
       "SELECT name, type, expr FROM system.data_skipping_indices WHERE database = currentDatabase() AND table = 'logs' ORDER BY name",
     );
@@ -174,7 +227,11 @@ describe('migrations 4 and later on an existing data dir', () => {
     const codecs = await store.query<{ name: string; codec: string }>(
       "SELECT name, compression_codec AS codec FROM system.columns WHERE database = currentDatabase() AND table = 'logs' AND name IN ('body', 'ts_ns', 'observed_ts_ns') ORDER BY name",
     );
-    assert.deepEqual(codecs, [{ name: 'body', codec: 'CODEC(LZ4)' }, { name: 'observed_ts_ns', codec: 'CODEC(Delta(8), LZ4)' }, { name: 'ts_ns', codec: 'CODEC(Delta(8), LZ4)' }]);
+    assert.deepEqual(codecs, [
+      { name: 'body', codec: 'CODEC(LZ4)' },
+      { name: 'observed_ts_ns', codec: 'CODEC(Delta(8), LZ4)' },
+      { name: 'ts_ns', codec: 'CODEC(Delta(8), LZ4)' },
+    ]);
     assert.equal(byName.get('idx_log_id')?.type, 'bloom_filter');
     assert.deepEqual(ids((await get('/api/v1/logs/search?q=declined')).body), [DECLINED.logId, DECLINED_BILLING.logId]);
   });
@@ -183,32 +240,35 @@ describe('migrations 4 and later on an existing data dir', () => {
     // Every statement the routes send, explained by the engine with its own parameters: a text
     // query that stopped naming an index expression would read every body of its window.
     const sent: { sql: string; params: Record<string, unknown> }[] = [];
-    await throughRecordingStore((sql, params) => {
-      sent.push({ sql, params });
-    }, async (probe) => {
-      const expected: [string, RegExp[]][] = [
-        // Counted from the index's dictionary and postings, without reading a body.
-        ['/api/v1/logs/series?q=declined', [/__text_index_idx_body_words_like/]],
-        ['/api/v1/logs/series?q=zahlung%20%C3%BCberf%C3%A4llig', [/__text_index_idx_body_words_like/, /Name: idx_body_ngram_g4/]],
-        ['/api/v1/logs/series?q=%C3%BCberf%C3%A4llig', [/Name: idx_body_ngram_g4/]],
-        ['/api/v1/logs/series?q=100%25', [/Name: idx_body_ngram_g4/]],
-        ['/api/v1/logs/search?q=declined', [/Name: idx_body_ngram_g4/]],
-        ['/api/v1/logs/search?q=zahlung%20%C3%BCberf%C3%A4llig', [/Name: idx_body_ngram_g4/]],
-        // Shorter than the engine's dictionary scan: the n-gram index.
-        ['/api/v1/logs/series?q=out', [/Name: idx_body_ngram_g4/]],
-      ];
-      for (const [url, uses] of expected) {
-        sent.length = 0;
-        assert.equal((await get(url, probe)).status, 200, url);
-        // The statements that filter on the body (the series also lists the table's parts first).
-        const bodyReads = sent.filter((s) => /FROM logs\b[\s\S]*\bbody\b/.test(s.sql));
-        assert.ok(bodyReads.length > 0, url);
-        for (const { sql, params } of bodyReads) {
-          const plan = (await store.query<{ explain: string }>(`EXPLAIN actions = 1, indexes = 1 ${sql}`, params as never)).map((p) => p.explain).join('\n');
-          for (const use of uses) assert.match(plan, use, `${url}: ${sql}`);
+    await throughRecordingStore(
+      (sql, params) => {
+        sent.push({ sql, params });
+      },
+      async (probe) => {
+        const expected: [string, RegExp[]][] = [
+          // Counted from the index's dictionary and postings, without reading a body.
+          ['/api/v1/logs/series?q=declined', [/__text_index_idx_body_words_like/]],
+          ['/api/v1/logs/series?q=zahlung%20%C3%BCberf%C3%A4llig', [/__text_index_idx_body_words_like/, /Name: idx_body_ngram_g4/]],
+          ['/api/v1/logs/series?q=%C3%BCberf%C3%A4llig', [/Name: idx_body_ngram_g4/]],
+          ['/api/v1/logs/series?q=100%25', [/Name: idx_body_ngram_g4/]],
+          ['/api/v1/logs/search?q=declined', [/Name: idx_body_ngram_g4/]],
+          ['/api/v1/logs/search?q=zahlung%20%C3%BCberf%C3%A4llig', [/Name: idx_body_ngram_g4/]],
+          // Shorter than the engine's dictionary scan: the n-gram index.
+          ['/api/v1/logs/series?q=out', [/Name: idx_body_ngram_g4/]],
+        ];
+        for (const [url, uses] of expected) {
+          sent.length = 0;
+          assert.equal((await get(url, probe)).status, 200, url);
+          // The statements that filter on the body (the series also lists the table's parts first).
+          const bodyReads = sent.filter((s) => /FROM logs\b[\s\S]*\bbody\b/.test(s.sql));
+          assert.ok(bodyReads.length > 0, url);
+          for (const { sql, params } of bodyReads) {
+            const plan = (await store.query<{ explain: string }>(`EXPLAIN actions = 1, indexes = 1 ${sql}`, params as never)).map((p) => p.explain).join('\n');
+            for (const use of uses) assert.match(plan, use, `${url}: ${sql}`);
+          }
         }
-      }
-    });
+      },
+    );
   });
 });
 
@@ -217,7 +277,20 @@ describe('GET /api/v1/logs/search', () => {
     const { status, body } = await get('/api/v1/logs/search?limit=500');
     assert.equal(status, 200);
     // Without until, rows stamped up to 60 s past now are listed; the 2-hour-old log is not.
-    assert.deepEqual(ids(body), [FUTURE, DECLINED, DECLINED_BILLING, ...[PERCENT, PERCENT_DECOY].sort((a, b) => (BigInt(b.logId) > BigInt(a.logId) ? 1 : -1)), UMLAUT, TIMEOUT_INSIDE, TIMEOUT_GLUED, TIMEOUT_DECOYS, ...[...BULK].reverse()].map((l) => l.logId));
+    assert.deepEqual(
+      ids(body),
+      [
+        FUTURE,
+        DECLINED,
+        DECLINED_BILLING,
+        ...[PERCENT, PERCENT_DECOY].sort((a, b) => (BigInt(b.logId) > BigInt(a.logId) ? 1 : -1)),
+        UMLAUT,
+        TIMEOUT_INSIDE,
+        TIMEOUT_GLUED,
+        TIMEOUT_DECOYS,
+        ...[...BULK].reverse(),
+      ].map((l) => l.logId),
+    );
     assert.equal(body.next_cursor, null);
     assert.deepEqual(body.logs[1], {
       log_id: DECLINED.logId,
@@ -230,7 +303,10 @@ describe('GET /api/v1/logs/search', () => {
       span_id: '00000000000000b1',
       template_id: TPL,
       template: 'Payment DECLINED for order <*> by <*>',
-      attrs: [['http.request.header.x-very-long-attribute-name', 'v'], ['order.id', 77]],
+      attrs: [
+        ['http.request.header.x-very-long-attribute-name', 'v'],
+        ['order.id', 77],
+      ],
       resource: [['service.name', 'checkout']],
     });
     assert.equal(body.logs[2].template_id, null);
@@ -270,7 +346,11 @@ describe('GET /api/v1/logs/search', () => {
       ['tim3out', [TIMEOUT_DECOYS], 'a word with a digit (the index holds none)'],
     ];
     for (const [q, expected, why] of cases) {
-      assert.deepEqual(ids((await get(`/api/v1/logs/search?q=${q}`)).body), expected.map((l) => l.logId), `search ${q}: ${why}`);
+      assert.deepEqual(
+        ids((await get(`/api/v1/logs/search?q=${q}`)).body),
+        expected.map((l) => l.logId),
+        `search ${q}: ${why}`,
+      );
       assert.equal((await get(`/api/v1/logs/series?q=${q}`)).body.total, expected.length, `series ${q}: ${why}`);
     }
   });
@@ -310,7 +390,10 @@ describe('GET /api/v1/logs/search', () => {
     for (const [query, message] of bad) {
       assert.deepEqual(await get(`/api/v1/logs/search?${query}`), { status: 400, body: { error: message } }, query);
     }
-    assert.deepEqual(await get('/api/v1/logs/series?severity=loud'), { status: 400, body: { error: 'severity must be trace, debug, info, warn, error, fatal or a number within 1..24' } });
+    assert.deepEqual(await get('/api/v1/logs/series?severity=loud'), {
+      status: 400,
+      body: { error: 'severity must be trace, debug, info, warn, error, fatal or a number within 1..24' },
+    });
     assert.deepEqual(await get('/api/v1/logs/series?since=0s'), { status: 400, body: { error: 'since must be within 1s..7d' } });
   });
 });
@@ -338,8 +421,20 @@ describe('GET /api/v1/logs/series', () => {
     // Text words without a service count distinct log ids after a PREWHERE on the words over the
     // table's own order (the replayed BULK lines must count once there too); with a service,
     // distinct log ids over the projection; no filter at all, FINAL.
-    const filters = ['', 'service=bulk', 'q=declined', 'severity=warn', `template_id=${TPL}`, 'q=line&service=bulk', 'q=bulk', 'q=LINE&severity=info', 'q=timeout', 'q=out',
-      'q=%C3%BCberf%C3%A4llig', 'q=line%20%C3%BCberf%C3%A4llig'];
+    const filters = [
+      '',
+      'service=bulk',
+      'q=declined',
+      'severity=warn',
+      `template_id=${TPL}`,
+      'q=line&service=bulk',
+      'q=bulk',
+      'q=LINE&severity=info',
+      'q=timeout',
+      'q=out',
+      'q=%C3%BCberf%C3%A4llig',
+      'q=line%20%C3%BCberf%C3%A4llig',
+    ];
     for (const filter of filters) {
       const series = await get(`/api/v1/logs/series?until=${until}&${filter}`);
       const listed = await allPages(`/api/v1/logs/search?until=${until}&${filter}`, 500);
@@ -354,7 +449,8 @@ describe('GET /api/v1/logs/series over parts', () => {
   // Its own two hours, 10 h to 8 h before now, so the other tests' windows never see these logs.
   const untilSecs = NOW_SECS - 8 * 3600;
   const url = `/api/v1/logs/series?since=2h&until=${untilSecs}&service=parts`;
-  const at = (minutesBeforeUntil: number, i: number): LogRow => log(-8 * 60 * MINUTE_MS - minutesBeforeUntil * MINUTE_MS + i, { serviceName: 'parts', body: `parts line ${i}` });
+  const at = (minutesBeforeUntil: number, i: number): LogRow =>
+    log(-8 * 60 * MINUTE_MS - minutesBeforeUntil * MINUTE_MS + i, { serviceName: 'parts', body: `parts line ${i}` });
   const EARLY = Array.from({ length: 60 }, (_, i) => at(110 - i, i));
   const LATE = Array.from({ length: 60 }, (_, i) => at(50 - (i % 40), 100 + i));
   /** Each written twice in one insert: one part never holds a replay twice. */
@@ -363,15 +459,18 @@ describe('GET /api/v1/logs/series over parts', () => {
   /** The series answered through a store that records its statements and may act before a count. */
   async function seriesThrough(beforeCount: () => Promise<void> = async () => {}, query = url): Promise<{ total: number; sql: string[] }> {
     const sql: string[] = [];
-    return throughRecordingStore(async (text, params) => {
-      if (!text.includes('AS severity')) return;
-      sql.push(`${text} -- ${JSON.stringify(params, (_, v: unknown) => (typeof v === 'bigint' ? v.toString() : v))}`);
-      await beforeCount();
-    }, async (probe) => {
-      const { status, body } = await get(query, probe);
-      assert.equal(status, 200);
-      return { total: body.total, sql };
-    });
+    return throughRecordingStore(
+      async (text, params) => {
+        if (!text.includes('AS severity')) return;
+        sql.push(`${text} -- ${JSON.stringify(params, (_, v: unknown) => (typeof v === 'bigint' ? v.toString() : v))}`);
+        await beforeCount();
+      },
+      async (probe) => {
+        const { status, body } = await get(query, probe);
+        assert.equal(status, 200);
+        return { total: body.total, sql };
+      },
+    );
   }
 
   before(async () => {
@@ -431,7 +530,9 @@ describe('GET /api/v1/logs/series and the text index limit', () => {
   // 60 words holding `quux`, 8 logs each (long postings, not kept in the dictionary: more than 6
   // rows), in one part, three hours back: more such words than the engine reads for one part (50).
   const letters = 'abcdefghijklmnopqrstuvwxyz';
-  const QUUX = Array.from({ length: 480 }, (_, i) => log(-3 * 60 * MINUTE_MS - i, { body: `cache quux${letters[(i % 60) % 26]}${letters[Math.floor((i % 60) / 26)]} evicted` }));
+  const QUUX = Array.from({ length: 480 }, (_, i) =>
+    log(-3 * 60 * MINUTE_MS - i, { body: `cache quux${letters[(i % 60) % 26]}${letters[Math.floor((i % 60) / 26)]} evicted` }),
+  );
 
   before(async () => {
     await insertLogs(store, QUUX);
@@ -440,26 +541,35 @@ describe('GET /api/v1/logs/series and the text index limit', () => {
   /** The series total and its count statements, read through a store that records them. */
   async function countThrough(query: string): Promise<{ total: number; counts: string[] }> {
     const counts: string[] = [];
-    return throughRecordingStore((text) => {
-      if (text.includes('AS severity')) counts.push(text);
-    }, async (probe) => {
-      const { status, body } = await get(query, probe);
-      assert.equal(status, 200);
-      return { total: body.total, counts };
-    });
+    return throughRecordingStore(
+      (text) => {
+        if (text.includes('AS severity')) counts.push(text);
+      },
+      async (probe) => {
+        const { status, body } = await get(query, probe);
+        assert.equal(status, 200);
+        return { total: body.total, counts };
+      },
+    );
   }
 
   it('reads the bodies for a word inside more long-postings words of one part than the engine reads, the index for one inside fewer', async () => {
     // Row by row on the indexed expression would cost about twice the bodies' search.
     const many = await countThrough('/api/v1/logs/series?since=4h&q=quux');
     assert.equal(many.total, QUUX.length);
-    assert.ok(many.counts.length > 0 && many.counts.every((sql) => !sql.includes(BODY_WORDS_EXPRESSION) && sql.includes('positionCaseInsensitive')), many.counts.join('\n'));
+    assert.ok(
+      many.counts.length > 0 && many.counts.every((sql) => !sql.includes(BODY_WORDS_EXPRESSION) && sql.includes('positionCaseInsensitive')),
+      many.counts.join('\n'),
+    );
     const one = await countThrough('/api/v1/logs/series?since=4h&q=QUUXBA');
     assert.equal(one.total, 8);
     assert.ok(one.counts.length > 0 && one.counts.every((sql) => sql.includes(BODY_WORDS_EXPRESSION)), one.counts.join('\n'));
     const both = await countThrough('/api/v1/logs/series?since=4h&q=quux%20evicted');
     assert.equal(both.total, QUUX.length);
-    assert.ok(both.counts.every((sql) => sql.includes(BODY_WORDS_EXPRESSION) && sql.includes('positionCaseInsensitive')), 'evicted through the index, quux through the bodies');
+    assert.ok(
+      both.counts.every((sql) => sql.includes(BODY_WORDS_EXPRESSION) && sql.includes('positionCaseInsensitive')),
+      'evicted through the index, quux through the bodies',
+    );
     assert.equal((await get('/api/v1/logs/search?since=4h&q=quux&limit=500')).body.logs.length, QUUX.length);
   });
 });

@@ -21,13 +21,11 @@ const BAD_MINUTES = 'minutes must be 1..=1440';
  * Exactly `{enabled: bool, minutes: 1..=1440}`: any other shape (missing, extra or mistyped keys)
  * is BAD_BODY; a number outside the range only once the shape is right.
  */
-export const silenceBody = z
-  .strictObject({ enabled: z.boolean({ error: BAD_BODY }), minutes: z.number({ error: BAD_BODY }) }, { error: BAD_BODY })
-  .refine(
-    // Object checks run after the shape's own refusals, which therefore come first.
-    ({ minutes }) => typeof minutes !== 'number' || (Number.isInteger(minutes) && minutes >= MIN_SILENCE_MINUTES && minutes <= MAX_SILENCE_MINUTES),
-    BAD_MINUTES,
-  );
+export const silenceBody = z.strictObject({ enabled: z.boolean({ error: BAD_BODY }), minutes: z.number({ error: BAD_BODY }) }, { error: BAD_BODY }).refine(
+  // Object checks run after the shape's own refusals, which therefore come first.
+  ({ minutes }) => typeof minutes !== 'number' || (Number.isInteger(minutes) && minutes >= MIN_SILENCE_MINUTES && minutes <= MAX_SILENCE_MINUTES),
+  BAD_MINUTES,
+);
 
 export function registerLogSilenceRoute(app: FastifyInstance, deps: DataRouteDeps & { versionMs: () => number }, context: RequestContext): void {
   const route = {

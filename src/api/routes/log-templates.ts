@@ -84,11 +84,23 @@ export function registerLogTemplateRoutes(app: FastifyInstance, deps: DataRouteD
     const [counts, recent, alerts, alerting, silences] = await Promise.all([
       readTemplateHitCounts(deps.store, { ...nsRange(window, 'template_hits'), templateIds: [templateId], nowMs: window.nowMs }, window.bucketSecs, 1, options),
       readRecentHits(deps.store, key, rowsRange.fromNs, rowsRange.toNs, MAX_RECENT_HITS, options),
-      readLogAlerts(deps.store, { fromNs: historyFromNs > alertsOldestNs ? historyFromNs : alertsOldestNs, toNs: endNs, templateId }, window.endMs, window.nowMs, MAX_DETAIL_ALERTS, options),
+      readLogAlerts(
+        deps.store,
+        { fromNs: historyFromNs > alertsOldestNs ? historyFromNs : alertsOldestNs, toNs: endNs, templateId },
+        window.endMs,
+        window.nowMs,
+        MAX_DETAIL_ALERTS,
+        options,
+      ),
       readAlertingTemplates(deps.store, [templateId], window.endMs, options),
       readSilences(deps.store, [templateId], options),
     ]);
-    const withStories = await tracesWithStories(deps.store, [...new Set(recent.map((h) => h.trace_id).filter((id) => id !== ''))], oldestAllowedNs('stories', window.nowMs), options);
+    const withStories = await tracesWithStories(
+      deps.store,
+      [...new Set(recent.map((h) => h.trace_id).filter((id) => id !== ''))],
+      oldestAllowedNs('stories', window.nowMs),
+      options,
+    );
     return {
       template: {
         template_id: row.template_id,

@@ -25,7 +25,14 @@ async function openApi(bus: LagBus, clock: { nowMs: number }) {
   const registry = new Registry();
   const api = createApi(
     { listen: { host: '127.0.0.1', port: 0 }, queryTimeoutSecs: 15 },
-    { traces: noTraces, registry, metricRegistries: [], logger: createLogger('silent'), routes: [createPipelineRoutes({ store: noStore, bus, registry, logger: createLogger('silent'), nowMs: () => clock.nowMs })], checkResponses: true },
+    {
+      traces: noTraces,
+      registry,
+      metricRegistries: [],
+      logger: createLogger('silent'),
+      routes: [createPipelineRoutes({ store: noStore, bus, registry, logger: createLogger('silent'), nowMs: () => clock.nowMs })],
+      checkResponses: true,
+    },
   );
   await api.app.ready();
   const get = async () => {
@@ -72,12 +79,29 @@ describe('pipeline lag', () => {
     let delivered: () => void = () => undefined;
     const seen = new Promise<void>((done) => (delivered = done));
     const writer = bus.consume({ group: 'svc-writer', topics: ['svc.signals'], handler: async () => undefined });
-    const miner = bus.consume({ group: 'svc-logminer', topics: ['svc.logs'], handler: async () => { delivered(); await held; } });
-    await bus.publish('svc.signals', [{ key: 'a', value: Buffer.from('1') }, { key: 'b', value: Buffer.from('2') }, { key: 'c', value: Buffer.from('3') }]);
-    await bus.publish('svc.logs', [{ key: 'svc', value: Buffer.from('4') }, { key: 'svc', value: Buffer.from('5') }]).catch(() => undefined);
+    const miner = bus.consume({
+      group: 'svc-logminer',
+      topics: ['svc.logs'],
+      handler: async () => {
+        delivered();
+        await held;
+      },
+    });
+    await bus.publish('svc.signals', [
+      { key: 'a', value: Buffer.from('1') },
+      { key: 'b', value: Buffer.from('2') },
+      { key: 'c', value: Buffer.from('3') },
+    ]);
+    await bus
+      .publish('svc.logs', [
+        { key: 'svc', value: Buffer.from('4') },
+        { key: 'svc', value: Buffer.from('5') },
+      ])
+      .catch(() => undefined);
     await seen;
     // Let the writer's commits land.
-    for (let i = 0; i < 50 && (await bus.offsets('svc-writer', 'svc.signals')).some((p) => p.committed !== p.end); i++) await new Promise((done) => setTimeout(done, 10));
+    for (let i = 0; i < 50 && (await bus.offsets('svc-writer', 'svc.signals')).some((p) => p.committed !== p.end); i++)
+      await new Promise((done) => setTimeout(done, 10));
 
     const { api, get } = await openApi(bus, { nowMs: 1_000_000 });
     try {

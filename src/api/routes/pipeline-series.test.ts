@@ -31,7 +31,8 @@ let api: Api;
 let bus: Bus;
 
 type Point = [number, number | null];
-async function get(url: string): Promise<{ status: number; body: any }> { // eslint-disable-line @typescript-eslint/no-explicit-any -- checked field by field
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- checked field by field
+async function get(url: string): Promise<{ status: number; body: any }> {
   const response = await api.app.inject({ method: 'GET', url });
   return { status: response.statusCode, body: JSON.parse(response.body) };
 }
@@ -128,15 +129,78 @@ before(async () => {
     sample('svc-notifier', 'n:9100', 'up', 50 * SECOND, 0),
 
     // Histogram, two replicas: a's 10 observations all <= 0.1, b's 10 all in (0.1, 1].
-    ...histogram('a:8090', -10 * SECOND, [['0.1', 0], ['1', 0], ['+Inf', 0]], { route: '/x' }),
-    ...histogram('a:8090', 50 * SECOND, [['0.1', 10], ['1', 10], ['+Inf', 10]], { route: '/x' }),
-    ...histogram('b:8090', -10 * SECOND, [['0.1', 0], ['1', 0], ['+Inf', 0]], { route: '/x' }),
-    ...histogram('b:8090', 50 * SECOND, [['0.1', 0], ['1', 10], ['+Inf', 10]], { route: '/x' }),
+    ...histogram(
+      'a:8090',
+      -10 * SECOND,
+      [
+        ['0.1', 0],
+        ['1', 0],
+        ['+Inf', 0],
+      ],
+      { route: '/x' },
+    ),
+    ...histogram(
+      'a:8090',
+      50 * SECOND,
+      [
+        ['0.1', 10],
+        ['1', 10],
+        ['+Inf', 10],
+      ],
+      { route: '/x' },
+    ),
+    ...histogram(
+      'b:8090',
+      -10 * SECOND,
+      [
+        ['0.1', 0],
+        ['1', 0],
+        ['+Inf', 0],
+      ],
+      { route: '/x' },
+    ),
+    ...histogram(
+      'b:8090',
+      50 * SECOND,
+      [
+        ['0.1', 0],
+        ['1', 10],
+        ['+Inf', 10],
+      ],
+      { route: '/x' },
+    ),
     // In T1 samples exist but nothing was observed: no data, so null.
-    ...histogram('a:8090', 110 * SECOND, [['0.1', 10], ['1', 10], ['+Inf', 10]], { route: '/x' }),
+    ...histogram(
+      'a:8090',
+      110 * SECOND,
+      [
+        ['0.1', 10],
+        ['1', 10],
+        ['+Inf', 10],
+      ],
+      { route: '/x' },
+    ),
     // Another route, only in the quantile without a labels filter: 20 observations above 1.
-    ...histogram('c:8090', -10 * SECOND, [['0.1', 0], ['1', 0], ['+Inf', 0]], { route: '/y' }),
-    ...histogram('c:8090', 50 * SECOND, [['0.1', 0], ['1', 0], ['+Inf', 20]], { route: '/y' }),
+    ...histogram(
+      'c:8090',
+      -10 * SECOND,
+      [
+        ['0.1', 0],
+        ['1', 0],
+        ['+Inf', 0],
+      ],
+      { route: '/y' },
+    ),
+    ...histogram(
+      'c:8090',
+      50 * SECOND,
+      [
+        ['0.1', 0],
+        ['1', 0],
+        ['+Inf', 20],
+      ],
+      { route: '/y' },
+    ),
   ]);
 });
 
@@ -157,7 +221,10 @@ describe('pipeline series', () => {
     assert.equal(body.bucket_secs, 60);
     assert.equal(body.points.length, 61);
     const firstStartMs = Math.floor((NOW_MS - 3_600_000) / MINUTE_MS) * MINUTE_MS;
-    assert.deepEqual(body.points.map(([start]: Point) => start), Array.from({ length: 61 }, (_, i) => firstStartMs + i * MINUTE_MS));
+    assert.deepEqual(
+      body.points.map(([start]: Point) => start),
+      Array.from({ length: 61 }, (_, i) => firstStartMs + i * MINUTE_MS),
+    );
   });
 
   it('rate: per-second increase summed over replicas, a restart counted from zero, 0 elsewhere', async () => {

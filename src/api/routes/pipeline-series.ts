@@ -68,7 +68,12 @@ export function registerPipelineSeriesRoute(app: FastifyInstance, deps: DataRout
       }
       points = onGrid(window, (bucket) => {
         const counts = perBucket.get(bucket);
-        return counts === undefined ? null : histogramQuantile(q, [...counts].map(([le, count]) => ({ le, count })));
+        return counts === undefined
+          ? null
+          : histogramQuantile(
+              q,
+              [...counts].map(([le, count]) => ({ le, count })),
+            );
       });
     }
     return { metric: series.metric, kind: series.kind, bucket_secs: window.bucketSecs, points };

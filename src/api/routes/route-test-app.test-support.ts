@@ -99,7 +99,14 @@ export function storyJson(s: StoryFixture): string {
     trace_id: s.storyId,
     endpoint_service: s.endpointService,
     endpoint_name: s.endpointName,
-    root_cause: { service: s.rcService, span_name: s.rcSpanName, span_kind: 'server', span_id: '00000000000000aa', message: s.kind === 'slow' ? 'slow' : 'boom', exception_type: '' },
+    root_cause: {
+      service: s.rcService,
+      span_name: s.rcSpanName,
+      span_kind: 'server',
+      span_id: '00000000000000aa',
+      message: s.kind === 'slow' ? 'slow' : 'boom',
+      exception_type: '',
+    },
     summary: s.summary,
     path_services: [s.endpointService, s.rcService],
     path_spans: [],
@@ -115,8 +122,34 @@ export function storyJson(s: StoryFixture): string {
 export async function insertStories(store: Store, stories: StoryFixture[]): Promise<void> {
   await store.insert(
     'stories',
-    ['story_id', 'fingerprint', 'kind', 'ts_ns', 'duration_ns', 'endpoint_service', 'endpoint_name', 'rc_service', 'rc_span_name', 'summary', 'story', 'written_at_ms'],
-    stories.map((s) => [s.storyId, BigInt(s.fingerprint), s.kind, s.tsNs, s.durationNs, s.endpointService, s.endpointName, s.rcService, s.rcSpanName, s.summary, storyJson(s), s.writtenAtMs]),
+    [
+      'story_id',
+      'fingerprint',
+      'kind',
+      'ts_ns',
+      'duration_ns',
+      'endpoint_service',
+      'endpoint_name',
+      'rc_service',
+      'rc_span_name',
+      'summary',
+      'story',
+      'written_at_ms',
+    ],
+    stories.map((s) => [
+      s.storyId,
+      BigInt(s.fingerprint),
+      s.kind,
+      s.tsNs,
+      s.durationNs,
+      s.endpointService,
+      s.endpointName,
+      s.rcService,
+      s.rcSpanName,
+      s.summary,
+      storyJson(s),
+      s.writtenAtMs,
+    ]),
   );
 }
 

@@ -16,7 +16,9 @@ const SERVICES_WINDOW_MS = 86_400_000;
 export function registerSearchRoute(app: FastifyInstance, deps: DataRouteDeps, context: RequestContext): void {
   // Required and never empty: one message for absent, empty and too long.
   const qMessage = `q must be within 1..${MAX_TEXT_CHARS} characters`;
-  const q = z.string({ error: (issue) => (issue.input === undefined ? qMessage : 'q must be given once') }).refine((value) => value !== '' && [...value].length <= MAX_TEXT_CHARS, qMessage);
+  const q = z
+    .string({ error: (issue) => (issue.input === undefined ? qMessage : 'q must be given once') })
+    .refine((value) => value !== '' && [...value].length <= MAX_TEXT_CHARS, qMessage);
   const route = { method: 'GET', ...API_ROUTES['search'], query: z.object({ q }) } as const;
   declareRoute(app, route, async ({ query: { q }, request }) => {
     const nowMs = deps.nowMs();

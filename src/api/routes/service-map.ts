@@ -27,7 +27,11 @@ export function nodeHealth(errorRatio: number, p99Ns: number, baselineP99Ns: num
 
 export function registerServiceMapRoute(app: FastifyInstance, deps: DataRouteDeps, context: RequestContext): void {
   const baselines = createBaselineP99Cache(async (range, options) => {
-    const totals = await readServiceTotals(deps.store, { fromNs: msToNs(Math.max(range.fromMs, oldestAllowedMs('spans', deps.nowMs()))), toNs: msToNs(range.toMs) }, options);
+    const totals = await readServiceTotals(
+      deps.store,
+      { fromNs: msToNs(Math.max(range.fromMs, oldestAllowedMs('spans', deps.nowMs()))), toNs: msToNs(range.toMs) },
+      options,
+    );
     return new Map(totals.map((row) => [row.service, row.p99Ns]));
   });
 

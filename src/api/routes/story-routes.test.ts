@@ -5,7 +5,20 @@
 
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { hexId, insertSpans, insertStories, MINUTE_MS, NOW_MS, NOW_SECS, nsAt, openTestApi, spanRow, storyJson, type StoryFixture, type TestApi } from './route-test-app.test-support.js';
+import {
+  hexId,
+  insertSpans,
+  insertStories,
+  MINUTE_MS,
+  NOW_MS,
+  NOW_SECS,
+  nsAt,
+  openTestApi,
+  spanRow,
+  storyJson,
+  type StoryFixture,
+  type TestApi,
+} from './route-test-app.test-support.js';
 
 const FP_A = '1111';
 const FP_B = '18446744073709551615';
@@ -80,7 +93,11 @@ describe('GET /api/v1/story-groups', () => {
         last_seen_ns: A3.tsNs,
         sample_story_id: A3.storyId,
         bucket_secs: 60,
-        buckets: [[minuteOf(A1), 1], [minuteOf(A2), 1], [minuteOf(A3), 1]],
+        buckets: [
+          [minuteOf(A1), 1],
+          [minuteOf(A2), 1],
+          [minuteOf(A3), 1],
+        ],
       },
       {
         fingerprint: FP_B,
@@ -102,9 +119,18 @@ describe('GET /api/v1/story-groups', () => {
   });
 
   it('filters by kind and by root-cause service', async () => {
-    assert.deepEqual((await t.get('/api/v1/story-groups?kind=slow')).body.map((g: { fingerprint: string }) => g.fingerprint), [FP_B]);
-    assert.deepEqual((await t.get('/api/v1/story-groups?kind=error')).body.map((g: { fingerprint: string }) => g.fingerprint), [FP_A]);
-    assert.deepEqual((await t.get('/api/v1/story-groups?service=db')).body.map((g: { fingerprint: string }) => g.fingerprint), [FP_B]);
+    assert.deepEqual(
+      (await t.get('/api/v1/story-groups?kind=slow')).body.map((g: { fingerprint: string }) => g.fingerprint),
+      [FP_B],
+    );
+    assert.deepEqual(
+      (await t.get('/api/v1/story-groups?kind=error')).body.map((g: { fingerprint: string }) => g.fingerprint),
+      [FP_A],
+    );
+    assert.deepEqual(
+      (await t.get('/api/v1/story-groups?service=db')).body.map((g: { fingerprint: string }) => g.fingerprint),
+      [FP_B],
+    );
     assert.deepEqual((await t.get('/api/v1/story-groups?service=checkout')).body, [], 'service matches the root cause, not the endpoint');
   });
 
@@ -113,14 +139,20 @@ describe('GET /api/v1/story-groups', () => {
     assert.equal(body[0].stories, 4);
     assert.equal(body[0].bucket_secs, 720);
     assert.ok(body[0].buckets.every(([start]: [number, number]) => start % 720 === 0));
-    assert.equal(body[0].buckets.reduce((sum: number, [, n]: [number, number]) => sum + n, 0), 4);
+    assert.equal(
+      body[0].buckets.reduce((sum: number, [, n]: [number, number]) => sum + n, 0),
+      4,
+    );
     assert.equal(body[0].first_seen_ns, A_2H.tsNs);
   });
 
   it('honours until as Unix seconds and as RFC 3339 with an offset', async () => {
     const until = NOW_SECS - 90 * 60;
     const unix = await t.get(`/api/v1/story-groups?until=${until}`);
-    assert.deepEqual(unix.body.map((g: { stories: number; sample_story_id: string }) => [g.stories, g.sample_story_id]), [[1, A_2H.storyId]]);
+    assert.deepEqual(
+      unix.body.map((g: { stories: number; sample_story_id: string }) => [g.stories, g.sample_story_id]),
+      [[1, A_2H.storyId]],
+    );
     const local = new Date((until + 2 * 3600) * 1000).toISOString().slice(0, 19);
     const rfc = await t.get(`/api/v1/story-groups?until=${encodeURIComponent(`${local}.5+02:00`)}`);
     assert.deepEqual(rfc.body, unix.body);
@@ -153,7 +185,10 @@ describe('GET /api/v1/story-groups/{fingerprint}', () => {
     assert.equal(body.group.fingerprint, FP_A);
     assert.equal(body.group.stories, 4);
     assert.equal(body.group.bucket_secs, 720);
-    assert.deepEqual(body.examples, [A3, A2, A1, A_2H].map((s) => ({ story_id: s.storyId, ts_ns: s.tsNs, trace_id: s.storyId, duration_ns: Number(s.durationNs), summary: s.summary })));
+    assert.deepEqual(
+      body.examples,
+      [A3, A2, A1, A_2H].map((s) => ({ story_id: s.storyId, ts_ns: s.tsNs, trace_id: s.storyId, duration_ns: Number(s.durationNs), summary: s.summary })),
+    );
   });
 
   it('reads the largest u64 fingerprint exactly', async () => {
@@ -199,15 +234,24 @@ describe('GET /api/v1/stories/series', () => {
     const total = (series: [number, number][]) => series.reduce((sum, [, n]) => sum + n, 0);
     assert.equal(total(body.error), 3);
     assert.equal(total(body.slow), 1);
-    assert.deepEqual(body.slow.find(([, n]: [number, number]) => n > 0), [minuteOf(B1), 1]);
+    assert.deepEqual(
+      body.slow.find(([, n]: [number, number]) => n > 0),
+      [minuteOf(B1), 1],
+    );
   });
 
   it('filters by kind and service', async () => {
     const { body } = await t.get('/api/v1/stories/series?kind=slow');
     assert.ok(body.error.every(([, n]: [number, number]) => n === 0));
     const byService = await t.get('/api/v1/stories/series?service=payments&since=24h');
-    assert.equal(byService.body.error.reduce((sum: number, [, n]: [number, number]) => sum + n, 0), 4);
-    assert.equal(byService.body.slow.reduce((sum: number, [, n]: [number, number]) => sum + n, 0), 0);
+    assert.equal(
+      byService.body.error.reduce((sum: number, [, n]: [number, number]) => sum + n, 0),
+      4,
+    );
+    assert.equal(
+      byService.body.slow.reduce((sum: number, [, n]: [number, number]) => sum + n, 0),
+      0,
+    );
   });
 
   it('answers 400 with the contract messages', async () => {
@@ -222,11 +266,41 @@ describe('GET /api/v1/overview', () => {
     spans.push(spanRow(hexId(0x5100), 1, { startNs: nsAt(-90 * MINUTE_MS), durationMs: 5 }));
     await insertSpans(t.store, spans);
     const alert = (id: string, startedMin: number, lastMin: number, updatedAtMs: number) => [
-      id, 'spike', 42n, 'payments', 'payment failed <*>', nsAt(startedMin * MINUTE_MS), nsAt(lastMin * MINUTE_MS), 12, 12, 1.5, null, null, [], true, updatedAtMs,
+      id,
+      'spike',
+      42n,
+      'payments',
+      'payment failed <*>',
+      nsAt(startedMin * MINUTE_MS),
+      nsAt(lastMin * MINUTE_MS),
+      12,
+      12,
+      1.5,
+      null,
+      null,
+      [],
+      true,
+      updatedAtMs,
     ];
     await t.store.insert(
       'log_alerts',
-      ['alert_id', 'kind', 'template_id', 'service', 'template', 'started_at_ns', 'last_at_ns', 'window_count', 'peak_count', 'baseline_per_window', 'baseline_day', 'baseline_week', 'example_trace_ids', 'published', 'updated_at_ms'],
+      [
+        'alert_id',
+        'kind',
+        'template_id',
+        'service',
+        'template',
+        'started_at_ns',
+        'last_at_ns',
+        'window_count',
+        'peak_count',
+        'baseline_per_window',
+        'baseline_day',
+        'baseline_week',
+        'example_trace_ids',
+        'published',
+        'updated_at_ms',
+      ],
       [
         alert('00000000000000a1', -30, -5, 1), // active: last seen 5 minutes before the end
         alert('00000000000000a2', -60, -20, 1), // not active
@@ -234,13 +308,24 @@ describe('GET /api/v1/overview', () => {
         alert('00000000000000a3', -50, -40, 2),
       ],
     );
-    const sample = (instance: string, offsetMs: number, value: number) => [NOW_MS + offsetMs, 'svc-logminer', instance, 'svc_logminer_data_lag_seconds', {}, value];
-    await t.store.insert('metric_samples', ['ts_ms', 'job', 'instance', 'metric', 'labels', 'value'], [
-      sample('a:9100', -200_000, 5),
-      sample('a:9100', -100_000, 3), // replica a's newest
-      sample('b:9100', -50_000, 2.5),
-      sample('c:9100', -400_000, 99), // older than 300 s
-    ]);
+    const sample = (instance: string, offsetMs: number, value: number) => [
+      NOW_MS + offsetMs,
+      'svc-logminer',
+      instance,
+      'svc_logminer_data_lag_seconds',
+      {},
+      value,
+    ];
+    await t.store.insert(
+      'metric_samples',
+      ['ts_ms', 'job', 'instance', 'metric', 'labels', 'value'],
+      [
+        sample('a:9100', -200_000, 5),
+        sample('a:9100', -100_000, 3), // replica a's newest
+        sample('b:9100', -50_000, 2.5),
+        sample('c:9100', -400_000, 99), // older than 300 s
+      ],
+    );
   });
 
   it('sums stories and spans per bucket, counts active alerts and takes the largest newest data lag', async () => {

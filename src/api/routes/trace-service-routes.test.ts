@@ -32,14 +32,72 @@ interface Summary {
   storyKind: '' | 'error' | 'slow';
 }
 
-const T1: Summary = { traceId: hexId(0x71), tsNs: nsAt(-10 * MINUTE_MS), durationMs: 150, endpointService: 'frontend', endpointName: 'GET /a', isError: true, spanCount: 5, services: ['frontend', 'payments'], storyKind: 'error' };
-const T2: Summary = { traceId: hexId(0x72), tsNs: nsAt(-5 * MINUTE_MS), durationMs: 50, endpointService: 'backend', endpointName: 'GET /b', isError: false, spanCount: 3, services: ['backend'], storyKind: '' };
+const T1: Summary = {
+  traceId: hexId(0x71),
+  tsNs: nsAt(-10 * MINUTE_MS),
+  durationMs: 150,
+  endpointService: 'frontend',
+  endpointName: 'GET /a',
+  isError: true,
+  spanCount: 5,
+  services: ['frontend', 'payments'],
+  storyKind: 'error',
+};
+const T2: Summary = {
+  traceId: hexId(0x72),
+  tsNs: nsAt(-5 * MINUTE_MS),
+  durationMs: 50,
+  endpointService: 'backend',
+  endpointName: 'GET /b',
+  isError: false,
+  spanCount: 3,
+  services: ['backend'],
+  storyKind: '',
+};
 /** A trace closed in two pieces: the 10-span piece is the one search shows. */
-const T3_BIG: Summary = { traceId: hexId(0x73), tsNs: nsAt(-20 * MINUTE_MS), durationMs: 300, endpointService: 'frontend', endpointName: 'GET /c', isError: false, spanCount: 10, services: ['frontend'], storyKind: 'slow' };
-const T3_SMALL: Summary = { ...T3_BIG, tsNs: nsAt(-3 * MINUTE_MS), durationMs: 10, spanCount: 2, endpointName: 'GET /b', endpointService: 'backend', storyKind: '' };
+const T3_BIG: Summary = {
+  traceId: hexId(0x73),
+  tsNs: nsAt(-20 * MINUTE_MS),
+  durationMs: 300,
+  endpointService: 'frontend',
+  endpointName: 'GET /c',
+  isError: false,
+  spanCount: 10,
+  services: ['frontend'],
+  storyKind: 'slow',
+};
+const T3_SMALL: Summary = {
+  ...T3_BIG,
+  tsNs: nsAt(-3 * MINUTE_MS),
+  durationMs: 10,
+  spanCount: 2,
+  endpointName: 'GET /b',
+  endpointService: 'backend',
+  storyKind: '',
+};
 /** Stamped 30 s past now: listed only while the window has no `until`. */
-const T4: Summary = { traceId: hexId(0x74), tsNs: nsAt(30_000), durationMs: 20, endpointService: 'backend', endpointName: 'GET /b', isError: false, spanCount: 1, services: ['backend'], storyKind: '' };
-const T5_OLD: Summary = { traceId: hexId(0x75), tsNs: nsAt(-120 * MINUTE_MS), durationMs: 20, endpointService: 'backend', endpointName: 'GET /b', isError: false, spanCount: 1, services: ['backend'], storyKind: '' };
+const T4: Summary = {
+  traceId: hexId(0x74),
+  tsNs: nsAt(30_000),
+  durationMs: 20,
+  endpointService: 'backend',
+  endpointName: 'GET /b',
+  isError: false,
+  spanCount: 1,
+  services: ['backend'],
+  storyKind: '',
+};
+const T5_OLD: Summary = {
+  traceId: hexId(0x75),
+  tsNs: nsAt(-120 * MINUTE_MS),
+  durationMs: 20,
+  endpointService: 'backend',
+  endpointName: 'GET /b',
+  isError: false,
+  spanCount: 1,
+  services: ['backend'],
+  storyKind: '',
+};
 
 const row = (s: Summary) => ({
   trace_id: s.traceId,
@@ -59,7 +117,17 @@ describe('GET /api/v1/traces/search', () => {
     await t.store.insert(
       'trace_summaries',
       SUMMARY_COLUMNS,
-      [T1, T2, T3_BIG, T3_SMALL, T4, T5_OLD].map((s) => [s.traceId, s.tsNs, BigInt(s.durationMs) * 1_000_000n, s.endpointService, s.endpointName, s.isError, s.spanCount, s.services, s.storyKind]),
+      [T1, T2, T3_BIG, T3_SMALL, T4, T5_OLD].map((s) => [
+        s.traceId,
+        s.tsNs,
+        BigInt(s.durationMs) * 1_000_000n,
+        s.endpointService,
+        s.endpointName,
+        s.isError,
+        s.spanCount,
+        s.services,
+        s.storyKind,
+      ]),
     );
   });
 
@@ -96,7 +164,11 @@ describe('GET /api/v1/traces/search', () => {
     for (const [query, expected] of cases) {
       const { status, body } = await t.get(`/api/v1/traces/search?${query}`);
       assert.equal(status, 200, query);
-      assert.deepEqual(ids(body), expected.map((s) => s.traceId), query);
+      assert.deepEqual(
+        ids(body),
+        expected.map((s) => s.traceId),
+        query,
+      );
     }
   });
 
@@ -125,29 +197,86 @@ describe('GET /api/v1/traces/{trace_id}/log-templates', () => {
 
   before(async () => {
     await insertSpans(t.store, [spanRow(TRACE, 1, { startNs: traceStartNs, durationMs: 30, serviceName: 'payments', kind: 'internal' })]);
-    await t.store.insert('templates', ['template_id', 'service', 'template', 'count', 'first_seen_ns', 'last_seen_ns', 'max_severity', 'sample', 'masking_version', 'updated_at_ms'], [
-      [42n, 'payments', 'payment failed <*>', 10, nsAt(-60 * MINUTE_MS), nsAt(-MINUTE_MS), 17, 'payment failed 12', 1, 1],
-      [43n, 'payments', 'retrying <*>', 4, nsAt(-60 * MINUTE_MS), nsAt(-MINUTE_MS), 13, 'retrying 3', 1, 1],
-      [18446744073709551615n, 'payments', 'old text', 1, nsAt(-60 * MINUTE_MS), nsAt(-MINUTE_MS), 9, 'x', 1, 1],
-      [18446744073709551615n, 'payments', 'big id template', 1, nsAt(-60 * MINUTE_MS), nsAt(-MINUTE_MS), 9, 'x', 1, 2],
+    await t.store.insert(
+      'templates',
+      ['template_id', 'service', 'template', 'count', 'first_seen_ns', 'last_seen_ns', 'max_severity', 'sample', 'masking_version', 'updated_at_ms'],
+      [
+        [42n, 'payments', 'payment failed <*>', 10, nsAt(-60 * MINUTE_MS), nsAt(-MINUTE_MS), 17, 'payment failed 12', 1, 1],
+        [43n, 'payments', 'retrying <*>', 4, nsAt(-60 * MINUTE_MS), nsAt(-MINUTE_MS), 13, 'retrying 3', 1, 1],
+        [18446744073709551615n, 'payments', 'old text', 1, nsAt(-60 * MINUTE_MS), nsAt(-MINUTE_MS), 9, 'x', 1, 1],
+        [18446744073709551615n, 'payments', 'big id template', 1, nsAt(-60 * MINUTE_MS), nsAt(-MINUTE_MS), 9, 'x', 1, 2],
+      ],
+    );
+    const hit = (logId: bigint, templateId: bigint, offsetMs: number) => [
+      traceStartNs + BigInt(offsetMs) * 1_000_000n,
+      templateId,
+      'payments',
+      logId,
+      TRACE,
+      '0000000000000001',
+      17,
+    ];
+    await t.store.insert(
+      'template_hits',
+      ['ts_ns', 'template_id', 'service', 'log_id', 'trace_id', 'span_id', 'severity_number'],
+      [
+        hit(1001n, 42n, 5),
+        hit(1002n, 43n, 6),
+        hit(1001n, 42n, 5), // a replayed line: listed once
+        hit(18446744073709551614n, 18446744073709551615n, 7),
+      ],
+    );
+    await insertStories(t.store, [
+      {
+        storyId: STORY_TRACE,
+        fingerprint: '7',
+        kind: 'error',
+        tsNs: nsAt(-9 * MINUTE_MS),
+        durationNs: 1n,
+        endpointService: 'payments',
+        endpointName: 'POST /charge',
+        rcService: 'payments',
+        rcSpanName: 'charge',
+        summary: 's',
+        writtenAtMs: 1,
+      },
     ]);
-    const hit = (logId: bigint, templateId: bigint, offsetMs: number) => [traceStartNs + BigInt(offsetMs) * 1_000_000n, templateId, 'payments', logId, TRACE, '0000000000000001', 17];
-    await t.store.insert('template_hits', ['ts_ns', 'template_id', 'service', 'log_id', 'trace_id', 'span_id', 'severity_number'], [
-      hit(1001n, 42n, 5),
-      hit(1002n, 43n, 6),
-      hit(1001n, 42n, 5), // a replayed line: listed once
-      hit(18446744073709551614n, 18446744073709551615n, 7),
-    ]);
-    await insertStories(t.store, [{
-      storyId: STORY_TRACE, fingerprint: '7', kind: 'error', tsNs: nsAt(-9 * MINUTE_MS), durationNs: 1n, endpointService: 'payments',
-      endpointName: 'POST /charge', rcService: 'payments', rcSpanName: 'charge', summary: 's', writtenAtMs: 1,
-    }]);
     const alert = (id: string, kind: string, templateId: bigint, startedMs: number, lastMs: number) => [
-      id, kind, templateId, 'payments', 'payment failed <*>', nsAt(startedMs), nsAt(lastMs), 20, 25, 2.5, null, null, [TRACE, STORY_TRACE], true, 1,
+      id,
+      kind,
+      templateId,
+      'payments',
+      'payment failed <*>',
+      nsAt(startedMs),
+      nsAt(lastMs),
+      20,
+      25,
+      2.5,
+      null,
+      null,
+      [TRACE, STORY_TRACE],
+      true,
+      1,
     ];
     await t.store.insert(
       'log_alerts',
-      ['alert_id', 'kind', 'template_id', 'service', 'template', 'started_at_ns', 'last_at_ns', 'window_count', 'peak_count', 'baseline_per_window', 'baseline_day', 'baseline_week', 'example_trace_ids', 'published', 'updated_at_ms'],
+      [
+        'alert_id',
+        'kind',
+        'template_id',
+        'service',
+        'template',
+        'started_at_ns',
+        'last_at_ns',
+        'window_count',
+        'peak_count',
+        'baseline_per_window',
+        'baseline_day',
+        'baseline_week',
+        'example_trace_ids',
+        'published',
+        'updated_at_ms',
+      ],
       [
         alert('00000000000000f1', 'new', 42n, -12 * MINUTE_MS, -8 * MINUTE_MS),
         alert('00000000000000f2', 'spike', 42n, -9 * MINUTE_MS, -2 * MINUTE_MS), // spike wins over new
@@ -179,7 +308,10 @@ describe('GET /api/v1/traces/{trace_id}/log-templates', () => {
           peak_count: 25,
           baseline_per_window: 2.5,
           active: true,
-          example_traces: [{ trace_id: TRACE, story_id: null }, { trace_id: STORY_TRACE, story_id: STORY_TRACE }],
+          example_traces: [
+            { trace_id: TRACE, story_id: null },
+            { trace_id: STORY_TRACE, story_id: STORY_TRACE },
+          ],
         },
       },
       { log_id: '1002', template_id: '43', template: 'retrying <*>', alert: null },
@@ -205,7 +337,12 @@ describe('GET /api/v1/service-map and /api/v1/services/{name}', () => {
     for (let i = 0; i < 200; i++) spans.push(serving('backend', 100 + i, -300, 1));
     spans.push(serving('backend', 400, -15, 10));
     // frontend: 4 server calls in the window, one failed (25 %); its client span does not count.
-    spans.push(serving('frontend', 401, -40, 20, { status: 'error' }), serving('frontend', 402, -30, 20), serving('frontend', 403, -20, 20), serving('frontend', 404, -10, 20));
+    spans.push(
+      serving('frontend', 401, -40, 20, { status: 'error' }),
+      serving('frontend', 402, -30, 20),
+      serving('frontend', 403, -20, 20),
+      serving('frontend', 404, -10, 20),
+    );
     spans.push(serving('frontend', 405, -10, 15, { kind: 'client', status: 'error' }));
     // worker: consumer spans count as calls.
     spans.push(serving('worker', 406, -12, 4, { kind: 'consumer' }), serving('worker', 407, -11, 6, { kind: 'consumer' }));
@@ -213,12 +350,16 @@ describe('GET /api/v1/service-map and /api/v1/services/{name}', () => {
     spans.push(serving('edge-proxy', 408, -9, 3, { kind: 'client' }));
     await insertSpans(t.store, spans);
     const minute = (offsetMin: number) => Math.floor((NOW_MS + offsetMin * MINUTE_MS) / MINUTE_MS) * 60;
-    await t.store.insert('service_edges', ['minute', 'parent', 'child', 'calls', 'errors', 'duration_ns_sum'], [
-      [minute(-10), 'frontend', 'backend', 4, 1, 40_000_000],
-      [minute(-10), 'frontend', 'backend', 2, 0, 20_000_000], // not merged yet: reads sum
-      [minute(-20), 'edge-proxy', 'frontend', 3, 0, 90_000_000],
-      [minute(-120), 'frontend', 'backend', 100, 100, 1], // outside the hour
-    ]);
+    await t.store.insert(
+      'service_edges',
+      ['minute', 'parent', 'child', 'calls', 'errors', 'duration_ns_sum'],
+      [
+        [minute(-10), 'frontend', 'backend', 4, 1, 40_000_000],
+        [minute(-10), 'frontend', 'backend', 2, 0, 20_000_000], // not merged yet: reads sum
+        [minute(-20), 'edge-proxy', 'frontend', 3, 0, 90_000_000],
+        [minute(-120), 'frontend', 'backend', 100, 100, 1], // outside the hour
+      ],
+    );
   });
 
   it('returns edges and nodes with calls, rates, p99, 24 h baseline p99 and health', async () => {
@@ -230,8 +371,24 @@ describe('GET /api/v1/service-map and /api/v1/services/{name}', () => {
     ]);
     const nodes = new Map(body.nodes.map((node: { service: string }) => [node.service, node]));
     assert.deepEqual([...nodes.keys()], ['backend', 'edge-proxy', 'frontend', 'worker']);
-    assert.deepEqual(nodes.get('backend'), { service: 'backend', calls: 1, rate: 1 / 3600, error_ratio: 0, p99_ns: 10_000_000, baseline_p99_ns: 1_000_000, health: 'slow' });
-    assert.deepEqual(nodes.get('frontend'), { service: 'frontend', calls: 4, rate: 4 / 3600, error_ratio: 0.25, p99_ns: 20_000_000, baseline_p99_ns: 20_000_000, health: 'error' });
+    assert.deepEqual(nodes.get('backend'), {
+      service: 'backend',
+      calls: 1,
+      rate: 1 / 3600,
+      error_ratio: 0,
+      p99_ns: 10_000_000,
+      baseline_p99_ns: 1_000_000,
+      health: 'slow',
+    });
+    assert.deepEqual(nodes.get('frontend'), {
+      service: 'frontend',
+      calls: 4,
+      rate: 4 / 3600,
+      error_ratio: 0.25,
+      p99_ns: 20_000_000,
+      baseline_p99_ns: 20_000_000,
+      health: 'error',
+    });
     assert.deepEqual(nodes.get('edge-proxy'), { service: 'edge-proxy', calls: 0, rate: 0, error_ratio: 0, p99_ns: 0, baseline_p99_ns: 0, health: 'ok' });
     const worker = nodes.get('worker') as { calls: number; health: string; p99_ns: number };
     assert.equal(worker.calls, 2);
@@ -243,7 +400,9 @@ describe('GET /api/v1/service-map and /api/v1/services/{name}', () => {
     const { body } = await t.get(`/api/v1/service-map?since=1h&until=${NOW_SECS - 6 * 3600}`);
     assert.deepEqual(body, { edges: [], nodes: [] });
     const earlier = await t.get(`/api/v1/service-map?since=2h&until=${NOW_SECS - 4 * 3600}`);
-    assert.deepEqual(earlier.body.nodes, [{ service: 'backend', calls: 200, rate: 200 / 7200, error_ratio: 0, p99_ns: 1_000_000, baseline_p99_ns: 1_000_000, health: 'ok' }]);
+    assert.deepEqual(earlier.body.nodes, [
+      { service: 'backend', calls: 200, rate: 200 / 7200, error_ratio: 0, p99_ns: 1_000_000, baseline_p99_ns: 1_000_000, health: 'ok' },
+    ]);
   });
 
   it('gives a service RED series on the grid whose buckets add up to the totals', async () => {
@@ -256,7 +415,14 @@ describe('GET /api/v1/service-map and /api/v1/services/{name}', () => {
     assert.equal(body.buckets.length, 61);
     const busy = body.buckets.filter((b: { rate: number }) => b.rate > 0);
     assert.equal(busy.length, 4);
-    assert.deepEqual(busy[0], { bucket: Math.floor((NOW_MS - 40 * MINUTE_MS) / MINUTE_MS) * 60, rate: 1 / 60, error_ratio: 1, p50_ns: 20_000_000, p95_ns: 20_000_000, p99_ns: 20_000_000 });
+    assert.deepEqual(busy[0], {
+      bucket: Math.floor((NOW_MS - 40 * MINUTE_MS) / MINUTE_MS) * 60,
+      rate: 1 / 60,
+      error_ratio: 1,
+      p50_ns: 20_000_000,
+      p95_ns: 20_000_000,
+      p99_ns: 20_000_000,
+    });
     assert.equal(busy[1].error_ratio, 0);
     assert.deepEqual(body.buckets[0], { bucket: Math.floor((NOW_MS - 3_600_000) / MINUTE_MS) * 60, rate: 0, error_ratio: 0, p50_ns: 0, p95_ns: 0, p99_ns: 0 });
   });
@@ -283,10 +449,21 @@ describe('GET /api/v1/service-map and /api/v1/services/{name}', () => {
 
 describe('GET /api/v1/search', () => {
   before(async () => {
-    await insertStories(t.store, [{
-      storyId: hexId(0x5e), fingerprint: '9876', kind: 'error', tsNs: nsAt(-MINUTE_MS), durationNs: 1n, endpointService: 'frontend',
-      endpointName: 'GET /checkout', rcService: 'payments', rcSpanName: 'charge', summary: 'Payments charge failed: card declined', writtenAtMs: 1,
-    }]);
+    await insertStories(t.store, [
+      {
+        storyId: hexId(0x5e),
+        fingerprint: '9876',
+        kind: 'error',
+        tsNs: nsAt(-MINUTE_MS),
+        durationNs: 1n,
+        endpointService: 'frontend',
+        endpointName: 'GET /checkout',
+        rcService: 'payments',
+        rcSpanName: 'charge',
+        summary: 'Payments charge failed: card declined',
+        writtenAtMs: 1,
+      },
+    ]);
     await insertSpans(t.store, [spanRow(hexId(0x5f), 1, { startNs: nsAt(-MINUTE_MS), durationMs: 1, serviceName: 'payments' })]);
   });
 
@@ -296,13 +473,22 @@ describe('GET /api/v1/search', () => {
     assert.deepEqual(body.services, ['payments']);
     assert.deepEqual(body.templates, [{ template_id: '42', service: 'payments', template: 'payment failed <*>' }]);
     assert.deepEqual(body.groups.map((g: { fingerprint: string }) => g.fingerprint).sort(), ['7', '9876']);
-    assert.deepEqual(body.groups.find((g: { fingerprint: string }) => g.fingerprint === '9876'), { fingerprint: '9876', kind: 'error', summary: 'Payments charge failed: card declined', stories: 1 });
+    assert.deepEqual(
+      body.groups.find((g: { fingerprint: string }) => g.fingerprint === '9876'),
+      { fingerprint: '9876', kind: 'error', summary: 'Payments charge failed: card declined', stories: 1 },
+    );
     assert.equal(body.trace_id, null);
   });
 
   it('matches ids exactly and returns a 32-hex q as the trace id', async () => {
-    assert.deepEqual((await t.get('/api/v1/search?q=9876')).body.groups.map((g: { fingerprint: string }) => g.fingerprint), ['9876']);
-    assert.deepEqual((await t.get('/api/v1/search?q=18446744073709551615')).body.templates.map((x: { template: string }) => x.template), ['big id template']);
+    assert.deepEqual(
+      (await t.get('/api/v1/search?q=9876')).body.groups.map((g: { fingerprint: string }) => g.fingerprint),
+      ['9876'],
+    );
+    assert.deepEqual(
+      (await t.get('/api/v1/search?q=18446744073709551615')).body.templates.map((x: { template: string }) => x.template),
+      ['big id template'],
+    );
     const hex = 'ABCDEF0123456789ABCDEF0123456789';
     assert.deepEqual(await t.get(`/api/v1/search?q=${hex}`), { status: 200, body: { services: [], templates: [], groups: [], trace_id: hex.toLowerCase() } });
   });

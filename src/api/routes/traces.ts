@@ -35,7 +35,11 @@ export function registerTraceRoutes(app: FastifyInstance, repo: TraceRepo, conte
   const traceRoute = { method: 'GET', ...API_ROUTES['traces/:traceId'], params: z.object({ traceId: traceIdPath }) } as const;
   declareRoute(app, traceRoute, async ({ params: { traceId }, request }) => {
     const signal = context.signal(request);
-    const [spans, logs, storyId] = await Promise.all([repo.traceSpans(traceId, signal), repo.traceLogs(traceId, signal), repo.traceStoryId(traceId, nowMs(), signal)]);
+    const [spans, logs, storyId] = await Promise.all([
+      repo.traceSpans(traceId, signal),
+      repo.traceLogs(traceId, signal),
+      repo.traceStoryId(traceId, nowMs(), signal),
+    ]);
     if (spans.length === 0 && logs.length === 0) throw notFound();
     spans.sort((a, b) => (a.startNs < b.startNs ? -1 : a.startNs > b.startNs ? 1 : 0));
     logs.sort((a, b) => (a.tsNs < b.tsNs ? -1 : a.tsNs > b.tsNs ? 1 : 0));

@@ -40,7 +40,9 @@ export const logTemplateDetail = z.strictObject({
   sample: z.string(),
   bucket_secs: count,
   buckets: z.array(pair),
-  recent: z.array(z.strictObject({ ts_ns: int64, trace_id: z.string(), span_id: z.string(), severity_number: z.number().int(), story_id: z.string().nullable() })),
+  recent: z.array(
+    z.strictObject({ ts_ns: int64, trace_id: z.string(), span_id: z.string(), severity_number: z.number().int(), story_id: z.string().nullable() }),
+  ),
   alerts: z.array(logAlert),
   silence: silenceSetting.nullable(),
 });

@@ -19,7 +19,9 @@ const ROOT = fileURLToPath(new URL('../../../../', import.meta.url));
 /** tsc's output over `project`, run from its folder so the files it names are relative to it. */
 function typecheck(tsc: string, project: string): Promise<string> {
   return new Promise((resolve) => {
-    execFile(tsc, ['-p', project, '--noEmit'], { cwd: dirname(project), maxBuffer: 16 * 1024 * 1024 }, (_error, stdout, stderr) => resolve(`${stdout}${stderr}`));
+    execFile(tsc, ['-p', project, '--noEmit'], { cwd: dirname(project), maxBuffer: 16 * 1024 * 1024 }, (_error, stdout, stderr) =>
+      resolve(`${stdout}${stderr}`),
+    );
   });
 }
 
@@ -35,7 +37,10 @@ test('renaming a declared response field fails to compile in MCP and in the web 
     symlinkSync(join(ROOT, 'node_modules'), join(dir, 'node_modules'), 'dir');
     symlinkSync(join(ROOT, 'web', 'node_modules'), join(dir, 'web', 'node_modules'), 'dir');
     const base = JSON.parse(readFileSync(join(ROOT, 'tsconfig.json'), 'utf8')) as { compilerOptions: object };
-    writeFileSync(join(dir, 'tsconfig.json'), JSON.stringify({ compilerOptions: base.compilerOptions, include: ['src/mcp/**/*.ts'], exclude: ['src/**/*.test.ts'] }));
+    writeFileSync(
+      join(dir, 'tsconfig.json'),
+      JSON.stringify({ compilerOptions: base.compilerOptions, include: ['src/mcp/**/*.ts'], exclude: ['src/**/*.test.ts'] }),
+    );
 
     const schema = join(dir, 'src', 'api', 'schemas', 'traces.ts');
     const declared = readFileSync(schema, 'utf8');
@@ -43,11 +48,20 @@ test('renaming a declared response field fails to compile in MCP and in the web 
     assert.notEqual(renamed, declared, 'the RED bucket declaration has the field this test renames');
     writeFileSync(schema, renamed);
 
-    const [mcp, web] = await Promise.all([typecheck(join(ROOT, 'node_modules', '.bin', 'tsc'), join(dir, 'tsconfig.json')), typecheck(join(ROOT, 'web', 'node_modules', '.bin', 'tsc'), join(dir, 'web', 'tsconfig.json'))]);
+    const [mcp, web] = await Promise.all([
+      typecheck(join(ROOT, 'node_modules', '.bin', 'tsc'), join(dir, 'tsconfig.json')),
+      typecheck(join(ROOT, 'web', 'node_modules', '.bin', 'tsc'), join(dir, 'web', 'tsconfig.json')),
+    ]);
     const mcpErrors = errorsOf(mcp);
     const webErrors = errorsOf(web);
-    assert.ok(mcpErrors.some((line) => line.startsWith('src/mcp/tools/services.ts') && line.includes("'error_ratio'")), mcp);
-    assert.ok(webErrors.some((line) => line.startsWith('src/pages/map/ServicePanel.tsx') && line.includes("'error_ratio'")), web);
+    assert.ok(
+      mcpErrors.some((line) => line.startsWith('src/mcp/tools/services.ts') && line.includes("'error_ratio'")),
+      mcp,
+    );
+    assert.ok(
+      webErrors.some((line) => line.startsWith('src/pages/map/ServicePanel.tsx') && line.includes("'error_ratio'")),
+      web,
+    );
     // Nothing else breaks: the copies compile but for the renamed field.
     for (const line of [...mcpErrors, ...webErrors]) assert.match(line, /error_ratio|error_share/, line);
   } finally {

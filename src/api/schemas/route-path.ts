@@ -4,7 +4,11 @@
  */
 
 /** The names of a route name's path parameters: `'log-templates/:id'` has `id`. */
-export type PathParams<N extends string> = N extends `${string}:${infer Param}/${infer Rest}` ? Param | PathParams<Rest> : N extends `${string}:${infer Param}` ? Param : never;
+export type PathParams<N extends string> = N extends `${string}:${infer Param}/${infer Rest}`
+  ? Param | PathParams<Rest>
+  : N extends `${string}:${infer Param}`
+    ? Param
+    : never;
 
 /** Fills a route name's path parameters, percent-encoded, into its /api/v1/ path. */
 export function routePath<N extends string>(name: N, params: Record<PathParams<N>, string>): string {

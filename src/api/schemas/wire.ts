@@ -19,7 +19,9 @@ export const pair = z.tuple([z.number(), z.number()]);
 
 type AttrValue = string | number | boolean | null | AttrValue[] | { [key: string]: AttrValue };
 /** An OTLP AnyValue as JSON (see model/signals.ts AttrValue). */
-export const attrValue: z.ZodType<AttrValue> = z.lazy(() => z.union([z.string(), z.number(), z.boolean(), z.null(), z.array(attrValue), z.record(z.string(), attrValue)]));
+export const attrValue: z.ZodType<AttrValue> = z.lazy(() =>
+  z.union([z.string(), z.number(), z.boolean(), z.null(), z.array(attrValue), z.record(z.string(), attrValue)]),
+);
 /** One attribute as the contract's `[key, value]` pair. */
 export const attrPair = z.tuple([z.string(), attrValue]);
 

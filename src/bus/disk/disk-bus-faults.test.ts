@@ -173,7 +173,10 @@ test('a failed write of the offsets file loses no commit that reached it later: 
     await bus.publish('signals', messages('t', 5));
     await until(() => second.seen.length >= 5, 'the records published after the restart');
     await until(async () => (await lag(bus, 'w', 'signals')) === 0n, 'the commit after the restart');
-    assert.deepEqual(second.seen.map((record) => record.value.toString().split(':')[0]), Array(5).fill('t'));
+    assert.deepEqual(
+      second.seen.map((record) => record.value.toString().split(':')[0]),
+      Array(5).fill('t'),
+    );
     await again.close();
     await bus.close();
   });

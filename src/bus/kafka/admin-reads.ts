@@ -40,6 +40,9 @@ export async function listGroupTopics(admin: Admin, onlyTopics?: ReadonlySet<str
   for (const entry of committed) {
     for (const topic of entry.topics) if (topic.partitions.some((row) => row.committedOffset >= 0n)) topics.get(entry.groupId)?.add(topic.name);
   }
-  const listedGroups = ids.map((group) => ({ group, topics: [...(topics.get(group) ?? [])].filter((topic) => onlyTopics === undefined || onlyTopics.has(topic)).sort() }));
+  const listedGroups = ids.map((group) => ({
+    group,
+    topics: [...(topics.get(group) ?? [])].filter((topic) => onlyTopics === undefined || onlyTopics.has(topic)).sort(),
+  }));
   return onlyTopics === undefined ? listedGroups : listedGroups.filter((entry) => entry.topics.length > 0);
 }

@@ -42,7 +42,9 @@ async function waitFor(what: string, check: () => boolean | Promise<boolean>, ti
 }
 
 async function topicConfig(topic: string): Promise<Record<string, string>> {
-  const [description] = await admin.describeConfigs({ resources: [{ resourceType: ConfigResourceTypes.TOPIC, resourceName: topic, configurationKeys: ['retention.ms', 'max.message.bytes'] }] });
+  const [description] = await admin.describeConfigs({
+    resources: [{ resourceType: ConfigResourceTypes.TOPIC, resourceName: topic, configurationKeys: ['retention.ms', 'max.message.bytes'] }],
+  });
   return Object.fromEntries(description.configs.map((config) => [config.name, String(config.value)]));
 }
 
@@ -61,17 +63,31 @@ test('ensureTopics creates absent topics with partitions, retention and message 
   assert.equal((await topicConfig('created'))['retention.ms'], '3600000', 'retention unchanged');
 });
 
-test('groups() of a bus scoped to the service\'s topics lists only their groups, and an oversize record is refused', async () => {
+test("groups() of a bus scoped to the service's topics lists only their groups, and an oversize record is refused", async () => {
   await bus.ensureTopics([spec('lagging')]);
   let handed = 0;
   let release!: () => void;
   const stuck = new Promise<void>((resolve) => (release = resolve));
-  const consumer = bus.consume({ group: 'stuck-g', topics: ['lagging'], handler: () => { handed += 1; return stuck; } });
-  await bus.publish('lagging', [{ key: 'a', value: Buffer.from('1') }, { key: 'b', value: Buffer.from('2') }, { key: 'c', value: Buffer.from('3') }]);
+  const consumer = bus.consume({
+    group: 'stuck-g',
+    topics: ['lagging'],
+    handler: () => {
+      handed += 1;
+      return stuck;
+    },
+  });
+  await bus.publish('lagging', [
+    { key: 'a', value: Buffer.from('1') },
+    { key: 'b', value: Buffer.from('2') },
+    { key: 'c', value: Buffer.from('3') },
+  ]);
   await waitFor('a delivery', () => handed > 0);
   await assert.rejects(bus.publish('lagging', [{ key: 'k', value: Buffer.alloc(10_001) }]), /exceeds kafka.max_record_bytes/);
-  const scoped = createKafkaBus({ brokers: kafka.brokers, clientId: 'bus-test-scoped', maxRecordBytes: 10_000, onlyTopics: ['lagging'] }, { logger: createLogger('error') });
-  assert.deepEqual(await scoped.groups(), [{ group: 'stuck-g', topics: ['lagging'] }], 'only groups of the service\'s topics');
+  const scoped = createKafkaBus(
+    { brokers: kafka.brokers, clientId: 'bus-test-scoped', maxRecordBytes: 10_000, onlyTopics: ['lagging'] },
+    { logger: createLogger('error') },
+  );
+  assert.deepEqual(await scoped.groups(), [{ group: 'stuck-g', topics: ['lagging'] }], "only groups of the service's topics");
   await scoped.close();
   release();
   await consumer.close();
@@ -86,13 +102,19 @@ test('replicas in one group share the partitions, and the survivor takes them al
   const keys = Array.from({ length: 40 }, (_, index) => `key-${index}`);
   // Until both have joined, one may hold every partition: publish until each has received some.
   await waitFor('records at both replicas', async () => {
-    await bus.publish('shared', keys.map((key) => ({ key, value: Buffer.from(key) })));
+    await bus.publish(
+      'shared',
+      keys.map((key) => ({ key, value: Buffer.from(key) })),
+    );
     await new Promise((resolve) => setTimeout(resolve, 300));
     return byReplica[0].length > 0 && byReplica[1].length > 0;
   });
   await first.close();
   const before = byReplica[1].length;
-  await bus.publish('shared', keys.map((key) => ({ key, value: Buffer.from(`after-${key}`) })));
+  await bus.publish(
+    'shared',
+    keys.map((key) => ({ key, value: Buffer.from(`after-${key}`) })),
+  );
   // At least once: should the survivor's session restart during the rebalance, it reads again from
   // its last commits, so a record may come twice; every one must come.
   const afterValues = () => new Set(byReplica[1].map((record) => record.value.toString()).filter((value) => value.startsWith('after-')));
@@ -107,7 +129,10 @@ test('a rebalance does not hand a replica again the records it holds uncommitted
   await bus.ensureTopics([spec('held', 2)]);
   const keyOn = (partition: number) => Array.from({ length: 100 }, (_, index) => `held-${index}`).find((key) => partitionForKey(key, 2) === partition)!;
   const keys = [keyOn(0), keyOn(1)];
-  await bus.publish('held', keys.flatMap((key) => [0, 1, 2].map((n) => ({ key, value: Buffer.from(`${key}:${n}`) }))));
+  await bus.publish(
+    'held',
+    keys.flatMap((key) => [0, 1, 2].map((n) => ({ key, value: Buffer.from(`${key}:${n}`) }))),
+  );
   const atFirst: BusRecord[] = [];
   let release!: () => void;
   const gate = new Promise<void>((resolve) => (release = resolve));

@@ -71,7 +71,10 @@ export class KafkaBus implements Bus {
     private readonly options: KafkaBusOptions,
     private readonly logger: Logger,
   ) {
-    this.brokers = options.brokers.split(',').map((broker) => broker.trim()).filter((broker) => broker !== '');
+    this.brokers = options.brokers
+      .split(',')
+      .map((broker) => broker.trim())
+      .filter((broker) => broker !== '');
     this.producer = this.newProducer();
     this.admin = new Admin({ clientId: `${options.clientId}-admin`, bootstrapBrokers: this.brokers, retries: 3, retryDelay: 200, timeout: SEND_TIMEOUT_MS });
     this.queue = new PublishQueue<Produced>({
@@ -99,9 +102,13 @@ export class KafkaBus implements Bus {
   }
 
   consume(options: ConsumerOptions): BusConsumer {
-    const consumer = new KafkaGroupConsumer(options, { brokers: this.brokers, clientId: `${this.options.clientId}-${options.group}` }, {
-      onError: (error, source) => this.logger.error({ err: error, group: options.group }, CONSUMER_ERRORS[source]),
-    });
+    const consumer = new KafkaGroupConsumer(
+      options,
+      { brokers: this.brokers, clientId: `${this.options.clientId}-${options.group}` },
+      {
+        onError: (error, source) => this.logger.error({ err: error, group: options.group }, CONSUMER_ERRORS[source]),
+      },
+    );
     this.consumers.add(consumer);
     return {
       close: async () => {
@@ -135,7 +142,10 @@ export class KafkaBus implements Bus {
       acks: ProduceAcks.ALL,
       idempotent: true,
       partitioner: javaCompatiblePartition,
-      serializers: { headerKey: (value) => (value === undefined ? undefined : Buffer.from(value)), headerValue: (value) => (value === undefined ? undefined : Buffer.from(value)) },
+      serializers: {
+        headerKey: (value) => (value === undefined ? undefined : Buffer.from(value)),
+        headerValue: (value) => (value === undefined ? undefined : Buffer.from(value)),
+      },
       timeout: SEND_TIMEOUT_MS,
       retries: 3,
       retryDelay: 250,

@@ -21,11 +21,18 @@ test('one send at a time; publishes waiting meanwhile are coalesced in order and
   const second = queue.enqueue(entries('b1', 'b2')).then(() => resolved.push('b'));
   const third = queue.enqueue(entries('c1')).then(() => resolved.push('c'));
   await tick();
-  assert.deepEqual(sends.map((s) => s.messages), [['a1']], 'only one send in flight');
+  assert.deepEqual(
+    sends.map((s) => s.messages),
+    [['a1']],
+    'only one send in flight',
+  );
   sends[0].settle();
   await first;
   await tick();
-  assert.deepEqual(sends.map((s) => s.messages), [['a1'], ['b1', 'b2', 'c1']]);
+  assert.deepEqual(
+    sends.map((s) => s.messages),
+    [['a1'], ['b1', 'b2', 'c1']],
+  );
   assert.deepEqual(resolved, ['a']);
   sends[1].settle();
   await Promise.all([second, third]);
@@ -45,7 +52,10 @@ test('a send holds at most maxSendBytes, except a single larger message, and a p
   assert.equal(done, false, 'z is not sent yet');
   sends[2].settle();
   await publish;
-  assert.deepEqual(sends.map((s) => s.messages), [['big'], ['x', 'y'], ['z']]);
+  assert.deepEqual(
+    sends.map((s) => s.messages),
+    [['big'], ['x', 'y'], ['z']],
+  );
 });
 
 test('a failed send rejects its publishes; past the byte bound publish fails with BusFullError', async () => {

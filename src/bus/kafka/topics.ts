@@ -41,10 +41,12 @@ async function waitForLeaders(admin: Admin, topics: string[]): Promise<void> {
   const deadlineMs = Date.now() + LEADERS_TIMEOUT_MS;
   for (;;) {
     const metadata = await admin.metadata({ topics, forceUpdate: true }).catch(() => undefined);
-    const ready = metadata !== undefined && topics.every((name) => {
-      const topic = metadata.topics.get(name);
-      return topic !== undefined && topic.partitions.length === topic.partitionsCount && topic.partitions.every((partition) => partition.leader >= 0);
-    });
+    const ready =
+      metadata !== undefined &&
+      topics.every((name) => {
+        const topic = metadata.topics.get(name);
+        return topic !== undefined && topic.partitions.length === topic.partitionsCount && topic.partitions.every((partition) => partition.leader >= 0);
+      });
     if (ready) return;
     if (Date.now() > deadlineMs) throw new Error(`topics ${topics.join(', ')} have no leader after ${LEADERS_TIMEOUT_MS} ms`);
     await new Promise((resolve) => setTimeout(resolve, 100));

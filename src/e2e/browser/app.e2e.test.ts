@@ -48,21 +48,32 @@ describe('Pipeline and not-found in the browser', () => {
     const lag = page.locator('section', { has: page.locator('#lag') }).locator('table');
     await lag.waitFor();
     const rows = await tableRows(lag);
-    assert.deepEqual(rows.map((cells) => [cells[0], cells[1]]), [
-      ['svc-assembler', 'svc.signals'],
-      ['svc-logminer', 'svc.logs'],
-      ['svc-notifier', 'svc.alerts'],
-      ['svc-writer', 'svc.signals'],
-    ]);
+    assert.deepEqual(
+      rows.map((cells) => [cells[0], cells[1]]),
+      [
+        ['svc-assembler', 'svc.signals'],
+        ['svc-logminer', 'svc.logs'],
+        ['svc-notifier', 'svc.alerts'],
+        ['svc-writer', 'svc.signals'],
+      ],
+    );
     const writer = rows.find((cells) => cells[0] === 'svc-writer')!;
     assert.ok(Number(writer[2].replace(/\D/g, '')) > 0, `writer committed ${writer[2]}`);
     assert.equal(writer[2], writer[3], 'committed equals end');
     assert.equal(writer[4], '0');
     const sections = (await page.locator('section.panel h2').allTextContents()).map((title) => title.toLowerCase());
-    for (const component of ['ingest', 'writer', 'assembler', 'logminer', 'notifier', 'api']) assert.ok(sections.includes(component), `a ${component} section in ${sections.join(', ')}`);
+    for (const component of ['ingest', 'writer', 'assembler', 'logminer', 'notifier', 'api'])
+      assert.ok(sections.includes(component), `a ${component} section in ${sections.join(', ')}`);
     // Every chart answers (a chart or its empty note), none with an error box.
     await expectEventually('charts loaded', () => page.locator('.page p.loading').count(), 0);
-    assert.equal(await page.locator('.error-box').count(), 0, await page.locator('.error-box').allTextContents().then((texts) => texts.join('\n')));
+    assert.equal(
+      await page.locator('.error-box').count(),
+      0,
+      await page
+        .locator('.error-box')
+        .allTextContents()
+        .then((texts) => texts.join('\n')),
+    );
     await screenshot(page, 'pipeline');
     await page.close();
   });
@@ -83,7 +94,7 @@ describe('Pipeline and not-found in the browser', () => {
     await page.close();
   });
 
-  test('a trace id nobody sent shows the trace page\'s empty state', async () => {
+  test("a trace id nobody sent shows the trace page's empty state", async () => {
     const page = await app.page();
     const id = randomBytes(16).toString('hex');
     await page.goto(`/traces/${id}`);

@@ -30,7 +30,10 @@ let spanId = '';
 
 function sdkLogs(nowMs: number): ReadableLogRecord[] {
   const memory = new InMemoryLogRecordExporter();
-  const provider = new LoggerProvider({ resource: resourceFromAttributes({ 'service.name': service, 'deployment.environment': 'e2e' }), processors: [new SimpleLogRecordProcessor({ exporter: memory })] });
+  const provider = new LoggerProvider({
+    resource: resourceFromAttributes({ 'service.name': service, 'deployment.environment': 'e2e' }),
+    processors: [new SimpleLogRecordProcessor({ exporter: memory })],
+  });
   const logger = provider.getLogger('svc-e2e-explore');
   const tracer = new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(new InMemorySpanExporter())] }).getTracer('svc-e2e-explore');
   for (let i = 0; i < PLAIN_LINES; i++) {
@@ -87,7 +90,13 @@ describe('Logs explorer in the browser', () => {
     await page.goto(`/logs/explore?service=${service}`);
     await expectEventually('the first page', () => listStatus(page), '500 newest logs shown, more load as you scroll');
     await expectEventually('the histogram', () => page.locator('.log-histogram figcaption').count(), 1);
-    assert.equal(await page.locator('.log-histogram figcaption').innerText().then((t) => t.startsWith(`${PLAIN_LINES + 1} logs over the window`)), true);
+    assert.equal(
+      await page
+        .locator('.log-histogram figcaption')
+        .innerText()
+        .then((t) => t.startsWith(`${PLAIN_LINES + 1} logs over the window`)),
+      true,
+    );
     assert.deepEqual(asked, ['/api/v1/logs/search', '/api/v1/logs/series']);
     const drawn = await domRows(page);
     assert.ok(drawn > 10 && drawn < 100, `only the visible rows are in the DOM (${drawn})`);
@@ -114,16 +123,37 @@ describe('Logs explorer in the browser', () => {
     await expectEventually('the row expanded', () => page.locator('.log-detail').count(), 1);
     const logId = new URL(page.url()).searchParams.get('log');
     assert.match(logId ?? '', /^\d+$/);
-    const attributes = await page.locator('.log-detail table.kv').first().evaluate((table: DomElement) =>
-      Array.from(table.querySelectorAll('tr'), (row) => [row.querySelector('th')?.textContent ?? '', row.querySelector('td')?.textContent ?? '']),
-    );
-    assert.deepEqual(attributes, [['order.id', '4711'], ['payment.provider.endpoint_name', 'acme-pay']]);
+    const attributes = await page
+      .locator('.log-detail table.kv')
+      .first()
+      .evaluate((table: DomElement) =>
+        Array.from(table.querySelectorAll('tr'), (row) => [row.querySelector('th')?.textContent ?? '', row.querySelector('td')?.textContent ?? '']),
+      );
+    assert.deepEqual(attributes, [
+      ['order.id', '4711'],
+      ['payment.provider.endpoint_name', 'acme-pay'],
+    ]);
     assert.equal(await page.locator('.log-detail').getByText('deployment.environment').count(), 1);
-    assert.equal(await page.locator('.log-detail').getByRole('link', { name: `Span ${spanId}` }).count(), 1);
-    assert.equal(await page.locator('.log-detail').getByRole('link', { name: /^Template: / }).count(), 1);
+    assert.equal(
+      await page
+        .locator('.log-detail')
+        .getByRole('link', { name: `Span ${spanId}` })
+        .count(),
+      1,
+    );
+    assert.equal(
+      await page
+        .locator('.log-detail')
+        .getByRole('link', { name: /^Template: / })
+        .count(),
+      1,
+    );
     await screenshot(page, 'logs-explore');
 
-    await page.locator('.log-detail').getByRole('link', { name: `Trace ${traceId.slice(0, 12)}…` }).click();
+    await page
+      .locator('.log-detail')
+      .getByRole('link', { name: `Trace ${traceId.slice(0, 12)}…` })
+      .click();
     await page.waitForURL((url) => url.pathname === `/traces/${traceId}`);
     await page.locator('#trace-logs').waitFor();
 
@@ -162,7 +192,15 @@ describe('Logs explorer in the browser', () => {
     const zoomed = new URL(page.url()).searchParams;
     const sinceSecs = Number(/^(\d+)s$/.exec(zoomed.get('since') ?? '')?.[1]);
     assert.ok(sinceSecs >= 1700 && sinceSecs <= 1900, `about 30 minutes (${zoomed.get('since')})`);
-    await expectEventually('all lines inside the zoom', () => page.locator('.log-histogram figcaption').innerText().then((t) => t.split(' ')[0]), String(PLAIN_LINES + 1));
+    await expectEventually(
+      'all lines inside the zoom',
+      () =>
+        page
+          .locator('.log-histogram figcaption')
+          .innerText()
+          .then((t) => t.split(' ')[0]),
+      String(PLAIN_LINES + 1),
+    );
 
     await page.getByLabel('Severity at least').selectOption('error');
     await waitForQuery(page, { severity: 'error' }, '/logs/explore');
@@ -191,10 +229,12 @@ describe('Logs explorer in the browser', () => {
     const page = await app.page();
     await page.goto(`/logs/templates/${templateId}`);
     const recent = page.locator('table.recent-hits');
-    await expectEventually('the recent hit with its text', async () => (await tableRows(recent)).map((cells) => [cells[1], cells[2], cells[3]]), [['ERROR', ERROR_BODY, `${traceId.slice(0, 12)}…`]]);
+    await expectEventually('the recent hit with its text', async () => (await tableRows(recent)).map((cells) => [cells[1], cells[2], cells[3]]), [
+      ['ERROR', ERROR_BODY, `${traceId.slice(0, 12)}…`],
+    ]);
     await page.getByRole('link', { name: 'Open all its logs in the explorer' }).click();
     await waitForQuery(page, { template_id: templateId, since: '24h' }, '/logs/explore');
-    await expectEventually('the template\'s logs', () => listStatus(page), '1 newest log shown');
+    await expectEventually("the template's logs", () => listStatus(page), '1 newest log shown');
     assert.equal(await page.locator('.log-list .log-text').first().innerText(), ERROR_BODY);
     await page.close();
   });

@@ -71,13 +71,18 @@ export async function sendIncident(svc: RunningAllInOne, names: IncidentNames): 
  * incident analysis reads the whole scenario.
  */
 export async function waitForIncidentStories(svc: RunningAllInOne, names: IncidentNames, sent: SentIncident): Promise<void> {
-  const counts = (groups: { rc_service: string; stories: number }[], service: string) => groups.filter((group) => group.rc_service === service).reduce((sum, group) => sum + group.stories, 0);
-  await until('every story of the incident scenario', async () => {
-    const { status, body } = await getJson(`${svc.apiUrl}/api/v1/story-groups?since=2h&kind=error`);
-    if (status !== 200) return undefined;
-    const groups = body as { rc_service: string; stories: number }[];
-    return counts(groups, names.payments) === sent.outageStories && counts(groups, names.gateway) === sent.chronicStories ? true : undefined;
-  }, 60_000);
+  const counts = (groups: { rc_service: string; stories: number }[], service: string) =>
+    groups.filter((group) => group.rc_service === service).reduce((sum, group) => sum + group.stories, 0);
+  await until(
+    'every story of the incident scenario',
+    async () => {
+      const { status, body } = await getJson(`${svc.apiUrl}/api/v1/story-groups?since=2h&kind=error`);
+      if (status !== 200) return undefined;
+      const groups = body as { rc_service: string; stories: number }[];
+      return counts(groups, names.payments) === sent.outageStories && counts(groups, names.gateway) === sent.chronicStories ? true : undefined;
+    },
+    60_000,
+  );
 }
 
 /** GET /* at the gateway -> cart's checkout -> payments' charge; `failing` makes the charge fail. */
@@ -85,9 +90,21 @@ function checkout(t: SdkTraces, names: IncidentNames, at: number, failing: boole
   const error = failing ? '' : undefined;
   const root = t.span(names.gateway, 'GET /*', { kind: SpanKind.SERVER, startMs: at, endMs: at + 60, error: failing ? 'upstream failed' : undefined });
   const callCart = t.span(names.gateway, 'POST cart', { kind: SpanKind.CLIENT, parent: root, startMs: at + 2, endMs: at + 58, error });
-  const cart = t.span(names.cart, 'POST /cart/checkout', { kind: SpanKind.SERVER, parent: callCart, startMs: at + 4, endMs: at + 56, error: failing ? 'payment failed' : undefined });
+  const cart = t.span(names.cart, 'POST /cart/checkout', {
+    kind: SpanKind.SERVER,
+    parent: callCart,
+    startMs: at + 4,
+    endMs: at + 56,
+    error: failing ? 'payment failed' : undefined,
+  });
   const callPayments = t.span(names.cart, 'POST payments', { kind: SpanKind.CLIENT, parent: cart, startMs: at + 10, endMs: at + 50, error });
-  t.span(names.payments, 'charge', { kind: SpanKind.SERVER, parent: callPayments, startMs: at + 12, endMs: at + 48, error: failing ? PAYMENTS_FAULT : undefined });
+  t.span(names.payments, 'charge', {
+    kind: SpanKind.SERVER,
+    parent: callPayments,
+    startMs: at + 12,
+    endMs: at + 48,
+    error: failing ? PAYMENTS_FAULT : undefined,
+  });
 }
 
 /** GET /* at the gateway -> inventory's stock lookup; `failing` is the chronic "no instances" error at the gateway's client. */

@@ -39,7 +39,10 @@ describe('What changed in the browser', () => {
     const outage = news.find((cells) => cells[2]?.includes(PAYMENTS_FAULT));
     assert.ok(outage !== undefined, `the outage's group among the new ones: ${JSON.stringify(news)}`);
     assert.equal(outage[0], 'new');
-    assert.ok(news.every((cells) => !(cells[2] ?? '').includes(CHRONIC_FAULT)), 'the chronic group is not listed as news');
+    assert.ok(
+      news.every((cells) => !(cells[2] ?? '').includes(CHRONIC_FAULT)),
+      'the chronic group is not listed as news',
+    );
 
     const fold = panel.locator('details.chronic-fold');
     assert.match((await fold.locator('summary').textContent()) ?? '', /^1 chronic group \(as often as in the hour before\)/);
@@ -84,7 +87,10 @@ describe('What changed in the browser', () => {
     const panel = page.getByRole('region', { name: 'What changed' });
     await panel.locator('.suspects, .calm').first().waitFor();
     assert.equal(await panel.locator('.calm').textContent(), 'Nothing changed beyond the usual in the last 15 minutes.');
-    assert.equal(await panel.locator('.window-note').textContent(), `In the last 15 minutes, against the hour before; suspects: ${names.inventory} and what it calls.`);
+    assert.equal(
+      await panel.locator('.window-note').textContent(),
+      `In the last 15 minutes, against the hour before; suspects: ${names.inventory} and what it calls.`,
+    );
     assert.equal(await panel.locator('table, details').count(), 0, 'no group has its root cause in this service');
     await page.close();
   });

@@ -51,7 +51,8 @@ async function overflow(page: Page): Promise<{ extraPx: number; culprits: string
     const root = doc.documentElement;
     const culprits: string[] = [];
     for (const element of Array.from(doc.querySelectorAll('body *'))) {
-      if (element.getBoundingClientRect().right > root.clientWidth + 1 && culprits.length < 5) culprits.push(`${element.tagName.toLowerCase()}.${String(element.className)}`);
+      if (element.getBoundingClientRect().right > root.clientWidth + 1 && culprits.length < 5)
+        culprits.push(`${element.tagName.toLowerCase()}.${String(element.className)}`);
     }
     return { extraPx: root.scrollWidth - root.clientWidth, culprits };
   });
@@ -95,19 +96,34 @@ describe('The app at 800 px', () => {
     const colours = await page.locator('.service-tag').evaluateAll((tags: DomElement[]) =>
       tags.map((tag) => {
         const swatch = tag.querySelector('.swatch') as unknown as { style: { background: string } } | null;
-        return [tag.innerText.trim(), (globalThis as unknown as { getComputedStyle(e: unknown): { backgroundColor: string } }).getComputedStyle(swatch).backgroundColor];
+        return [
+          tag.innerText.trim(),
+          (globalThis as unknown as { getComputedStyle(e: unknown): { backgroundColor: string } }).getComputedStyle(swatch).backgroundColor,
+        ];
       }),
     );
     const byService = new Map(colours.map(([service, colour]) => [service, colour]));
     assert.ok(byService.size >= 3, `services seen: ${[...byService.keys()].join(', ')}`);
     assert.equal(new Set(byService.values()).size, byService.size, JSON.stringify([...byService]));
-    const errorRed = await page.evaluate(() => (globalThis as unknown as { getComputedStyle(e: unknown): { getPropertyValue(n: string): string }; document: { documentElement: unknown } }).getComputedStyle((globalThis as unknown as { document: { documentElement: unknown } }).document.documentElement).getPropertyValue('--error').trim());
+    const errorRed = await page.evaluate(() =>
+      (globalThis as unknown as { getComputedStyle(e: unknown): { getPropertyValue(n: string): string }; document: { documentElement: unknown } })
+        .getComputedStyle((globalThis as unknown as { document: { documentElement: unknown } }).document.documentElement)
+        .getPropertyValue('--error')
+        .trim(),
+    );
     for (const [service, colour] of byService) {
       const [r, g, b] = (colour.match(/\d+(\.\d+)?/g) ?? []).map(Number);
       const max = Math.max(r, g, b);
       const min = Math.min(r, g, b);
       // Red-ish: red is the largest channel and the hue lies within 25 degrees of 0.
-      const hue = max === min ? 0 : max === r ? (60 * ((g - b) / (max - min)) + 360) % 360 : max === g ? 60 * ((b - r) / (max - min)) + 120 : 60 * ((r - g) / (max - min)) + 240;
+      const hue =
+        max === min
+          ? 0
+          : max === r
+            ? (60 * ((g - b) / (max - min)) + 360) % 360
+            : max === g
+              ? 60 * ((b - r) / (max - min)) + 120
+              : 60 * ((r - g) / (max - min)) + 240;
       assert.ok(max === min || (hue > 25 && hue < 335), `${service} is drawn red (${colour}, error red ${errorRed})`);
     }
     await page.close();

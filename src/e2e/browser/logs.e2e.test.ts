@@ -28,13 +28,21 @@ let exampleTraceId = '';
 /** Log records of the service: [offset from now in ms, body, severity, inside a span?]. */
 function sdkLogs(nowMs: number, lines: [number, string, SeverityNumber, boolean][]): ReadableLogRecord[] {
   const memory = new InMemoryLogRecordExporter();
-  const provider = new LoggerProvider({ resource: resourceFromAttributes({ 'service.name': service }), processors: [new SimpleLogRecordProcessor({ exporter: memory })] });
+  const provider = new LoggerProvider({
+    resource: resourceFromAttributes({ 'service.name': service }),
+    processors: [new SimpleLogRecordProcessor({ exporter: memory })],
+  });
   const logger = provider.getLogger('svc-e2e-browser');
   const tracer = new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(new InMemorySpanExporter())] }).getTracer('svc-e2e-browser');
   for (const [offsetMs, body, severity, traced] of lines) {
     const span = traced ? tracer.startSpan('op', { kind: SpanKind.SERVER }) : undefined;
     if (span !== undefined) exampleTraceId = span.spanContext().traceId;
-    logger.emit({ body, severityNumber: severity, timestamp: hrAt(nowMs, offsetMs), context: span === undefined ? ROOT_CONTEXT : trace.setSpan(ROOT_CONTEXT, span) });
+    logger.emit({
+      body,
+      severityNumber: severity,
+      timestamp: hrAt(nowMs, offsetMs),
+      context: span === undefined ? ROOT_CONTEXT : trace.setSpan(ROOT_CONTEXT, span),
+    });
     span?.end();
   }
   return memory.getFinishedLogRecords();
@@ -54,7 +62,17 @@ before(async () => {
   app = await startBrowserApp('logs', { SVC__LOGMINER__DETECT_SECS: '1', SVC__LOGMINER__FLUSH_MS: '100', SVC__WRITER__MAX_AGE_MS: '200' });
   // Five lines 30 minutes ago end the service's warm-up; a line of a new shape then raises `new`.
   const nowMs = Date.now();
-  await send(sdkLogs(nowMs, [0, 1, 2, 3, 4].map((i): [number, string, SeverityNumber, boolean] => [-30 * MINUTE_MS + i * 1000, `order ${100 + i} accepted`, SeverityNumber.INFO, false])));
+  await send(
+    sdkLogs(
+      nowMs,
+      [0, 1, 2, 3, 4].map((i): [number, string, SeverityNumber, boolean] => [
+        -30 * MINUTE_MS + i * 1000,
+        `order ${100 + i} accepted`,
+        SeverityNumber.INFO,
+        false,
+      ]),
+    ),
+  );
   await until('the warm template', async () => ((await templates()).some((t) => t.template === WARM) ? true : undefined));
   await send(sdkLogs(Date.now(), [[-500, NEW, SeverityNumber.ERROR, true]]));
   await until('the new alert', async () => {
@@ -88,17 +106,30 @@ describe('Logs in the browser', () => {
     await page.getByRole('link', { name: `trace ${exampleTraceId.slice(0, 8)}` }).click();
     await page.waitForURL((url) => url.pathname === `/traces/${exampleTraceId}`);
     await page.locator('#trace-logs').waitFor();
-    await expectEventually('the trace\'s log', () => page.locator('.panel').filter({ has: page.locator('#trace-logs') }).innerText().then((text) => text.includes(NEW)), true);
+    await expectEventually(
+      "the trace's log",
+      () =>
+        page
+          .locator('.panel')
+          .filter({ has: page.locator('#trace-logs') })
+          .innerText()
+          .then((text) => text.includes(NEW)),
+      true,
+    );
     await page.close();
   });
 
   test('/logs/templates lists the mined templates; the search changes the URL and the rows', async () => {
     const page = await app.page();
     await page.goto(`/logs/templates?service=${service}`);
-    await expectEventually('templates', async () => (await templateRows(page)).sort(), [
-      [NEW, service, '1', 'ERROR', 'alerting'],
-      [WARM, service, '5', 'INFO', 'quiet'],
-    ].sort());
+    await expectEventually(
+      'templates',
+      async () => (await templateRows(page)).sort(),
+      [
+        [NEW, service, '1', 'ERROR', 'alerting'],
+        [WARM, service, '5', 'INFO', 'quiet'],
+      ].sort(),
+    );
     await screenshot(page, 'logs-templates');
 
     await page.getByLabel('Template contains').fill('accepted');
@@ -114,9 +145,12 @@ describe('Logs in the browser', () => {
     const id = (await templates()).find((t) => t.template === WARM)!.template_id;
     await page.waitForURL((url) => url.pathname === `/logs/templates/${id}`);
     assert.equal(await page.locator('h2.template-title').textContent(), WARM);
-    const facts = await page.locator('dl.facts').first().evaluate((dl: DomElement) =>
-      Object.fromEntries(Array.from(dl.querySelectorAll('dt'), (dt) => [dt.textContent ?? '', dt.nextElementSibling?.innerText.trim() ?? ''])),
-    );
+    const facts = await page
+      .locator('dl.facts')
+      .first()
+      .evaluate((dl: DomElement) =>
+        Object.fromEntries(Array.from(dl.querySelectorAll('dt'), (dt) => [dt.textContent ?? '', dt.nextElementSibling?.innerText.trim() ?? ''])),
+      );
     assert.equal(facts.Service, service);
     assert.equal(facts.Hits, '5 since first seen (approximate)');
     assert.match(facts.Sample, /^order 10[0-4] accepted$/);

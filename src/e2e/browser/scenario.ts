@@ -43,10 +43,22 @@ export async function sendFailures(svc: RunningAllInOne, names: Names): Promise<
     const root = t.span(names.frontend, 'GET /checkout', { kind: SpanKind.SERVER, startMs: at(-400), endMs: at(-50), error: 'upstream failed' });
     t.span(names.frontend, 'load session', { kind: SpanKind.INTERNAL, parent: root, startMs: at(-398), endMs: at(-392) });
     const callCart = t.span(names.frontend, 'POST cart', { kind: SpanKind.CLIENT, parent: root, startMs: at(-390), endMs: at(-60), error: '' });
-    const cart = t.span(names.cart, 'POST /cart/checkout', { kind: SpanKind.SERVER, parent: callCart, startMs: at(-385), endMs: at(-65), error: 'payment failed' });
+    const cart = t.span(names.cart, 'POST /cart/checkout', {
+      kind: SpanKind.SERVER,
+      parent: callCart,
+      startMs: at(-385),
+      endMs: at(-65),
+      error: 'payment failed',
+    });
     t.span(names.cart, 'cache set', { kind: SpanKind.INTERNAL, parent: cart, startMs: at(-380), endMs: at(-100), error: 'cache unavailable' });
     const callPayments = t.span(names.cart, 'POST payments', { kind: SpanKind.CLIENT, parent: cart, startMs: at(-370), endMs: at(-150), error: '' });
-    const payments = t.span(names.payments, 'charge', { kind: SpanKind.SERVER, parent: callPayments, startMs: at(-365), endMs: at(-155), error: 'charge failed' });
+    const payments = t.span(names.payments, 'charge', {
+      kind: SpanKind.SERVER,
+      parent: callPayments,
+      startMs: at(-365),
+      endMs: at(-155),
+      error: 'charge failed',
+    });
     t.span(names.payments, 'db query', { kind: SpanKind.INTERNAL, parent: payments, startMs: at(-360), endMs: at(-200), error: 'card declined 4242' });
     checkoutIds.push(root.spanContext().traceId);
   }
@@ -75,7 +87,9 @@ export async function sendSlowStory(svc: RunningAllInOne, service: string): Prom
   }
   const trustedBefore = metricValue(await metrics(svc), 'svc_assembler_trusted_baselines');
   await sendSpans(svc, normal.take());
-  await until('a trusted baseline for GET /items', async () => (metricValue(await metrics(svc), 'svc_assembler_trusted_baselines') > trustedBefore ? true : undefined));
+  await until('a trusted baseline for GET /items', async () =>
+    metricValue(await metrics(svc), 'svc_assembler_trusted_baselines') > trustedBefore ? true : undefined,
+  );
   const slow = new SdkTraces();
   const root = slow.span(service, 'GET /items', { kind: SpanKind.SERVER, startMs: -900, endMs: -100 });
   slow.span(service, 'SELECT items', { kind: SpanKind.CLIENT, parent: root, startMs: -890, endMs: -200 });

@@ -75,13 +75,20 @@ describe('Stories in the browser', () => {
     };
     await expectEventually('story groups', read, [checkoutRow(), ...[reserveRow(), slowRow()].sort((a, b) => a[1].localeCompare(b[1]))]);
     const figures = async () =>
-      (await page.locator('.figures .figure').evaluateAll((items: DomElement[]) => items.map((item) => [item.querySelector('dt')?.textContent, item.querySelector('dd')?.textContent]))).slice(0, 2);
-    await expectEventually('the overview figures', figures, [['Error stories', '3'], ['Slow stories', '1']]);
+      (
+        await page
+          .locator('.figures .figure')
+          .evaluateAll((items: DomElement[]) => items.map((item) => [item.querySelector('dt')?.textContent, item.querySelector('dd')?.textContent]))
+      ).slice(0, 2);
+    await expectEventually('the overview figures', figures, [
+      ['Error stories', '3'],
+      ['Slow stories', '1'],
+    ]);
     await screenshot(page, 'stories');
     await page.close();
   });
 
-  test('the stories chart draws the newest minute\'s error and slow bars, also with only the slow kind', async () => {
+  test("the stories chart draws the newest minute's error and slow bars, also with only the slow kind", async () => {
     // All stories were sent just now, so both bars sit in the last bucket: the slow bar right of its point.
     const page = await app.page();
     await page.goto('/');
@@ -128,14 +135,14 @@ describe('Stories in the browser', () => {
     await page.close();
   });
 
-  test('a group\'s count filters the page to that group (in the URL) and lists its stories', async () => {
+  test("a group's count filters the page to that group (in the URL) and lists its stories", async () => {
     const page = await app.page();
     await page.goto('/');
     await page.locator('table.groups tr', { hasText: failures.checkoutSummary }).getByRole('button', { name: '2' }).click();
     await page.waitForURL((url) => url.pathname === '/' && /^\d+$/.test(url.searchParams.get('group') ?? ''));
     await expectEventually('only the group', () => groupRows(page), [checkoutRow()]);
     const examples = page.getByRole('region', { name: 'Stories of this group' }).locator('table');
-    await expectEventually('the group\'s stories, newest first', async () => (await tableRows(examples)).map((cells) => [cells[1], cells[3]]), [
+    await expectEventually("the group's stories, newest first", async () => (await tableRows(examples)).map((cells) => [cells[1], cells[3]]), [
       [failures.checkoutSummary, `${failures.checkoutIds[1].slice(0, 12)}…`],
       [failures.checkoutSummary, `${failures.checkoutIds[0].slice(0, 12)}…`],
     ]);
@@ -153,14 +160,18 @@ describe('Stories in the browser', () => {
     await page.waitForURL((url) => url.pathname === `/stories/${storyId}`);
 
     assert.equal(await page.locator('h1.summary-sentence').textContent(), failures.checkoutSummary);
-    const facts = await page.locator('.rc-card dl.facts').evaluate((dl: DomElement) =>
-      Array.from(dl.querySelectorAll('dt'), (dt) => [dt.textContent ?? '', dt.nextElementSibling?.innerText.trim() ?? '']),
-    );
-    assert.deepEqual(facts, [['Service', names.payments], ['Span', 'db query (internal)'], ['Message', 'card declined 4242']]);
+    const facts = await page
+      .locator('.rc-card dl.facts')
+      .evaluate((dl: DomElement) => Array.from(dl.querySelectorAll('dt'), (dt) => [dt.textContent ?? '', dt.nextElementSibling?.innerText.trim() ?? '']));
+    assert.deepEqual(facts, [
+      ['Service', names.payments],
+      ['Span', 'db query (internal)'],
+      ['Message', 'card declined 4242'],
+    ]);
     assert.deepEqual(await page.locator('ol.service-path li').allInnerTexts(), [names.frontend, names.cart, names.payments]);
     assert.deepEqual(await page.locator('ul.also-failed li').allInnerTexts(), [`${names.cart} cache set: cache unavailable`]);
     const examples = page.getByRole('region', { name: 'Other stories of this group' }).locator('table');
-    await expectEventually('the group\'s other story', async () => (await tableRows(examples)).map((cells) => cells[1]), [
+    await expectEventually("the group's other story", async () => (await tableRows(examples)).map((cells) => cells[1]), [
       `${failures.checkoutSummary} (this story)`,
       failures.checkoutSummary,
     ]);

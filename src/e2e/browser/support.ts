@@ -89,12 +89,14 @@ export interface DomElement {
 
 /** The trimmed text of each cell of each body row of `table`, one array per row. */
 export function tableRows(table: Locator): Promise<string[][]> {
-  return table.locator('tbody tr').evaluateAll((rows: DomElement[]) =>
-    rows.map((row) => Array.from(row.querySelectorAll('td'), (cell) => cell.innerText.replace(/\s+/g, ' ').trim())),
-  );
+  return table
+    .locator('tbody tr')
+    .evaluateAll((rows: DomElement[]) => rows.map((row) => Array.from(row.querySelectorAll('td'), (cell) => cell.innerText.replace(/\s+/g, ' ').trim())));
 }
 
 /** Waits for the URL's query string to hold `params` (and the path `pathname`, when given). */
 export async function waitForQuery(page: Page, params: Record<string, string | null>, pathname?: string): Promise<void> {
-  await page.waitForURL((url) => (pathname === undefined || url.pathname === pathname) && Object.entries(params).every(([key, value]) => url.searchParams.get(key) === value));
+  await page.waitForURL(
+    (url) => (pathname === undefined || url.pathname === pathname) && Object.entries(params).every(([key, value]) => url.searchParams.get(key) === value),
+  );
 }

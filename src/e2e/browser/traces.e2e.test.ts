@@ -93,20 +93,31 @@ describe('Traces in the browser', () => {
     await page.goto(`/traces/${traceId}`);
     await page.locator('.wf-row').first().waitFor();
     assert.equal(await page.locator('h1').textContent(), `${names.frontend} · GET /checkout`);
-    const rows = await page.locator('.wf-row').evaluateAll((items: DomElement[]) =>
-      items.map((row) => [row.querySelector('.wf-service')?.textContent, row.querySelector('.wf-span-name')?.textContent, row.querySelector('.wf-error-mark') !== null]),
-    );
+    const rows = await page
+      .locator('.wf-row')
+      .evaluateAll((items: DomElement[]) =>
+        items.map((row) => [
+          row.querySelector('.wf-service')?.textContent,
+          row.querySelector('.wf-span-name')?.textContent,
+          row.querySelector('.wf-error-mark') !== null,
+        ]),
+      );
     const service = [names.frontend, names.frontend, names.frontend, names.cart, names.cart, names.cart, names.payments, names.payments];
     // Every span of the failing chain has an error status; "load session" succeeded.
-    assert.deepEqual(rows, failures.checkoutSpanNames.map((name, i) => [service[i], name, name !== 'load session']));
+    assert.deepEqual(
+      rows,
+      failures.checkoutSpanNames.map((name, i) => [service[i], name, name !== 'load session']),
+    );
     assert.match((await page.locator('.story-meta').textContent()) ?? '', /8 spans · 3 services · 7 error spans · 0 logs/);
 
     await page.locator('.wf-row', { hasText: 'db query' }).click();
     await page.waitForURL((url) => url.searchParams.get('span') !== null);
     assert.equal(await page.locator('#span-title').textContent(), 'db query');
-    const details = await page.locator('.span-details dl.facts').evaluate((dl: DomElement) =>
-      Object.fromEntries(Array.from(dl.querySelectorAll('dt'), (dt) => [dt.textContent ?? '', dt.nextElementSibling?.innerText.trim() ?? ''])),
-    );
+    const details = await page
+      .locator('.span-details dl.facts')
+      .evaluate((dl: DomElement) =>
+        Object.fromEntries(Array.from(dl.querySelectorAll('dt'), (dt) => [dt.textContent ?? '', dt.nextElementSibling?.innerText.trim() ?? ''])),
+      );
     assert.equal(details.Service, names.payments);
     assert.equal(details.Status, 'error: card declined 4242');
     await screenshot(page, 'trace');
@@ -143,13 +154,19 @@ describe('Traces in the browser', () => {
       [names.payments]: 'error',
     });
     const edges = async () => (await page.locator('g.map-edge title').allTextContents()).map((title) => title.replace(/, average .*$/, '')).sort();
-    await expectEventually('an edge per calling pair with calls and errors', edges, [
-      `${names.cart} → ${names.payments}: 2 calls, 2 errors (100 %)`,
-      `${names.frontend} → ${names.cart}: 2 calls, 2 errors (100 %)`,
-      `${names.frontend} → ${names.inventory}: 1 call, 1 error (100 %)`,
-    ].sort());
+    await expectEventually(
+      'an edge per calling pair with calls and errors',
+      edges,
+      [
+        `${names.cart} → ${names.payments}: 2 calls, 2 errors (100 %)`,
+        `${names.frontend} → ${names.cart}: 2 calls, 2 errors (100 %)`,
+        `${names.frontend} → ${names.inventory}: 1 call, 1 error (100 %)`,
+      ].sort(),
+    );
     // Every rate on one map in one unit.
-    const units = await nodes.evaluateAll((items: DomElement[]) => items.map((node) => /health \w+, [^ ]+\/(\w+) ·/.exec(node.getAttribute('aria-label') ?? '')?.[1] ?? '?'));
+    const units = await nodes.evaluateAll((items: DomElement[]) =>
+      items.map((node) => /health \w+, [^ ]+\/(\w+) ·/.exec(node.getAttribute('aria-label') ?? '')?.[1] ?? '?'),
+    );
     assert.equal(new Set(units).size, 1, `rate units ${units.join(', ')}`);
     // Edge labels sit on opaque plates wider than their text, drawn after every line.
     const plates = await page.locator('svg[aria-label="Service map"]').evaluate((svg: DomElement) => {

@@ -26,11 +26,18 @@ export const listLogAlertsTool = defineTool({
     const all = await getRoute(caller, 'log-alerts', { query: { since: args.since, until: args.until, kind: args.kind, service: args.service } });
     const alerts = args.active_only === true ? all.filter((alert) => alert.active === true) : all;
     const compact = alerts.slice(0, args.limit ?? 20).map(compactAlert);
-    const { answer, shown } = fitList(compact, (items, truncated) => ({ total: alerts.length, alerts: items, ...(truncated ? { truncated } : {}) }), 'alerts', 'narrow with kind, service, active_only or a shorter since');
+    const { answer, shown } = fitList(
+      compact,
+      (items, truncated) => ({ total: alerts.length, alerts: items, ...(truncated ? { truncated } : {}) }),
+      'alerts',
+      'narrow with kind, service, active_only or a shorter since',
+    );
     const active = alerts.filter((alert) => alert.active === true).length;
     const lines = [
       `${alerts.length} log alerts (${active} active)${shown < alerts.length ? `; showing ${shown}` : ''}.`,
-      ...compact.slice(0, 8).map((alert) => `- ${String(alert.kind)}${alert.active === true ? ' (active)' : ''} ${String(alert.service)}: ${clip(alert.template, 120)}`),
+      ...compact
+        .slice(0, 8)
+        .map((alert) => `- ${String(alert.kind)}${alert.active === true ? ' (active)' : ''} ${String(alert.service)}: ${clip(alert.template, 120)}`),
     ];
     return toolAnswer(answer, lines.join('\n'));
   },
@@ -45,16 +52,31 @@ export const searchLogTemplatesTool = defineTool({
   args: {
     ...windowArgs('1h'),
     service: serviceArg('Only templates of this service (exact name).'),
-    q: z.string().min(1).max(200, { error: 'q must be at most 200 characters' }).optional().describe('Case-insensitive substring the template must contain, e.g. "timeout".'),
+    q: z
+      .string()
+      .min(1)
+      .max(200, { error: 'q must be at most 200 characters' })
+      .optional()
+      .describe('Case-insensitive substring the template must contain, e.g. "timeout".'),
     limit: limitArg(200, 20, 'templates'),
   },
   async run(caller, args) {
     const templates = await getRoute(caller, 'log-templates', { query: { since: args.since, until: args.until, service: args.service, q: args.q } });
     const compact = templates.slice(0, args.limit ?? 20).map(compactTemplate);
-    const { answer, shown } = fitList(compact, (items, truncated) => ({ returned: templates.length, templates: items, ...(truncated ? { truncated } : {}) }), 'templates', 'narrow with service, q or a shorter since');
+    const { answer, shown } = fitList(
+      compact,
+      (items, truncated) => ({ returned: templates.length, templates: items, ...(truncated ? { truncated } : {}) }),
+      'templates',
+      'narrow with service, q or a shorter since',
+    );
     const lines = [
       `${templates.length} templates${shown < templates.length ? `; showing ${shown}` : ''}.`,
-      ...compact.slice(0, 8).map((t) => `- ${String(t.template_id)} ${String(t.service)} x${String(t.hits_in_window)}${t.alerting === true ? ' ALERTING' : ''}: ${clip(t.template, 120)}`),
+      ...compact
+        .slice(0, 8)
+        .map(
+          (t) =>
+            `- ${String(t.template_id)} ${String(t.service)} x${String(t.hits_in_window)}${t.alerting === true ? ' ALERTING' : ''}: ${clip(t.template, 120)}`,
+        ),
     ];
     return toolAnswer(answer, lines.join('\n'));
   },
@@ -65,10 +87,14 @@ export const getLogTemplateTool = defineTool({
   title: 'Get a log template',
   description:
     'One log template by template_id with a sample line, hits in the window (default the last 24 hours), its up to 20 most recent hits (time, trace_id, span_id, severity, story_id), ' +
-    'its alerts of the 7 days before the window end, and its silence setting. Follow a recent hit\'s story_id with get_story or its trace_id with get_trace.',
+    "its alerts of the 7 days before the window end, and its silence setting. Follow a recent hit's story_id with get_story or its trace_id with get_trace.",
   args: { template_id: decimalIdArg('template_id').describe('The template id: an unsigned 64-bit integer as a decimal string.'), ...windowArgs('24h') },
   async run(caller, args) {
-    const detail = await getRoute(caller, 'log-templates/:id', { params: { id: args.template_id }, query: { since: args.since, until: args.until }, notFoundMessage: `no log template ${args.template_id}` });
+    const detail = await getRoute(caller, 'log-templates/:id', {
+      params: { id: args.template_id },
+      query: { since: args.since, until: args.until },
+      notFoundMessage: `no log template ${args.template_id}`,
+    });
     const template = detail.template;
     const alerts = detail.alerts.map(compactAlert);
     const fixed = {
@@ -79,7 +105,12 @@ export const getLogTemplateTool = defineTool({
       silence: detail.silence,
       alerts_total: alerts.length,
     };
-    const { answer } = fitList(alerts, (items, truncated) => ({ ...fixed, alerts: items, ...(truncated ? { truncated } : {}) }), 'alerts', 'list_log_alerts with the service and a kind');
+    const { answer } = fitList(
+      alerts,
+      (items, truncated) => ({ ...fixed, alerts: items, ...(truncated ? { truncated } : {}) }),
+      'alerts',
+      'list_log_alerts with the service and a kind',
+    );
     const text = `Template ${args.template_id} of ${String(template.service)}: ${clip(template.template, 200)}. ${fixed.hits_in_window} hits in the window, ${detail.recent.length} recent, ${alerts.length} alerts${template.alerting === true ? ' (alerting)' : ''}.`;
     return toolAnswer(answer, text);
   },

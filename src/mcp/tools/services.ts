@@ -13,12 +13,21 @@ type Row = Record<string, unknown>;
 export const listServicesTool = defineTool({
   name: 'list_services',
   title: 'List services',
-  description: 'Names of the services with spans in the last 24 hours, sorted (at most 500). Use a name with get_service_health, search_traces or the service filters.',
+  description:
+    'Names of the services with spans in the last 24 hours, sorted (at most 500). Use a name with get_service_health, search_traces or the service filters.',
   args: {},
   async run(caller) {
     const names = await getRoute(caller, 'services', {});
-    const { answer, shown } = fitList(names, (items, truncated) => ({ total: names.length, services: items, ...(truncated ? { truncated } : {}) }), 'services', 'use search_traces or list_story_groups with a service filter');
-    return toolAnswer(answer, `${names.length} services${shown < names.length ? ` (showing ${shown})` : ''}: ${names.slice(0, 30).join(', ')}${names.length > 30 ? ', …' : ''}`);
+    const { answer, shown } = fitList(
+      names,
+      (items, truncated) => ({ total: names.length, services: items, ...(truncated ? { truncated } : {}) }),
+      'services',
+      'use search_traces or list_story_groups with a service filter',
+    );
+    return toolAnswer(
+      answer,
+      `${names.length} services${shown < names.length ? ` (showing ${shown})` : ''}: ${names.slice(0, 30).join(', ')}${names.length > 30 ? ', …' : ''}`,
+    );
   },
 });
 
@@ -27,7 +36,10 @@ const SERIES_POINTS = 24;
 type RedBucket = RouteReply<'services/:service'>['buckets'][number];
 
 /** The RED series cut to at most 24 points (mean rate, rate-weighted error ratio, largest p99); points without calls omitted. */
-export function summariseRed(buckets: RedBucket[], bucketSecs: number): { bucket_secs: number; points: { bucket: number; rate: number; error_ratio: number; p99_ms: number }[] } {
+export function summariseRed(
+  buckets: RedBucket[],
+  bucketSecs: number,
+): { bucket_secs: number; points: { bucket: number; rate: number; error_ratio: number; p99_ms: number }[] } {
   const per = Math.max(1, Math.ceil(buckets.length / SERIES_POINTS));
   const points = [];
   for (let i = 0; i < buckets.length; i += per) {
@@ -48,17 +60,29 @@ export function summariseRed(buckets: RedBucket[], bucketSecs: number): { bucket
 const round = (value: number): number => Math.round(value * 1000) / 1000;
 
 function neighbour(edge: Row, other: string): Row {
-  return exactValues({ service: edge[other], calls: edge.calls, errors: edge.errors, error_rate: edge.error_rate, avg_duration_ms: nsToMs(edge.avg_duration_ns) }) as Row;
+  return exactValues({
+    service: edge[other],
+    calls: edge.calls,
+    errors: edge.errors,
+    error_rate: edge.error_rate,
+    avg_duration_ms: nsToMs(edge.avg_duration_ns),
+  }) as Row;
 }
 
 export const getServiceHealthTool = defineTool({
   name: 'get_service_health',
-  title: 'Get a service\'s health',
+  title: "Get a service's health",
   description:
     'Health of one service over a window (default the last hour): calls, errors and error ratio of its server and consumer spans, request rate, p50/p95/p99 latency, ' +
     'the RED series summarised to at most 24 points (points without calls omitted), its map health (ok, slow or error) with p99 against its 24-hour baseline p99, ' +
     'and its callers and callees with calls, errors and error rates. Follow with list_story_groups or search_traces filtered by the service.',
-  args: { service: requiredString('service').min(1, { error: 'service must not be empty' }).max(200, { error: 'service must be at most 200 characters' }).describe('The service name (see list_services).'), ...windowArgs('1h') },
+  args: {
+    service: requiredString('service')
+      .min(1, { error: 'service must not be empty' })
+      .max(200, { error: 'service must be at most 200 characters' })
+      .describe('The service name (see list_services).'),
+    ...windowArgs('1h'),
+  },
   async run(caller, args) {
     const window = { since: args.since, until: args.until };
     const red = await getRoute(caller, 'services/:service', {
@@ -82,15 +106,33 @@ export const getServiceHealthTool = defineTool({
       calls,
       errors,
       error_ratio: calls > 0 ? round(errors / calls) : 0,
-      rate_per_sec: { mean: round(active.length > 0 ? active.reduce((sum, b) => sum + b.rate, 0) / buckets.length : 0), max: round(Math.max(0, ...buckets.map((b) => b.rate))) },
+      rate_per_sec: {
+        mean: round(active.length > 0 ? active.reduce((sum, b) => sum + b.rate, 0) / buckets.length : 0),
+        max: round(Math.max(0, ...buckets.map((b) => b.rate))),
+      },
       p99_ms_max: Math.max(0, ...active.map((b) => nsToMs(b.p99_ns))),
       p95_ms_max: Math.max(0, ...active.map((b) => nsToMs(b.p95_ns))),
       p50_ms_max: Math.max(0, ...active.map((b) => nsToMs(b.p50_ns))),
-      health: node === undefined ? null : exactValues({ health: node.health, error_ratio: node.error_ratio, p99_ns: node.p99_ns, baseline_p99_ns: node.baseline_p99_ns, p99_ms: nsToMs(node.p99_ns), baseline_p99_ms: nsToMs(node.baseline_p99_ns) }),
+      health:
+        node === undefined
+          ? null
+          : exactValues({
+              health: node.health,
+              error_ratio: node.error_ratio,
+              p99_ns: node.p99_ns,
+              baseline_p99_ns: node.baseline_p99_ns,
+              p99_ms: nsToMs(node.p99_ns),
+              baseline_p99_ms: nsToMs(node.baseline_p99_ns),
+            }),
       series: summariseRed(buckets, red.bucket_secs),
       callers,
     };
-    const { answer } = fitList(callees, (shown, truncated) => ({ ...fixed, callees: shown, ...(truncated ? { truncated } : {}) }), 'callees', 'a shorter since');
+    const { answer } = fitList(
+      callees,
+      (shown, truncated) => ({ ...fixed, callees: shown, ...(truncated ? { truncated } : {}) }),
+      'callees',
+      'a shorter since',
+    );
     const worstCallee = callees[0];
     const text =
       `${args.service}: ${calls} calls, ${errors} errors (${(fixed.error_ratio * 100).toFixed(1)}%), p99 up to ${fixed.p99_ms_max} ms, health ${String(node?.health ?? 'unknown')}. ` +

@@ -20,7 +20,13 @@ function compactBaselineDiff(diff: Story['baseline_diff']): Row | null {
   return exactValues({
     new_ops: diff.new_ops.slice(0, MAX_DIFF_OPS),
     missing_ops: diff.missing_ops.slice(0, MAX_DIFF_OPS),
-    slower_ops: diff.slower_ops.slice(0, MAX_DIFF_OPS).map((op) => ({ op: op.op, duration_ns: op.duration_ns, baseline_p95_ns: op.baseline_p95_ns, duration_ms: nsToMs(op.duration_ns), baseline_p95_ms: nsToMs(op.baseline_p95_ns) })),
+    slower_ops: diff.slower_ops.slice(0, MAX_DIFF_OPS).map((op) => ({
+      op: op.op,
+      duration_ns: op.duration_ns,
+      baseline_p95_ns: op.baseline_p95_ns,
+      duration_ms: nsToMs(op.duration_ns),
+      baseline_p95_ms: nsToMs(op.baseline_p95_ns),
+    })),
   }) as Row;
 }
 
@@ -42,12 +48,27 @@ export function compactStory(story: Story): { fixed: Row; logs: Row[] } {
     endpoint_name: story.endpoint_name,
     root_cause: { ...story.root_cause, message: clip(story.root_cause.message, 500) },
     path_services: story.path_services,
-    path_spans: pathSpans.slice(0, MAX_PATH_SPANS).map((span) => ({ span_id: span.span_id, service: span.service, name: span.name, kind: span.kind, status: span.status, duration_ms: nsToMs(span.duration_ns) })),
+    path_spans: pathSpans.slice(0, MAX_PATH_SPANS).map((span) => ({
+      span_id: span.span_id,
+      service: span.service,
+      name: span.name,
+      kind: span.kind,
+      status: span.status,
+      duration_ms: nsToMs(span.duration_ns),
+    })),
     ...(pathSpans.length > MAX_PATH_SPANS ? { path_spans_total: pathSpans.length } : {}),
     critical_path: {
-      top: critical.top.map((top) => ({ span_id: top.span_id, service: top.service, name: top.name, self_time_ns: top.self_time_ns, self_ms: nsToMs(top.self_time_ns) })),
+      top: critical.top.map((top) => ({
+        span_id: top.span_id,
+        service: top.service,
+        name: top.name,
+        self_time_ns: top.self_time_ns,
+        self_ms: nsToMs(top.self_time_ns),
+      })),
       segments_total: critical.segments.length,
-      segments: critical.segments.slice(0, MAX_SEGMENTS).map((segment) => ({ span_id: segment.span_id, service: segment.service, name: segment.name, start_ns: segment.start_ns, end_ns: segment.end_ns })),
+      segments: critical.segments
+        .slice(0, MAX_SEGMENTS)
+        .map((segment) => ({ span_id: segment.span_id, service: segment.service, name: segment.name, start_ns: segment.start_ns, end_ns: segment.end_ns })),
     },
     baseline_diff: compactBaselineDiff(story.baseline_diff),
     also_failed_total: alsoFailed.length,
@@ -55,7 +76,17 @@ export function compactStory(story: Story): { fixed: Row; logs: Row[] } {
     span_count: story.span_count,
     flags: story.flags,
   }) as Row;
-  const logs = story.logs.map((log) => exactValues({ ts_ns: log.ts_ns, service: log.service, span_id: log.span_id, severity_text: log.severity_text, severity_number: log.severity_number, body: clip(log.body, 400) }) as Row);
+  const logs = story.logs.map(
+    (log) =>
+      exactValues({
+        ts_ns: log.ts_ns,
+        service: log.service,
+        span_id: log.span_id,
+        severity_text: log.severity_text,
+        severity_number: log.severity_number,
+        body: clip(log.body, 400),
+      }) as Row,
+  );
   return { fixed, logs };
 }
 
@@ -64,13 +95,23 @@ export const getStoryTool = defineTool({
   title: 'Get a story',
   description:
     'One story (a failing or slow request, explained) by story_id, which equals its trace id. Returns the root cause (service, span, kind, span_id, message, exception type), ' +
-    'the path of services and spans from the endpoint to the root cause, the critical path with its top 3 self-time contributors, the difference from the endpoint\'s baseline ' +
+    "the path of services and spans from the endpoint to the root cause, the critical path with its top 3 self-time contributors, the difference from the endpoint's baseline " +
     '(new, missing and slower operations; null without a trusted baseline), other failing spans, and the most severe logs of the trace. Use get_trace for the whole span tree.',
-  args: { story_id: traceIdArg('story_id').describe('The story id (32 hexadecimal characters; equals the trace id), e.g. a sample_story_id from whats_wrong.') },
+  args: {
+    story_id: traceIdArg('story_id').describe('The story id (32 hexadecimal characters; equals the trace id), e.g. a sample_story_id from whats_wrong.'),
+  },
   async run(caller, args) {
-    const story = await getRoute(caller, 'stories/:storyId', { params: { storyId: args.story_id }, notFoundMessage: `no story ${args.story_id} (the trace may have neither failed nor run slow; try get_trace)` });
+    const story = await getRoute(caller, 'stories/:storyId', {
+      params: { storyId: args.story_id },
+      notFoundMessage: `no story ${args.story_id} (the trace may have neither failed nor run slow; try get_trace)`,
+    });
     const { fixed, logs } = compactStory(story);
-    const { answer } = fitList(logs, (shown, truncated) => ({ ...fixed, logs_total: logs.length, logs: shown, ...(truncated ? { truncated } : {}) }), 'logs', 'read the logs with get_trace');
+    const { answer } = fitList(
+      logs,
+      (shown, truncated) => ({ ...fixed, logs_total: logs.length, logs: shown, ...(truncated ? { truncated } : {}) }),
+      'logs',
+      'read the logs with get_trace',
+    );
     const rootCause = fixed.root_cause as Row;
     const top = (fixed.critical_path as { top: Row[] }).top.map((t) => `${String(t.service)} "${String(t.name)}" ${String(t.self_ms)} ms`).join(', ');
     const text =

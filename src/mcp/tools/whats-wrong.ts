@@ -26,8 +26,11 @@ export const whatsWrongTool = defineTool({
     'otherwise its last 15 minutes. Then, over the whole window (default the last hour): counts of error and slow stories (a story is one failing or unusually slow request, explained), ' +
     'the top error and slow story groups (most stories first), the log alerts active at the window end, spans per second and the data lag in seconds. ' +
     'service narrows the suspects to that service and what it calls (directly or not) and the groups to those whose root cause is in it; the counts cover every service. Next steps: get_story_group with an evidence fingerprint, get_log_template with an evidence template_id, ' +
-    'get_service_health for a suspect service, get_story with a group\'s sample_story_id for its root cause, list_log_alerts for alert details.',
-  args: { ...windowArgs('1h'), service: serviceArg('Only suspects that are this service or what it calls, and story groups whose root cause is in it (exact name).') },
+    "get_service_health for a suspect service, get_story with a group's sample_story_id for its root cause, list_log_alerts for alert details.",
+  args: {
+    ...windowArgs('1h'),
+    service: serviceArg('Only suspects that are this service or what it calls, and story groups whose root cause is in it (exact name).'),
+  },
   async run(caller, args) {
     const window = { since: args.since, until: args.until };
     const incidentWindow = { since: incidentSince(args.since), until: args.until };
@@ -84,9 +87,16 @@ export const whatsWrongTool = defineTool({
         : [
             `Likeliest cause: ${suspectPlace(first)} (score ${first.score}), because:`,
             ...first.evidence.map((evidence) => `  - ${evidence.kind}: ${evidence.summary}`),
-            ...(others.length === 0 ? [] : [`Also suspected: ${others.map((suspect) => `#${suspect.rank} ${suspectPlace(suspect)} (score ${suspect.score})`).join(', ')}`]),
+            ...(others.length === 0
+              ? []
+              : [`Also suspected: ${others.map((suspect) => `#${suspect.rank} ${suspectPlace(suspect)} (score ${suspect.score})`).join(', ')}`]),
           ]),
-      ...rising.slice(0, 3).map((group) => `- ${group.trend} ${group.kind} x${group.stories} (${group.baseline_stories} in the hour before): ${clip(group.summary, 160)} (fingerprint ${group.fingerprint})`),
+      ...rising
+        .slice(0, 3)
+        .map(
+          (group) =>
+            `- ${group.trend} ${group.kind} x${group.stories} (${group.baseline_stories} in the hour before): ${clip(group.summary, 160)} (fingerprint ${group.fingerprint})`,
+        ),
       `Last ${fixed.window.since}${until}: ${String(overview.error_stories)} error stories in ${errorGroups.length} groups, ` +
         `${String(overview.slow_stories)} slow stories in ${slowGroups.length} groups, ${alerts.length} active log alerts, data lag ${String(overview.data_lag_secs)} s.`,
       ...[...errorGroups.slice(0, 3), ...slowGroups.slice(0, 2)].map(

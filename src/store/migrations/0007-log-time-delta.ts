@@ -16,8 +16,5 @@ import type { Migration } from './migration.js';
 export const migration0007: Migration = {
   version: 7,
   name: 'log-time-delta',
-  statements: [
-    'ALTER TABLE logs MODIFY COLUMN ts_ns CODEC(Delta, LZ4)',
-    'ALTER TABLE logs MODIFY COLUMN observed_ts_ns CODEC(Delta, LZ4)',
-  ],
+  statements: ['ALTER TABLE logs MODIFY COLUMN ts_ns CODEC(Delta, LZ4)', 'ALTER TABLE logs MODIFY COLUMN observed_ts_ns CODEC(Delta, LZ4)'],
 };

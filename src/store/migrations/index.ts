@@ -11,4 +11,14 @@ import { migration0008 } from './0008-log-body-words.js';
 import { migration0009 } from './0009-call-minutes.js';
 import type { Migration } from './migration.js';
 
-export const MIGRATIONS: readonly Migration[] = [migration0001, migration0002, migration0003, migration0004, migration0005, migration0006, migration0007, migration0008, migration0009];
+export const MIGRATIONS: readonly Migration[] = [
+  migration0001,
+  migration0002,
+  migration0003,
+  migration0004,
+  migration0005,
+  migration0006,
+  migration0007,
+  migration0008,
+  migration0009,
+];

@@ -61,7 +61,12 @@ async function readGroupCounts(store: Store, range: IncidentRange, options: Inci
     options,
   );
   if (counts.length === 0) return [];
-  const byId = await readSampleStories(store, counts.map((c) => ({ fingerprint: c.fingerprint, storyId: c.sample_story_id })), { fromNs, toNs }, options);
+  const byId = await readSampleStories(
+    store,
+    counts.map((c) => ({ fingerprint: c.fingerprint, storyId: c.sample_story_id })),
+    { fromNs, toNs },
+    options,
+  );
   const groups: GroupCounts[] = [];
   for (const c of counts) {
     const sample = byId.get(c.sample_story_id);

@@ -14,7 +14,14 @@ export interface AlertFilter {
 }
 
 /** Up to `limit` alerts overlapping the range, newest last_at first; `active` judged at `endMs`. */
-export async function readLogAlerts(store: Store, filter: AlertFilter, endMs: number, nowMs: number, limit: number, options: QueryOptions): Promise<LogAlert[]> {
+export async function readLogAlerts(
+  store: Store,
+  filter: AlertFilter,
+  endMs: number,
+  nowMs: number,
+  limit: number,
+  options: QueryOptions,
+): Promise<LogAlert[]> {
   const where = ['last_at_ns >= {from_ns:Int64}'];
   const params: QueryParams = { from_ns: filter.fromNs, to_ns: filter.toNs, limit };
   // kind, service and template never change between an alert's versions: filtering rows is safe.

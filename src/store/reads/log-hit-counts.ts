@@ -9,7 +9,6 @@ import type { QueryOptions, QueryParams, Store } from '../../model/store.js';
 import { oldestAllowedNs } from '../lifetimes.js';
 import { NS_PER_MINUTE } from '../../util/time-units.js';
 
-
 export interface HitCountFilter {
   /** Window [fromNs, toNs). */
   fromNs: bigint;
@@ -82,7 +81,13 @@ function countsSql(filter: HitCountFilter, bucketSecs: number): { sql: string; p
 }
 
 /** The `limit` templates with most hits in the window, each with its non-empty buckets. */
-export async function readTemplateHitCounts(store: Store, filter: HitCountFilter, bucketSecs: number, limit: number, options: QueryOptions): Promise<TemplateHitCounts[]> {
+export async function readTemplateHitCounts(
+  store: Store,
+  filter: HitCountFilter,
+  bucketSecs: number,
+  limit: number,
+  options: QueryOptions,
+): Promise<TemplateHitCounts[]> {
   if (filter.toNs <= filter.fromNs) return [];
   const { sql, params } = countsSql(filter, bucketSecs);
   const rows = await store.query<{ id: string; hits: string; buckets: [string | number, string | number][] }>(

@@ -12,7 +12,14 @@ function part(name: string, fromSecs: number, toSecs: number): LogPart {
 
 describe('logPart', () => {
   it('reads partition and blocks from a part name, with or without a mutation', () => {
-    assert.deepEqual(logPart('20261127_10_12_1_18', 1n, 2n), { name: '20261127_10_12_1_18', partitionId: '20261127', minBlock: 10n, maxBlock: 12n, minTsNs: 1n, maxTsNs: 2n });
+    assert.deepEqual(logPart('20261127_10_12_1_18', 1n, 2n), {
+      name: '20261127_10_12_1_18',
+      partitionId: '20261127',
+      minBlock: 10n,
+      maxBlock: 12n,
+      minTsNs: 1n,
+      maxTsNs: 2n,
+    });
     assert.equal(logPart('20261127_7_7_0', 1n, 2n)?.maxBlock, 7n);
     assert.equal(logPart('all', 1n, 2n), null);
     assert.equal(logPart('2026_11_27_1_2_0', 1n, 2n), null, 'a partition id with underscores is not a date partition');
@@ -27,7 +34,10 @@ describe('overlapRanges', () => {
   it('finds the stamps two or more parts reach; parts that only touch do not overlap', () => {
     // 0..119 and 100..239 overlap over 100..119; 240..300 starts just past 239; 280..290 inside it.
     const parts = [part('d_1_1_0', 0, 119), part('d_2_2_0', 100, 239), part('d_3_3_0', 240, 300), part('d_4_4_0', 280, 290)];
-    assert.deepEqual(secs(overlapRanges(parts, 0n, 600n * S, NO_EDGE, 8)), [[100, 119], [280, 290]]);
+    assert.deepEqual(secs(overlapRanges(parts, 0n, 600n * S, NO_EDGE, 8)), [
+      [100, 119],
+      [280, 290],
+    ]);
     assert.deepEqual(overlapRanges([part('d_1_1_0', 0, 100), part('d_2_2_0', 200, 300)], 0n, 600n * S, NO_EDGE, 8), [], 'separate hours: none');
   });
 
@@ -40,12 +50,22 @@ describe('overlapRanges', () => {
 
   it('joins the closest ranges past the limit, so more rows count by distinct id, never fewer', () => {
     const parts = [
-      part('d_1_1_0', 0, 10), part('d_2_2_0', 5, 20), // overlap 5..10
-      part('d_3_3_0', 100, 110), part('d_4_4_0', 108, 120), // 108..110
-      part('d_5_5_0', 112, 130), part('d_6_6_0', 115, 140), // 112..130, with d_4 and then d_6
+      part('d_1_1_0', 0, 10),
+      part('d_2_2_0', 5, 20), // overlap 5..10
+      part('d_3_3_0', 100, 110),
+      part('d_4_4_0', 108, 120), // 108..110
+      part('d_5_5_0', 112, 130),
+      part('d_6_6_0', 115, 140), // 112..130, with d_4 and then d_6
     ];
-    assert.deepEqual(secs(overlapRanges(parts, 0n, 600n * S, NO_EDGE, 3)), [[5, 10], [108, 110], [112, 130]]);
-    assert.deepEqual(secs(overlapRanges(parts, 0n, 600n * S, NO_EDGE, 2)), [[5, 10], [108, 130]]);
+    assert.deepEqual(secs(overlapRanges(parts, 0n, 600n * S, NO_EDGE, 3)), [
+      [5, 10],
+      [108, 110],
+      [112, 130],
+    ]);
+    assert.deepEqual(secs(overlapRanges(parts, 0n, 600n * S, NO_EDGE, 2)), [
+      [5, 10],
+      [108, 130],
+    ]);
     assert.deepEqual(secs(overlapRanges(parts, 0n, 600n * S, NO_EDGE, 1)), [[5, 130]]);
   });
 });
@@ -61,7 +81,10 @@ describe('distinctRanges', () => {
 });
 
 describe('reachesOutside', () => {
-  const ranges = [{ fromNs: 100n * S, toNs: 200n * S }, { fromNs: 300n * S, toNs: 400n * S }];
+  const ranges = [
+    { fromNs: 100n * S, toNs: 200n * S },
+    { fromNs: 300n * S, toNs: 400n * S },
+  ];
   it('says whether a part reaches a stamp of the window outside the ranges', () => {
     assert.equal(reachesOutside([part('d_7_7_0', 120, 180)], ranges, 0n, 1000n * S), false);
     assert.equal(reachesOutside([part('d_7_7_0', 350, 400)], ranges, 0n, 1000n * S), false);
@@ -82,7 +105,7 @@ describe('partsAdded', () => {
     assert.deepEqual(partsAdded(before, after), []);
   });
 
-  it('finds an inserted part, and a merge that took one in, by a block above the partition\'s highest', () => {
+  it("finds an inserted part, and a merge that took one in, by a block above the partition's highest", () => {
     const inserted = part('20261127_7_7_0', 10, 20);
     const mergedIn = part('20261127_1_8_2', 0, 130);
     const newDay = part('20261128_1_1_0', 90000, 90001);

@@ -52,7 +52,11 @@ export type SeverityLevel = (typeof SEVERITY_LEVELS)[number];
 const REPLAY_HEADROOM = 2;
 
 /** The widening slices a search reads, as shares [numerator, denominator] of its time range. */
-const SLICE_SHARES: readonly [number, number][] = [[1, 64], [1, 8], [1, 1]];
+const SLICE_SHARES: readonly [number, number][] = [
+  [1, 64],
+  [1, 8],
+  [1, 1],
+];
 
 /** `%`, `_` and `\` are LIKE's own characters; a word matches them literally. */
 function likeContains(word: string): string {
@@ -295,7 +299,12 @@ async function readLogParts(store: Store, options: QueryOptions): Promise<LogPar
  * plainly could hold twins of those rows, and then the count is taken again with the new ranges (at
  * last with distinct ids everywhere).
  */
-export async function countLogs(store: Store, filter: LogSearchFilter, bucketSecs: number, options: QueryOptions): Promise<{ bucket: number; level: SeverityLevel; n: number }[]> {
+export async function countLogs(
+  store: Store,
+  filter: LogSearchFilter,
+  bucketSecs: number,
+  options: QueryOptions,
+): Promise<{ bucket: number; level: SeverityLevel; n: number }[]> {
   if (filter.toNs <= filter.fromNs) return [];
   const everything: StampRange[] = [{ fromNs: filter.fromNs, toNs: filter.toNs - 1n }];
   let parts = await readLogParts(store, options);
@@ -332,11 +341,13 @@ async function countWithRanges(
   } else if (distinct.length === 1 && only !== undefined && only.fromNs <= filter.fromNs && only.toNs >= filter.toNs - 1n) {
     n = 'uniqExact(log_id)';
   } else {
-    const inRanges = distinct.map((range, i) => {
-      params[`distinct_from_${i}`] = range.fromNs;
-      params[`distinct_to_${i}`] = range.toNs;
-      return `(ts_ns >= {distinct_from_${i}:Int64} AND ts_ns <= {distinct_to_${i}:Int64})`;
-    }).join(' OR ');
+    const inRanges = distinct
+      .map((range, i) => {
+        params[`distinct_from_${i}`] = range.fromNs;
+        params[`distinct_to_${i}`] = range.toNs;
+        return `(ts_ns >= {distinct_from_${i}:Int64} AND ts_ns <= {distinct_to_${i}:Int64})`;
+      })
+      .join(' OR ');
     n = `countIf(NOT (${inRanges})) + uniqExactIf(log_id, ${inRanges})`;
   }
   // Text words without a service, template or trace read every body of the window: their cheap

@@ -16,7 +16,12 @@ export interface TemplateInfoRow {
 }
 
 /** The newest version of each given template still within the templates lifetime. */
-export async function readTemplateRows(store: Store, templateIds: readonly string[], nowMs: number, options: QueryOptions): Promise<Map<string, TemplateInfoRow>> {
+export async function readTemplateRows(
+  store: Store,
+  templateIds: readonly string[],
+  nowMs: number,
+  options: QueryOptions,
+): Promise<Map<string, TemplateInfoRow>> {
   if (templateIds.length === 0) return new Map();
   const rows = await store.query<{ id: string; service: string; text: string; n: string; first_ns: string; last_ns: string; sev: number; sample_text: string }>(
     `SELECT toString(template_id) AS id, argMax(service, updated_at_ms) AS service, argMax(template, updated_at_ms) AS text,

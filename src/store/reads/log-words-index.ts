@@ -64,7 +64,12 @@ async function indexLimits(store: Store, options: QueryOptions): Promise<IndexLi
  * A part written after this look-up may pass the limit; the engine then matches row by row there,
  * slower but with the same result.
  */
-export async function wordsThroughIndex(store: Store, words: readonly string[], parts: readonly string[] | null, options: QueryOptions): Promise<ReadonlySet<string>> {
+export async function wordsThroughIndex(
+  store: Store,
+  words: readonly string[],
+  parts: readonly string[] | null,
+  options: QueryOptions,
+): Promise<ReadonlySet<string>> {
   const candidates = [...new Set(words)].filter((w) => LETTERS.test(w));
   if (candidates.length === 0) return new Set();
   const limits = await indexLimits(store, options);

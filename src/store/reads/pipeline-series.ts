@@ -68,7 +68,12 @@ function params(filter: SeriesFilter, fromMs: number) {
     bucket_ms: filter.bucketSecs * 1000,
     bucket_secs: filter.bucketSecs,
     // One parameter pair per label (at most 8): a plain map lookup per row, cheaper than a lambda.
-    ...Object.fromEntries(filter.labels.flatMap(([key, value], i) => [[`label_key_${i}`, key], [`label_value_${i}`, value]])),
+    ...Object.fromEntries(
+      filter.labels.flatMap(([key, value], i) => [
+        [`label_key_${i}`, key],
+        [`label_value_${i}`, value],
+      ]),
+    ),
     ...(filter.job === undefined ? {} : { job: filter.job }),
   };
 }
@@ -121,7 +126,9 @@ export async function readIncreases(store: Store, filter: SeriesFilter, byLe: bo
     params(filter, filter.startMs - PREVIOUS_SAMPLE_LOOKBACK_MS),
     options,
   );
-  return rows.map((row) => (byLe ? { bucket: Number(row.bucket), le: String(row.le), value: Number(row.increase) } : { bucket: Number(row.bucket), value: Number(row.increase) }));
+  return rows.map((row) =>
+    byLe ? { bucket: Number(row.bucket), le: String(row.le), value: Number(row.increase) } : { bucket: Number(row.bucket), value: Number(row.increase) },
+  );
 }
 
 /**

@@ -54,13 +54,7 @@ export interface SampleRow {
  * Groups with stories in the filter's range, most stories first (then most recent), at most
  * `limit`; per-bucket counts on the epoch grid of `bucketSecs`, empty buckets left out.
  */
-export async function readStoryGroups(
-  store: Store,
-  filter: StoryFilter,
-  bucketSecs: number,
-  limit: number,
-  options: QueryOptions,
-): Promise<StoryGroup[]> {
+export async function readStoryGroups(store: Store, filter: StoryFilter, bucketSecs: number, limit: number, options: QueryOptions): Promise<StoryGroup[]> {
   const latest = latestStoriesSql(filter);
   // Counted per (group, bucket) first, then folded per group: one pass gives totals, first and
   // last story, the newest story and the bucket series together.

@@ -81,7 +81,10 @@ export type RouteParams<N extends RouteName> = { [P in PathParams<N>]: string } 
  * The path of route `name`: path parameters filled in (percent-encoded), every other parameter in the
  * query, empty values left out so the server applies its defaults.
  */
-export function apiRoute<N extends RouteName>(name: N, ...[params]: [PathParams<N>] extends [never] ? [params?: Record<string, QueryValue>] : [params: RouteParams<N>]): RoutePath<N> {
+export function apiRoute<N extends RouteName>(
+  name: N,
+  ...[params]: [PathParams<N>] extends [never] ? [params?: Record<string, QueryValue>] : [params: RouteParams<N>]
+): RoutePath<N> {
   const values: Record<string, QueryValue> = params ?? {};
   const inPath = new Set<string>();
   const path = name.replace(/:([A-Za-z]+)/g, (_match, param: string) => {

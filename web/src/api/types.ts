@@ -5,7 +5,16 @@
 // approximate numbers, which the app accepts because it only displays and positions them. Ids stay strings.
 
 import type { incidentEvidence, incidentEvidenceKind, incidentGroup, incidentGroupTrend, incidents, incidentSuspect } from '../../../src/api/schemas/incidents';
-import type { logAlert, logSearchPage, logSearchRow, logSeries, logTemplate, logTemplateDetail, severityLevel, silenceSetting } from '../../../src/api/schemas/logs';
+import type {
+  logAlert,
+  logSearchPage,
+  logSearchRow,
+  logSeries,
+  logTemplate,
+  logTemplateDetail,
+  severityLevel,
+  silenceSetting,
+} from '../../../src/api/schemas/logs';
 import type { appConfig, lagRow, pipelineSeries } from '../../../src/api/schemas/pipeline';
 import type {
   criticalSegment,

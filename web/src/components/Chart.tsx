@@ -24,7 +24,16 @@ function cssColor(color: string, element: HTMLElement): string {
  * width) the time scale reaches half a bucket past the first and last point, so every bar shows,
  * including one drawn right of the newest point. `counts` puts y ticks on whole numbers only.
  */
-export function Chart({ title, xs, series, height = 180, format = (v: number) => String(v), yMin, stepSecs, counts = false }: {
+export function Chart({
+  title,
+  xs,
+  series,
+  height = 180,
+  format = (v: number) => String(v),
+  yMin,
+  stepSecs,
+  counts = false,
+}: {
   title: string;
   xs: number[];
   series: ChartSeries[];

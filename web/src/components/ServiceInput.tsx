@@ -10,7 +10,15 @@ export function ServiceInput({ value, onChange, label = 'Service', id }: { value
   return (
     <span className="field">
       <label htmlFor={inputId}>{label}</label>
-      <input id={inputId} list={`${inputId}-list`} value={value} maxLength={200} placeholder="any" onChange={(event) => onChange(event.target.value)} spellCheck={false} />
+      <input
+        id={inputId}
+        list={`${inputId}-list`}
+        value={value}
+        maxLength={200}
+        placeholder="any"
+        onChange={(event) => onChange(event.target.value)}
+        spellCheck={false}
+      />
       <datalist id={`${inputId}-list`}>
         {(data ?? []).map((service) => (
           <option key={service} value={service} />

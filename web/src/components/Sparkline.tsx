@@ -6,7 +6,16 @@ import { formatLocal } from '../lib/format';
  * API, so bars are placed by time, not by index. All bars are one SVG path: a page of 100 groups
  * would otherwise build 12,000 elements.
  */
-export function Sparkline({ buckets, bucketSecs, startMs, endMs, label, width = 120, height = 24, tone = 'accent' }: {
+export function Sparkline({
+  buckets,
+  bucketSecs,
+  startMs,
+  endMs,
+  label,
+  width = 120,
+  height = 24,
+  tone = 'accent',
+}: {
   buckets: Pair[];
   bucketSecs: number;
   startMs: number;

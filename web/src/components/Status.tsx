@@ -31,8 +31,8 @@ export function Loading({ what }: { what: string }) {
 export function SendDataHint() {
   return (
     <p>
-      Send OpenTelemetry traces and logs to <code>:4317</code> (OTLP/gRPC) or <code>:4318</code> (OTLP/HTTP, <code>/v1/traces</code> and{' '}
-      <code>/v1/logs</code>), or widen the time window.
+      Send OpenTelemetry traces and logs to <code>:4317</code> (OTLP/gRPC) or <code>:4318</code> (OTLP/HTTP, <code>/v1/traces</code> and <code>/v1/logs</code>),
+      or widen the time window.
     </p>
   );
 }

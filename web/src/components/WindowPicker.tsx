@@ -15,7 +15,11 @@ export function WindowPicker({ defaultSince }: { defaultSince: string }) {
   return (
     <div className="window-picker" role="group" aria-label="Time window">
       <label htmlFor={sinceId}>Last</label>
-      <select id={sinceId} value={since === '' ? defaultSince : since} onChange={(event) => setQuery({ since: event.target.value === defaultSince ? null : event.target.value })}>
+      <select
+        id={sinceId}
+        value={since === '' ? defaultSince : since}
+        onChange={(event) => setQuery({ since: event.target.value === defaultSince ? null : event.target.value })}
+      >
         {presets.map((preset) => (
           <option key={preset} value={preset}>
             {preset}

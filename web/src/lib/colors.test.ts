@@ -8,7 +8,20 @@ const apart = (a: number, b: number) => Math.min(Math.abs(a - b), 360 - Math.abs
 describe('service colours', () => {
   it('gives the first 12 services 12 different hues, at least 26 degrees apart, none near the error red', () => {
     resetServiceColors();
-    const services = ['web-frontend', 'payment-svc', 'checkout-svc', 'cart', 'ad', 'email', 'quote', 'shipping', 'currency', 'fraud-detection', 'accounting', 'kafka'];
+    const services = [
+      'web-frontend',
+      'payment-svc',
+      'checkout-svc',
+      'cart',
+      'ad',
+      'email',
+      'quote',
+      'shipping',
+      'currency',
+      'fraud-detection',
+      'accounting',
+      'kafka',
+    ];
     assignServiceColors([...services].sort());
     const hues = services.map(serviceHue);
     assert.equal(new Set(hues).size, 12);

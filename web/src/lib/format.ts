@@ -30,7 +30,14 @@ function trim(value: number): string {
   return String(Number(value.toPrecision(3)));
 }
 
-const localFormat = new Intl.DateTimeFormat(undefined, { year: 'numeric', month: 'short', day: 'numeric', hour: '2-digit', minute: '2-digit', second: '2-digit' });
+const localFormat = new Intl.DateTimeFormat(undefined, {
+  year: 'numeric',
+  month: 'short',
+  day: 'numeric',
+  hour: '2-digit',
+  minute: '2-digit',
+  second: '2-digit',
+});
 const localTimeOnly = new Intl.DateTimeFormat(undefined, { hour: '2-digit', minute: '2-digit', second: '2-digit' });
 
 /** Local date and time of a Unix-ms instant. */
@@ -40,7 +47,10 @@ export function formatLocal(ms: number, timeOnly = false): string {
 
 /** ISO 8601 UTC of a Unix-ms instant, shown on hover. */
 export function formatUtc(ms: number): string {
-  return new Date(ms).toISOString().replace('T', ' ').replace(/\.\d+Z$/, ' UTC');
+  return new Date(ms)
+    .toISOString()
+    .replace('T', ' ')
+    .replace(/\.\d+Z$/, ' UTC');
 }
 
 export const nsToMs = (ns: number): number => ns / NS_PER_MS;

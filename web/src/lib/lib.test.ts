@@ -67,13 +67,25 @@ describe('window parameters', () => {
 describe('safeNext', () => {
   it('keeps paths inside the app and sends everything else to /', () => {
     assert.equal(safeNext('/map?since=6h'), '/map?since=6h');
-    for (const bad of ['', 'https://evil.example', '//evil.example', '/\\evil.example', '/api/v1/stories/x', '/login?next=/']) assert.equal(safeNext(bad), '/', bad);
+    for (const bad of ['', 'https://evil.example', '//evil.example', '/\\evil.example', '/api/v1/stories/x', '/login?next=/'])
+      assert.equal(safeNext(bad), '/', bad);
   });
 });
 
 describe('alignSeries', () => {
   it('places sparse buckets on the window grid and fills the gaps', () => {
-    const { xs, values } = alignSeries([[[120, 5], [300, 2]]], 100, 360, 60, 0);
+    const { xs, values } = alignSeries(
+      [
+        [
+          [120, 5],
+          [300, 2],
+        ],
+      ],
+      100,
+      360,
+      60,
+      0,
+    );
     assert.deepEqual(xs, [60, 120, 180, 240, 300]);
     assert.deepEqual(values[0], [0, 5, 0, 0, 2]);
     assert.deepEqual(alignSeries([[[180, 1]]], 120, 240, 60, null).values[0], [null, 1]);

@@ -4,7 +4,13 @@
  * Aligns sparse `[x, value]` series (empty buckets omitted) on one x grid of `stepSecs` over the
  * window, filling gaps with `fill` (0 for counts, null for quantiles).
  */
-export function alignSeries(lists: [number, number | null][][], startSecs: number, endSecs: number, stepSecs: number, fill: number | null): { xs: number[]; values: (number | null)[][] } {
+export function alignSeries(
+  lists: [number, number | null][][],
+  startSecs: number,
+  endSecs: number,
+  stepSecs: number,
+  fill: number | null,
+): { xs: number[]; values: (number | null)[][] } {
   const step = Math.max(1, stepSecs);
   const first = Math.floor(startSecs / step) * step;
   const xs: number[] = [];

@@ -32,7 +32,13 @@ export default function LoginPage() {
       navigate(next, { replace: true });
     } catch (failure) {
       const message = (failure as Error).message;
-      setError(message === 'unauthorized' ? 'Wrong username or password.' : message === 'too many attempts' ? 'Too many attempts: wait a few minutes and try again.' : message);
+      setError(
+        message === 'unauthorized'
+          ? 'Wrong username or password.'
+          : message === 'too many attempts'
+            ? 'Too many attempts: wait a few minutes and try again.'
+            : message,
+      );
     } finally {
       setBusy(false);
     }
@@ -48,7 +54,14 @@ export default function LoginPage() {
         </span>
         <span className="field">
           <label htmlFor="password">Password</label>
-          <input id="password" type="password" autoComplete="current-password" value={password} onChange={(event) => setPassword(event.target.value)} required />
+          <input
+            id="password"
+            type="password"
+            autoComplete="current-password"
+            value={password}
+            onChange={(event) => setPassword(event.target.value)}
+            required
+          />
         </span>
         <button type="submit" disabled={busy}>
           {busy ? 'Signing in…' : 'Sign in'}

@@ -64,7 +64,9 @@ function PipelineChart({ spec, since, until, dataStartMs }: { spec: ChartSpec; s
     const controller = new AbortController();
     setResult(null);
     Promise.all(
-      spec.series.map((s) => fetchRoute(apiRoute('pipeline/series', { metric: s.metric, kind: s.kind, job: s.job, labels: s.labels, since, until }), { signal: controller.signal })),
+      spec.series.map((s) =>
+        fetchRoute(apiRoute('pipeline/series', { metric: s.metric, kind: s.kind, job: s.job, labels: s.labels, since, until }), { signal: controller.signal }),
+      ),
     ).then(
       (series) => setResult({ series }),
       (error: Error) => {
@@ -116,9 +118,15 @@ function LagTable() {
             <tr>
               <th scope="col">Group</th>
               <th scope="col">Topic</th>
-              <th scope="col" className="num">Committed</th>
-              <th scope="col" className="num">End</th>
-              <th scope="col" className="num">Lag</th>
+              <th scope="col" className="num">
+                Committed
+              </th>
+              <th scope="col" className="num">
+                End
+              </th>
+              <th scope="col" className="num">
+                Lag
+              </th>
             </tr>
           </thead>
           <tbody>

@@ -26,7 +26,13 @@ const PALETTE = ['--accent', '--ok', '--slow', '--error', '--violet', '--muted']
 export const PIPELINE: ComponentCharts[] = [
   {
     component: 'Scrapes',
-    charts: [{ title: 'Targets up (1 = scraped)', unit: 'count', series: JOBS.map((job, i) => ({ label: job, metric: 'up', kind: 'gauge' as const, job, color: PALETTE[i] })) }],
+    charts: [
+      {
+        title: 'Targets up (1 = scraped)',
+        unit: 'count',
+        series: JOBS.map((job, i) => ({ label: job, metric: 'up', kind: 'gauge' as const, job, color: PALETTE[i] })),
+      },
+    ],
   },
   {
     component: 'Ingest',
@@ -70,7 +76,11 @@ export const PIPELINE: ComponentCharts[] = [
           { label: 'insert failures', metric: 'svc_writer_insert_failures_total', kind: 'rate', color: '--slow' },
         ],
       },
-      { title: 'Rows waiting for insert', unit: 'count', series: [{ label: 'buffered rows', metric: 'svc_writer_buffered_rows', kind: 'gauge', color: '--accent' }] },
+      {
+        title: 'Rows waiting for insert',
+        unit: 'count',
+        series: [{ label: 'buffered rows', metric: 'svc_writer_buffered_rows', kind: 'gauge', color: '--accent' }],
+      },
       {
         title: 'Flush duration',
         unit: 'seconds',
@@ -145,7 +155,11 @@ export const PIPELINE: ComponentCharts[] = [
           { label: 'stale', metric: 'svc_notifier_deliveries_total', kind: 'rate', labels: 'result=stale', color: '--slow' },
         ],
       },
-      { title: 'Open breakers', unit: 'count', series: [{ label: 'targets with an open breaker', metric: 'svc_notifier_breaker_open', kind: 'gauge', color: '--error' }] },
+      {
+        title: 'Open breakers',
+        unit: 'count',
+        series: [{ label: 'targets with an open breaker', metric: 'svc_notifier_breaker_open', kind: 'gauge', color: '--error' }],
+      },
     ],
   },
   {

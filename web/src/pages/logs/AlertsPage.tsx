@@ -48,8 +48,8 @@ export default function AlertsPage() {
       {data !== undefined && data.length === 0 && (
         <Empty title={kind !== '' || service !== '' ? 'No alerts match these filters in this window.' : 'No log alerts in this window.'}>
           <p>
-            Alerts are raised when a service logs a line of a new shape, when a template spikes to 5 × its last hour, or when a template with the silence setting stops. Send logs to{' '}
-            <code>:4317</code> (gRPC) or <code>:4318/v1/logs</code> (HTTP); turn on silence detection on a template's page.
+            Alerts are raised when a service logs a line of a new shape, when a template spikes to 5 × its last hour, or when a template with the silence
+            setting stops. Send logs to <code>:4317</code> (gRPC) or <code>:4318/v1/logs</code> (HTTP); turn on silence detection on a template's page.
           </p>
         </Empty>
       )}

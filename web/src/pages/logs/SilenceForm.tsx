@@ -3,7 +3,15 @@ import { apiRoute, sendRoute } from '../../api/client';
 import type { SilenceSetting } from '../../api/types';
 
 /** The template's silence setting, saved with PUT; shows what the server stored, or its error. */
-export function SilenceForm({ templateId, stored, onSaved }: { templateId: string; stored: SilenceSetting | null; onSaved: (setting: SilenceSetting) => void }) {
+export function SilenceForm({
+  templateId,
+  stored,
+  onSaved,
+}: {
+  templateId: string;
+  stored: SilenceSetting | null;
+  onSaved: (setting: SilenceSetting) => void;
+}) {
   const [enabled, setEnabled] = useState(stored?.enabled ?? false);
   const [minutes, setMinutes] = useState(String(stored?.minutes ?? 30));
   const [status, setStatus] = useState<{ tone: 'ok' | 'error'; text: string } | null>(null);
@@ -49,7 +57,9 @@ export function SilenceForm({ templateId, stored, onSaved }: { templateId: strin
       <button type="submit" disabled={saving}>
         {saving ? 'Saving…' : 'Save'}
       </button>
-      <p className="muted">{stored === null ? 'Never set.' : `Stored: ${stored.enabled ? `on, ${stored.minutes} minutes` : `off (${stored.minutes} minutes)`}.`}</p>
+      <p className="muted">
+        {stored === null ? 'Never set.' : `Stored: ${stored.enabled ? `on, ${stored.minutes} minutes` : `off (${stored.minutes} minutes)`}.`}
+      </p>
       {status !== null && (
         <p className={status.tone === 'error' ? 'field-error' : 'ok-text'} role={status.tone === 'error' ? 'alert' : 'status'}>
           {status.text}

@@ -85,13 +85,31 @@ export default function TemplatePage({ params }: { params: Record<string, string
               <dd className="log-body">{data.sample}</dd>
             </dl>
           </section>
-          {chart !== null && <Chart title="Hits over the window" xs={chart.xs} series={chart.series} format={formatCount} yMin={0} height={160} stepSecs={chart.stepSecs} counts />}
+          {chart !== null && (
+            <Chart
+              title="Hits over the window"
+              xs={chart.xs}
+              series={chart.series}
+              format={formatCount}
+              yMin={0}
+              height={160}
+              stepSecs={chart.stepSecs}
+              counts
+            />
+          )}
           <div className="grid-2">
             <section className="panel" aria-labelledby="recent-hits">
               <h2 id="recent-hits">Recent hits</h2>
-              <RecentHits templateId={id} since={since === '' ? DEFAULT_SINCE : since} until={until} storyOf={new Map(data.recent.map((hit) => [hit.trace_id, hit.story_id]))} />
+              <RecentHits
+                templateId={id}
+                since={since === '' ? DEFAULT_SINCE : since}
+                until={until}
+                storyOf={new Map(data.recent.map((hit) => [hit.trace_id, hit.story_id]))}
+              />
               <p>
-                <Link to={exploreTemplatePath(id, new URLSearchParams({ since: since === '' ? DEFAULT_SINCE : since, until }))}>Open all its logs in the explorer</Link>
+                <Link to={exploreTemplatePath(id, new URLSearchParams({ since: since === '' ? DEFAULT_SINCE : since, until }))}>
+                  Open all its logs in the explorer
+                </Link>
               </p>
             </section>
             <section className="panel">

@@ -40,14 +40,24 @@ export default function TemplatesPage() {
       <form className="filters" aria-label="Template filters" onSubmit={(event) => event.preventDefault()}>
         <span className="field wide">
           <label htmlFor="template-q">Template contains</label>
-          <input id="template-q" type="search" value={qField} maxLength={200} placeholder="timeout" onChange={(event) => setQField(event.target.value)} spellCheck={false} />
+          <input
+            id="template-q"
+            type="search"
+            value={qField}
+            maxLength={200}
+            placeholder="timeout"
+            onChange={(event) => setQField(event.target.value)}
+            spellCheck={false}
+          />
         </span>
         <ServiceInput value={serviceField} onChange={setServiceField} />
       </form>
       {error !== undefined && <ErrorBox error={error} what="log templates" />}
       {loading && data === undefined && <Loading what="log templates" />}
       {data !== undefined && data.length === 0 && (
-        <Empty title={q !== '' || service !== '' ? 'No templates match these filters in this window.' : 'No logs mined in this window.'}>{q !== '' || service !== '' ? <p>Loosen the search or widen the window.</p> : <SendDataHint />}</Empty>
+        <Empty title={q !== '' || service !== '' ? 'No templates match these filters in this window.' : 'No logs mined in this window.'}>
+          {q !== '' || service !== '' ? <p>Loosen the search or widen the window.</p> : <SendDataHint />}
+        </Empty>
       )}
       {data !== undefined && data.length > 0 && (
         <table className="data">
@@ -56,7 +66,9 @@ export default function TemplatesPage() {
               <th scope="col">Template</th>
               <th scope="col">Service</th>
               <th scope="col">Hits over the window</th>
-              <th scope="col" className="num">Total</th>
+              <th scope="col" className="num">
+                Total
+              </th>
               <th scope="col">Severity</th>
               <th scope="col">State</th>
               <th scope="col">Last seen</th>
@@ -74,14 +86,21 @@ export default function TemplatesPage() {
                   <ServiceTag service={template.service} />
                 </td>
                 <td>
-                  <Sparkline buckets={template.buckets} bucketSecs={template.bucket_secs} startMs={startMs} endMs={endMs} label={`Hits of ${template.template}`} />
+                  <Sparkline
+                    buckets={template.buckets}
+                    bucketSecs={template.bucket_secs}
+                    startMs={startMs}
+                    endMs={endMs}
+                    label={`Hits of ${template.template}`}
+                  />
                 </td>
                 <td className="num" title="Approximate total since the template was first seen">
                   {formatCount(template.count)}
                 </td>
                 <td className={template.max_severity >= 17 ? 'text-error' : undefined}>{severityName(template.max_severity)}</td>
                 <td>
-                  {template.alerting && <span className="badge kind-spike">alerting</span>} {template.silence_enabled && <span className="badge">silence watch</span>}
+                  {template.alerting && <span className="badge kind-spike">alerting</span>}{' '}
+                  {template.silence_enabled && <span className="badge">silence watch</span>}
                   {!template.alerting && !template.silence_enabled && <span className="muted">quiet</span>}
                 </td>
                 <td>

@@ -14,7 +14,10 @@ export function alertCounts(alert: LogAlert): string {
     const silentNs = alert.last_at_ns - alert.started_at_ns;
     return silentNs > 0 ? `no hits for ${formatDuration(silentNs)} since the last one` : 'no hits since the last one';
   }
-  const seasonal = [alert.baseline_day === undefined ? '' : `day ago ${formatNumber(alert.baseline_day)}`, alert.baseline_week === undefined ? '' : `week ago ${formatNumber(alert.baseline_week)}`]
+  const seasonal = [
+    alert.baseline_day === undefined ? '' : `day ago ${formatNumber(alert.baseline_day)}`,
+    alert.baseline_week === undefined ? '' : `week ago ${formatNumber(alert.baseline_week)}`,
+  ]
     .filter(Boolean)
     .join(', ');
   return `${formatCount(alert.window_count)} in the window against a baseline of ${formatNumber(alert.baseline_per_window)} per window (peak ${formatCount(alert.peak_count)}${seasonal === '' ? '' : `; ${seasonal}`})`;

@@ -4,7 +4,13 @@ import { formatCountOf, formatDuration, formatPercent, formatRateIn, rateUnitFor
 import { layoutGraph, NODE_HEIGHT, NODE_WIDTH, type PlacedNode } from './layout';
 
 /** The laid-out service graph as SVG; nodes are buttons that open the service's RED charts. */
-export function MapGraph({ nodes, edges, matched, selected, onSelect }: {
+export function MapGraph({
+  nodes,
+  edges,
+  matched,
+  selected,
+  onSelect,
+}: {
   nodes: MapNode[];
   edges: MapEdge[];
   matched: ReadonlySet<string>;
@@ -33,7 +39,14 @@ export function MapGraph({ nodes, edges, matched, selected, onSelect }: {
           }),
         )}
         {layout.nodes.map((placed) => (
-          <NodeBox key={placed.service} placed={placed} rateUnit={rateUnit} highlighted={matched.has(placed.service)} selected={placed.service === selected} onSelect={onSelect} />
+          <NodeBox
+            key={placed.service}
+            placed={placed}
+            rateUnit={rateUnit}
+            highlighted={matched.has(placed.service)}
+            selected={placed.service === selected}
+            onSelect={onSelect}
+          />
         ))}
       </svg>
     </div>
@@ -75,10 +88,25 @@ function EdgePath({ part, edge, from, to }: { part: 'line' | 'label'; edge: MapE
   );
 }
 
-function NodeBox({ placed, rateUnit, highlighted, selected, onSelect }: { placed: PlacedNode; rateUnit: RateUnit; highlighted: boolean; selected: boolean; onSelect: (service: string) => void }) {
+function NodeBox({
+  placed,
+  rateUnit,
+  highlighted,
+  selected,
+  onSelect,
+}: {
+  placed: PlacedNode;
+  rateUnit: RateUnit;
+  highlighted: boolean;
+  selected: boolean;
+  onSelect: (service: string) => void;
+}) {
   const node = placed.node;
   const health = node?.health ?? 'ok';
-  const detail = node === undefined ? 'no server spans' : `${formatRateIn(node.rate, rateUnit)} · ${formatPercent(node.error_ratio)} err · p99 ${formatDuration(node.p99_ns)}`;
+  const detail =
+    node === undefined
+      ? 'no server spans'
+      : `${formatRateIn(node.rate, rateUnit)} · ${formatPercent(node.error_ratio)} err · p99 ${formatDuration(node.p99_ns)}`;
   return (
     <g
       className={`map-node health-${health}${selected ? ' selected' : ''}${highlighted ? ' highlighted' : ''}`}

@@ -45,7 +45,14 @@ export default function MapPage() {
       <form className="filters" aria-label="Map filters" onSubmit={(event) => event.preventDefault()}>
         <span className="field">
           <label htmlFor="map-q">Find services</label>
-          <input id="map-q" value={qField} maxLength={200} placeholder="name contains…" onChange={(event) => setQField(event.target.value)} spellCheck={false} />
+          <input
+            id="map-q"
+            value={qField}
+            maxLength={200}
+            placeholder="name contains…"
+            onChange={(event) => setQField(event.target.value)}
+            spellCheck={false}
+          />
         </span>
         {service !== '' && (
           <span className="chip">
@@ -68,7 +75,8 @@ export default function MapPage() {
         )}
       </form>
       <p className="legend" aria-label="Health colours">
-        <span className="health-dot health-ok" /> ok <span className="health-dot health-slow" /> slow (above 2 × its 24 h p99) <span className="health-dot health-error" /> error (5 % or more failed)
+        <span className="health-dot health-ok" /> ok <span className="health-dot health-slow" /> slow (above 2 × its 24 h p99){' '}
+        <span className="health-dot health-error" /> error (5 % or more failed)
       </p>
       {error !== undefined && <ErrorBox error={error} what="the service map" />}
       {loading && data === undefined && <Loading what="the service map" />}
@@ -78,7 +86,13 @@ export default function MapPage() {
         </Empty>
       )}
       {(graph.nodes.length > 0 || graph.edges.length > 0) && (
-        <MapGraph nodes={graph.nodes} edges={graph.edges} matched={graph.matched} selected={service} onSelect={(name) => setQuery({ service: name === service ? null : name })} />
+        <MapGraph
+          nodes={graph.nodes}
+          edges={graph.edges}
+          matched={graph.matched}
+          selected={service}
+          onSelect={(name) => setQuery({ service: name === service ? null : name })}
+        />
       )}
       {service !== '' && <ServicePanel service={service} since={since} until={until} onClose={() => setQuery({ service: null })} />}
       {graph.nodes.length > 0 && (
@@ -89,11 +103,21 @@ export default function MapPage() {
               <tr>
                 <th scope="col">Service</th>
                 <th scope="col">Health</th>
-                <th scope="col" className="num">Calls</th>
-                <th scope="col" className="num">Rate</th>
-                <th scope="col" className="num">Errors</th>
-                <th scope="col" className="num">p99</th>
-                <th scope="col" className="num">24 h p99</th>
+                <th scope="col" className="num">
+                  Calls
+                </th>
+                <th scope="col" className="num">
+                  Rate
+                </th>
+                <th scope="col" className="num">
+                  Errors
+                </th>
+                <th scope="col" className="num">
+                  p99
+                </th>
+                <th scope="col" className="num">
+                  24 h p99
+                </th>
               </tr>
             </thead>
             <tbody>

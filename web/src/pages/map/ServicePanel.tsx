@@ -20,7 +20,13 @@ export function ServicePanel({ service, since, until, onClose }: { service: stri
     const pick = (f: (b: ServiceRed['buckets'][number]) => number | null) => data.buckets.map((b): [number, number | null] => [b.bucket, f(b)]);
     const rate = alignSeries([pick((b) => b.rate)], startMs / 1000, endMs / 1000, data.bucket_secs, 0);
     const errors = alignSeries([pick((b) => b.error_ratio * 100)], startMs / 1000, endMs / 1000, data.bucket_secs, 0);
-    const latency = alignSeries([pick((b) => b.p50_ns / 1e6), pick((b) => b.p95_ns / 1e6), pick((b) => b.p99_ns / 1e6)], startMs / 1000, endMs / 1000, data.bucket_secs, null);
+    const latency = alignSeries(
+      [pick((b) => b.p50_ns / 1e6), pick((b) => b.p95_ns / 1e6), pick((b) => b.p99_ns / 1e6)],
+      startMs / 1000,
+      endMs / 1000,
+      data.bucket_secs,
+      null,
+    );
     return {
       rate: { xs: rate.xs, series: [{ label: 'Requests/s', color: '--accent', values: rate.values[0] }] },
       errors: { xs: errors.xs, series: [{ label: 'Error %', color: '--error', values: errors.values[0] }] },
@@ -44,16 +50,22 @@ export function ServicePanel({ service, since, until, onClose }: { service: stri
         </button>
       </div>
       <p className="actions">
-        <Link to={`/traces?service=${encodeURIComponent(service)}`}>Its traces</Link> · <Link to={`/?service=${encodeURIComponent(service)}`}>Stories rooted here</Link> ·{' '}
+        <Link to={`/traces?service=${encodeURIComponent(service)}`}>Its traces</Link> ·{' '}
+        <Link to={`/?service=${encodeURIComponent(service)}`}>Stories rooted here</Link> ·{' '}
         <Link to={`/logs/templates?service=${encodeURIComponent(service)}`}>Its log templates</Link>
       </p>
       {error !== undefined &&
-        (error.message === 'not found' ? <p className="muted">No server or consumer spans from {service} in this window.</p> : <ErrorBox error={error} what={`${service}'s series`} />)}
+        (error.message === 'not found' ? (
+          <p className="muted">No server or consumer spans from {service} in this window.</p>
+        ) : (
+          <ErrorBox error={error} what={`${service}'s series`} />
+        ))}
       {loading && data === undefined && <Loading what={`${service}'s series`} />}
       {data !== undefined && charts !== null && (
         <>
           <p>
-            {formatCountOf(data.calls, 'call')}, {formatCountOf(data.errors, 'error')} ({formatPercent(data.calls === 0 ? 0 : data.errors / data.calls)}) in the window.
+            {formatCountOf(data.calls, 'call')}, {formatCountOf(data.errors, 'error')} ({formatPercent(data.calls === 0 ? 0 : data.errors / data.calls)}) in the
+            window.
           </p>
           <div className="chart-grid">
             <Chart title="Rate" xs={charts.rate.xs} series={charts.rate.series} format={formatNumber} yMin={0} height={150} />

@@ -8,7 +8,11 @@ const edge = (parent: string, child: string): MapEdge => ({ parent, child, calls
 
 describe('layoutGraph', () => {
   it('places callers left of their callees', () => {
-    const layout = layoutGraph(['frontend', 'checkout', 'payment'].map(node), [edge('frontend', 'checkout'), edge('checkout', 'payment'), edge('frontend', 'payment')]);
+    const layout = layoutGraph(['frontend', 'checkout', 'payment'].map(node), [
+      edge('frontend', 'checkout'),
+      edge('checkout', 'payment'),
+      edge('frontend', 'payment'),
+    ]);
     const x = Object.fromEntries(layout.nodes.map((n) => [n.service, n.x]));
     assert.ok(x.frontend < x.checkout && x.checkout < x.payment);
   });
@@ -25,7 +29,10 @@ describe('filterGraph', () => {
   const edges = [edge('frontend', 'checkout'), edge('checkout', 'payment'), edge('frontend', 'flagd')];
   it('hides infrastructure services and their edges', () => {
     const result = filterGraph(nodes, edges, { hidden: new Set(['flagd']), q: '', service: '' });
-    assert.deepEqual(result.nodes.map((n) => n.service), ['frontend', 'checkout', 'payment']);
+    assert.deepEqual(
+      result.nodes.map((n) => n.service),
+      ['frontend', 'checkout', 'payment'],
+    );
     assert.equal(result.edges.length, 2);
   });
   it('keeps a service with its direct callers and callees', () => {

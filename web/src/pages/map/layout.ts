@@ -102,7 +102,13 @@ export function layoutGraph(nodes: MapNode[], edges: MapEdge[]): Layout {
     // Centre short layers against the tallest one.
     const offset = ((tallest - list.length) * (NODE_HEIGHT + ROW_GAP)) / 2;
     list.forEach((name, index) => {
-      placed.push({ service: name, node: byName.get(name), layer: layerIndex, x: 16 + layerIndex * (NODE_WIDTH + LAYER_GAP), y: 16 + offset + index * (NODE_HEIGHT + ROW_GAP) });
+      placed.push({
+        service: name,
+        node: byName.get(name),
+        layer: layerIndex,
+        x: 16 + layerIndex * (NODE_WIDTH + LAYER_GAP),
+        y: 16 + offset + index * (NODE_HEIGHT + ROW_GAP),
+      });
     });
   });
   return {
@@ -114,7 +120,11 @@ export function layoutGraph(nodes: MapNode[], edges: MapEdge[]): Layout {
 }
 
 /** Applies the map's filters: infrastructure hidden unless shown, `q` and `service` neighbourhoods. */
-export function filterGraph(nodes: MapNode[], edges: MapEdge[], options: { hidden: ReadonlySet<string>; q: string; service: string }): { nodes: MapNode[]; edges: MapEdge[]; matched: Set<string> } {
+export function filterGraph(
+  nodes: MapNode[],
+  edges: MapEdge[],
+  options: { hidden: ReadonlySet<string>; q: string; service: string },
+): { nodes: MapNode[]; edges: MapEdge[]; matched: Set<string> } {
   let keptEdges = edges.filter((e) => !options.hidden.has(e.parent) && !options.hidden.has(e.child));
   let keptNames = new Set<string>(nodes.map((n) => n.service).filter((s) => !options.hidden.has(s)));
   for (const e of keptEdges) {

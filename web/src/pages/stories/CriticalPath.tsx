@@ -39,7 +39,11 @@ export function CriticalPath({ story }: { story: Story }) {
                 <span className="cp-track">
                   <span
                     className="cp-bar"
-                    style={{ left: pct(segment.start_ns), width: `max(2px, calc(${pct(segment.end_ns)} - ${pct(segment.start_ns)}))`, background: serviceColor(segment.service) }}
+                    style={{
+                      left: pct(segment.start_ns),
+                      width: `max(2px, calc(${pct(segment.end_ns)} - ${pct(segment.start_ns)}))`,
+                      background: serviceColor(segment.service),
+                    }}
                     title={`${formatDuration(segment.end_ns - segment.start_ns)} from ${formatDuration(segment.start_ns - start)}`}
                   />
                 </span>
@@ -59,7 +63,8 @@ export function CriticalPath({ story }: { story: Story }) {
                 <Link to={`/traces/${story.trace_id}?span=${item.span_id}`}>
                   {item.service} · {item.name}
                 </Link>{' '}
-                <strong>{formatDuration(item.self_time_ns)}</strong> <span className="muted">({Math.round((item.self_time_ns / total) * 100)} % of the request)</span>
+                <strong>{formatDuration(item.self_time_ns)}</strong>{' '}
+                <span className="muted">({Math.round((item.self_time_ns / total) * 100)} % of the request)</span>
               </li>
             ))}
           </ol>

@@ -3,7 +3,10 @@ import { KindBadge } from '../../components/KindBadge';
 import { ServiceTag } from '../../components/ServiceTag';
 
 /** What a story group is, as the first cells of a row: kind, summary (opening the newest story) and root cause. */
-export function GroupCells({ group, windowQuery }: {
+export function GroupCells({
+  group,
+  windowQuery,
+}: {
   group: { kind: string; summary: string; sample_story_id: string; rc_service: string; rc_span_name: string };
   windowQuery: string;
 }) {

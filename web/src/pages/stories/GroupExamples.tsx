@@ -6,7 +6,14 @@ import { Time } from '../../components/Time';
 import { formatCount, formatDuration } from '../../lib/format';
 
 /** A group's stories in the window (newest first), from /api/v1/story-groups/{fingerprint}. */
-export function GroupExamples({ fingerprint, since, until, currentStoryId, windowQuery, heading }: {
+export function GroupExamples({
+  fingerprint,
+  since,
+  until,
+  currentStoryId,
+  windowQuery,
+  heading,
+}: {
   fingerprint: string;
   since: string;
   until: string;
@@ -18,19 +25,27 @@ export function GroupExamples({ fingerprint, since, until, currentStoryId, windo
   return (
     <section className="panel" aria-label={heading}>
       <h2>{heading}</h2>
-      {error !== undefined && (error.message === 'not found' ? <p className="muted">This group has no stories in the window; widen the window.</p> : <ErrorBox error={error} what="the group" />)}
+      {error !== undefined &&
+        (error.message === 'not found' ? (
+          <p className="muted">This group has no stories in the window; widen the window.</p>
+        ) : (
+          <ErrorBox error={error} what="the group" />
+        ))}
       {loading && data === undefined && <Loading what="the group" />}
       {data !== undefined && (
         <>
           <p className="muted">
-            {formatCount(data.group.stories)} {data.group.stories === 1 ? 'story' : 'stories'} in the window, first <Time ns={data.group.first_seen_ns} />, last <Time ns={data.group.last_seen_ns} />.
+            {formatCount(data.group.stories)} {data.group.stories === 1 ? 'story' : 'stories'} in the window, first <Time ns={data.group.first_seen_ns} />, last{' '}
+            <Time ns={data.group.last_seen_ns} />.
           </p>
           <table className="data">
             <thead>
               <tr>
                 <th scope="col">When</th>
                 <th scope="col">Summary</th>
-                <th scope="col" className="num">Duration</th>
+                <th scope="col" className="num">
+                  Duration
+                </th>
                 <th scope="col">Trace</th>
               </tr>
             </thead>

@@ -16,9 +16,13 @@ export function GroupTable({ groups, startMs, endMs, windowQuery }: { groups: St
           <th scope="col">Summary</th>
           <th scope="col">Root cause</th>
           <th scope="col">Endpoint</th>
-          <th scope="col" className="num">Stories</th>
+          <th scope="col" className="num">
+            Stories
+          </th>
           <th scope="col">Over the window</th>
-          <th scope="col" className="wide-only">First seen</th>
+          <th scope="col" className="wide-only">
+            First seen
+          </th>
           <th scope="col">Last seen</th>
         </tr>
       </thead>
@@ -36,7 +40,14 @@ export function GroupTable({ groups, startMs, endMs, windowQuery }: { groups: St
               </button>
             </td>
             <td>
-              <Sparkline buckets={group.buckets} bucketSecs={group.bucket_secs} startMs={startMs} endMs={endMs} label={`Stories of ${group.summary}`} tone={group.kind} />
+              <Sparkline
+                buckets={group.buckets}
+                bucketSecs={group.bucket_secs}
+                startMs={startMs}
+                endMs={endMs}
+                label={`Stories of ${group.summary}`}
+                tone={group.kind}
+              />
             </td>
             <td className="wide-only">
               <Time ns={group.first_seen_ns} />

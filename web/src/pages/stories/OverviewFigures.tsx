@@ -7,7 +7,13 @@ import { Link } from '../../app/router';
 import { dataLagNote } from './dataLag';
 
 /** The overview figures (evaluated at the window end) over the stories chart. */
-export function OverviewFigures({ overview, series, startMs, endMs, alertsHref }: {
+export function OverviewFigures({
+  overview,
+  series,
+  startMs,
+  endMs,
+  alertsHref,
+}: {
   overview: Overview | undefined;
   series: StoriesSeries | undefined;
   startMs: number;
@@ -44,7 +50,18 @@ export function OverviewFigures({ overview, series, startMs, endMs, alertsHref }
           title="The clock minus the time of the newest log the log miner has processed"
         />
       </dl>
-      {chart !== null && <Chart title="Stories over the window" xs={chart.xs} series={chart.series} height={150} format={formatCount} yMin={0} stepSecs={chart.stepSecs} counts />}
+      {chart !== null && (
+        <Chart
+          title="Stories over the window"
+          xs={chart.xs}
+          series={chart.series}
+          height={150}
+          format={formatCount}
+          yMin={0}
+          stepSecs={chart.stepSecs}
+          counts
+        />
+      )}
     </section>
   );
 }

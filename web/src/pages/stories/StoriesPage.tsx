@@ -70,13 +70,18 @@ export default function StoriesPage() {
         )}
       </form>
 
-      {group !== '' && <GroupExamples fingerprint={group} since={since || DEFAULT_SINCE} until={until} windowQuery={windowQuery} heading="Stories of this group" />}
+      {group !== '' && (
+        <GroupExamples fingerprint={group} since={since || DEFAULT_SINCE} until={until} windowQuery={windowQuery} heading="Stories of this group" />
+      )}
 
       {groups.error !== undefined && <ErrorBox error={groups.error} what="story groups" />}
       {groups.loading && groups.data === undefined && <Loading what="story groups" />}
       {groups.data !== undefined && shown.length === 0 && (
         <Empty title={kind !== '' || service !== '' || group !== '' ? 'No story groups match these filters in this window.' : 'No stories in this window.'}>
-          <p>Stories are written when a trace fails, or runs slower than its endpoint's baseline (which needs 50 non-error traces in the last hour). A story appears about 10 s after a trace's last span.</p>
+          <p>
+            Stories are written when a trace fails, or runs slower than its endpoint's baseline (which needs 50 non-error traces in the last hour). A story
+            appears about 10 s after a trace's last span.
+          </p>
           <SendDataHint />
         </Empty>
       )}

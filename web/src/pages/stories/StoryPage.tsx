@@ -53,12 +53,16 @@ export default function StoryPage({ params }: { params: Record<string, string> }
       <p className="story-meta">
         <KindBadge kind={story.kind} />
         {story.flags.map((flag) => (
-          <span key={flag} className="badge flag" title={flag === 'incomplete' ? 'A parent span never arrived, several roots, or a cycle was cut' : 'The trace hit a span or memory limit'}>
+          <span
+            key={flag}
+            className="badge flag"
+            title={flag === 'incomplete' ? 'A parent span never arrived, several roots, or a cycle was cut' : 'The trace hit a span or memory limit'}
+          >
             {flag}
           </span>
         ))}
-        <ServiceTag service={story.endpoint_service} /> <span className="mono">{story.endpoint_name}</span> · <Time ns={story.ts_ns} /> · {formatDuration(story.duration_ns)} ·{' '}
-        {formatCount(story.span_count)} spans
+        <ServiceTag service={story.endpoint_service} /> <span className="mono">{story.endpoint_name}</span> · <Time ns={story.ts_ns} /> ·{' '}
+        {formatDuration(story.duration_ns)} · {formatCount(story.span_count)} spans
       </p>
       <p className="actions">
         <Link to={`/traces/${story.trace_id}?span=${story.root_cause.span_id}`} className="button">
@@ -78,7 +82,14 @@ export default function StoryPage({ params }: { params: Record<string, string> }
       <BaselineDiff story={story} />
       <AlsoFailed story={story} />
       <StoryLogs logs={story.logs} traceId={story.trace_id} />
-      <GroupExamples fingerprint={story.fingerprint} since={query.get('since') ?? ''} until={query.get('until') ?? ''} currentStoryId={story.story_id} windowQuery={windowQuery} heading="Other stories of this group" />
+      <GroupExamples
+        fingerprint={story.fingerprint}
+        since={query.get('since') ?? ''}
+        until={query.get('until') ?? ''}
+        currentStoryId={story.story_id}
+        windowQuery={windowQuery}
+        heading="Other stories of this group"
+      />
     </div>
   );
 }

@@ -54,7 +54,9 @@ export function ServicePath({ story }: { story: Story }) {
                 <th scope="col">Span</th>
                 <th scope="col">Kind</th>
                 <th scope="col">Status</th>
-                <th scope="col" className="num">Duration</th>
+                <th scope="col" className="num">
+                  Duration
+                </th>
               </tr>
             </thead>
             <tbody>
@@ -99,7 +101,8 @@ export function BaselineDiff({ story }: { story: Story }) {
               <ul>
                 {diff.slower_ops.map((op) => (
                   <li key={op.op}>
-                    <span className="mono">{op.op}</span>: {formatDuration(op.duration_ns)} <span className="muted">against p95 {formatDuration(op.baseline_p95_ns)}</span>
+                    <span className="mono">{op.op}</span>: {formatDuration(op.duration_ns)}{' '}
+                    <span className="muted">against p95 {formatDuration(op.baseline_p95_ns)}</span>
                   </li>
                 ))}
               </ul>
@@ -151,9 +154,7 @@ export function StoryLogs({ logs, traceId }: { logs: StoryLog[]; traceId: string
                   <Time ns={log.ts_ns} timeOnly />
                 </td>
                 <td className={log.severity_number >= 17 ? 'text-error' : undefined}>{severityName(log.severity_number, log.severity_text)}</td>
-                <td>
-                  {log.span_id === '' ? <ServiceTag service={log.service} /> : <Link to={`/traces/${traceId}?span=${log.span_id}`}>{log.service}</Link>}
-                </td>
+                <td>{log.span_id === '' ? <ServiceTag service={log.service} /> : <Link to={`/traces/${traceId}?span=${log.span_id}`}>{log.service}</Link>}</td>
                 <td className="log-body">{log.body}</td>
               </tr>
             ))}

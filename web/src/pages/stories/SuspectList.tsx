@@ -44,7 +44,8 @@ function EvidenceItem({ evidence, query }: { evidence: IncidentEvidence; query: 
   const href = evidenceHref(query, evidence);
   return (
     <li>
-      <span className={`badge evidence-${evidence.kind}`}>{EVIDENCE_LABELS[evidence.kind]}</span> {href === null ? evidence.summary : <Link to={href}>{evidence.summary}</Link>}{' '}
+      <span className={`badge evidence-${evidence.kind}`}>{EVIDENCE_LABELS[evidence.kind]}</span>{' '}
+      {href === null ? evidence.summary : <Link to={href}>{evidence.summary}</Link>}{' '}
       <span className="before-after" title="The hour before → the window">
         ({beforeAfter(evidence)})
       </span>

@@ -28,7 +28,10 @@ describe('incident links', () => {
   });
 
   it('a log template opens its page and a service the map, in the page window', () => {
-    assert.equal(evidenceHref(query, { kind: 'log_template', fingerprint: null, template_id: '77' }), '/logs/templates/77?since=6h&until=2026-11-25T08%3A00%3A00Z');
+    assert.equal(
+      evidenceHref(query, { kind: 'log_template', fingerprint: null, template_id: '77' }),
+      '/logs/templates/77?since=6h&until=2026-11-25T08%3A00%3A00Z',
+    );
     assert.equal(serviceHref(new URLSearchParams(), 'cart service'), '/map?service=cart%20service');
     assert.equal(serviceHref(query, 'cart'), '/map?service=cart&since=6h&until=2026-11-25T08%3A00%3A00Z');
   });

@@ -16,6 +16,7 @@ export function serviceHref(query: URLSearchParams, service: string): string {
 /** Where a piece of evidence is shown in full: its story group or its log template; null for measures without a page of their own. */
 export function evidenceHref(query: URLSearchParams, evidence: Pick<IncidentEvidence, 'kind' | 'fingerprint' | 'template_id'>): string | null {
   if (evidence.kind === 'story_group' && evidence.fingerprint !== null) return groupHref(query, evidence.fingerprint);
-  if (evidence.kind === 'log_template' && evidence.template_id !== null) return withWindow(`/logs/templates/${encodeURIComponent(evidence.template_id)}`, query);
+  if (evidence.kind === 'log_template' && evidence.template_id !== null)
+    return withWindow(`/logs/templates/${encodeURIComponent(evidence.template_id)}`, query);
   return null;
 }

@@ -6,7 +6,13 @@ import { formatDuration } from '../../lib/format';
 import { LogList } from './TraceLogs';
 
 /** Everything about one span: timing, status, attributes, resource, events and its logs. */
-export function SpanDetails({ span, traceStartNs, logs, templates, onClose }: {
+export function SpanDetails({
+  span,
+  traceStartNs,
+  logs,
+  templates,
+  onClose,
+}: {
   span: Span;
   traceStartNs: number;
   logs: TraceLog[];

@@ -5,7 +5,13 @@ import { stepIndex, type TraceTree } from './tree';
  * Finding spans in a big trace: matches on service or span name, and a step through error spans.
  * Stepping selects the span, which unfolds its ancestors and scrolls it into view.
  */
-export function TraceFind({ tree, find, onFind, selectedId, onSelect }: {
+export function TraceFind({
+  tree,
+  find,
+  onFind,
+  selectedId,
+  onSelect,
+}: {
   tree: TraceTree;
   find: string;
   onFind: (value: string) => void;

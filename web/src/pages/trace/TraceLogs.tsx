@@ -10,7 +10,12 @@ import { severityName } from '../../lib/format';
 const FIRST_SHOWN = 50;
 
 /** Logs with their mined template and, when the template alerted around the trace, the alert. */
-export function LogList({ logs, templates, showSpan, onSelectSpan }: {
+export function LogList({
+  logs,
+  templates,
+  showSpan,
+  onSelectSpan,
+}: {
   logs: TraceLog[];
   templates: Map<string, TraceLogTemplate> | undefined;
   showSpan: boolean;

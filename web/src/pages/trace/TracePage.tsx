@@ -39,7 +39,10 @@ export default function TracePage({ params }: { params: Record<string, string> }
     }
     return map;
   }, [trace]);
-  const templates = useMemo(() => (templatesState.data === undefined ? undefined : new Map(templatesState.data.map((t) => [t.log_id, t]))), [templatesState.data]);
+  const templates = useMemo(
+    () => (templatesState.data === undefined ? undefined : new Map(templatesState.data.map((t) => [t.log_id, t]))),
+    [templatesState.data],
+  );
 
   const [collapsed, setCollapsed] = useState<ReadonlySet<string>>(new Set());
   const onToggle = useCallback((spanId: string) => {
@@ -89,13 +92,12 @@ export default function TracePage({ params }: { params: Record<string, string> }
       <p className="story-meta">
         {tree.rows.length > 0 && (
           <>
-            <Time ns={tree.startNs} /> · {formatDuration(tree.endNs - tree.startNs)} · {formatCountOf(tree.rows.length, 'span')} · {formatCountOf(tree.services.length, 'service')} ·{' '}
+            <Time ns={tree.startNs} /> · {formatDuration(tree.endNs - tree.startNs)} · {formatCountOf(tree.rows.length, 'span')} ·{' '}
+            {formatCountOf(tree.services.length, 'service')} ·{' '}
           </>
         )}
-        <span className={tree.errorCount > 0 ? 'text-error' : undefined}>
-          {formatCountOf(tree.errorCount, 'error span')}
-        </span>{' '}
-        · {formatCountOf(trace.logs.length, 'log')}
+        <span className={tree.errorCount > 0 ? 'text-error' : undefined}>{formatCountOf(tree.errorCount, 'error span')}</span> ·{' '}
+        {formatCountOf(trace.logs.length, 'log')}
       </p>
       <p className="actions">
         {trace.story_id !== null && (
@@ -120,19 +122,37 @@ export default function TracePage({ params }: { params: Record<string, string> }
         </Empty>
       ) : (
         <>
-        <TraceFind tree={tree} find={find} onFind={setFind} selectedId={selectedId} onSelect={onSelect} />
-        <div className={`trace-body${selectedSpan === undefined ? '' : ' with-details'}`}>
-          <Waterfall tree={tree} logsBySpan={logsBySpan} selectedId={selectedId} onSelect={onSelect} collapsed={collapsed} onToggle={onToggle} needle={find.trim().toLowerCase()} />
-          {selectedSpan !== undefined && (
-            <SpanDetails span={selectedSpan} traceStartNs={tree.startNs} logs={logsBySpan.get(selectedSpan.span_id) ?? []} templates={templates} onClose={() => setQuery({ span: null }, { replace: true })} />
-          )}
-        </div>
+          <TraceFind tree={tree} find={find} onFind={setFind} selectedId={selectedId} onSelect={onSelect} />
+          <div className={`trace-body${selectedSpan === undefined ? '' : ' with-details'}`}>
+            <Waterfall
+              tree={tree}
+              logsBySpan={logsBySpan}
+              selectedId={selectedId}
+              onSelect={onSelect}
+              collapsed={collapsed}
+              onToggle={onToggle}
+              needle={find.trim().toLowerCase()}
+            />
+            {selectedSpan !== undefined && (
+              <SpanDetails
+                span={selectedSpan}
+                traceStartNs={tree.startNs}
+                logs={logsBySpan.get(selectedSpan.span_id) ?? []}
+                templates={templates}
+                onClose={() => setQuery({ span: null }, { replace: true })}
+              />
+            )}
+          </div>
         </>
       )}
       <section className="panel" aria-labelledby="trace-logs">
         <h2 id="trace-logs">Logs of the trace</h2>
         {templatesState.error !== undefined && <ErrorBox error={templatesState.error} what="log templates" />}
-        {trace.logs.length === 0 ? <p className="muted">No logs carry this trace id.</p> : <LogList logs={trace.logs} templates={templates} showSpan onSelectSpan={onSelect} />}
+        {trace.logs.length === 0 ? (
+          <p className="muted">No logs carry this trace id.</p>
+        ) : (
+          <LogList logs={trace.logs} templates={templates} showSpan onSelectSpan={onSelect} />
+        )}
       </section>
     </div>
   );

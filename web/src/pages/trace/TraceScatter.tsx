@@ -36,14 +36,26 @@ export function TraceScatter({ rows, startMs, endMs }: { rows: TraceSearchRow[];
         Duration over time <span className="muted">(up to {formatDuration(maxNs)}; a dot opens its trace)</span>
       </figcaption>
       <div ref={holder}>
-      <svg width={width} height={HEIGHT} viewBox={`0 0 ${width} ${HEIGHT}`} className="scatter-plot" role="group" aria-label="Traces by start time and duration">
-        {rows.map((row) => (
-          <a key={row.trace_id} href={`/traces/${row.trace_id}`} onClick={(event) => open(event, row.trace_id)} className={row.is_error ? 'dot dot-error' : 'dot'}>
-            <title>{`${row.endpoint_service} ${row.endpoint_name}: ${formatDuration(row.duration_ns)} at ${formatLocal(row.ts_ns / 1e6)}${row.is_error ? ', failed' : ''}`}</title>
-            <circle cx={x(row.ts_ns)} cy={y(row.duration_ns)} r={4.5} />
-          </a>
-        ))}
-      </svg>
+        <svg
+          width={width}
+          height={HEIGHT}
+          viewBox={`0 0 ${width} ${HEIGHT}`}
+          className="scatter-plot"
+          role="group"
+          aria-label="Traces by start time and duration"
+        >
+          {rows.map((row) => (
+            <a
+              key={row.trace_id}
+              href={`/traces/${row.trace_id}`}
+              onClick={(event) => open(event, row.trace_id)}
+              className={row.is_error ? 'dot dot-error' : 'dot'}
+            >
+              <title>{`${row.endpoint_service} ${row.endpoint_name}: ${formatDuration(row.duration_ns)} at ${formatLocal(row.ts_ns / 1e6)}${row.is_error ? ', failed' : ''}`}</title>
+              <circle cx={x(row.ts_ns)} cy={y(row.duration_ns)} r={4.5} />
+            </a>
+          ))}
+        </svg>
       </div>
       <div className="histogram-axis muted">
         <span>{formatLocal(startMs)}</span>

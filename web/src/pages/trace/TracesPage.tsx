@@ -44,7 +44,14 @@ export default function TracesPage() {
         </span>
         <span className="field">
           <label htmlFor="endpoint">Endpoint (exact)</label>
-          <input id="endpoint" value={endpoint} maxLength={200} placeholder="GET /api/orders" onChange={(event) => setEndpoint(event.target.value)} spellCheck={false} />
+          <input
+            id="endpoint"
+            value={endpoint}
+            maxLength={200}
+            placeholder="GET /api/orders"
+            onChange={(event) => setEndpoint(event.target.value)}
+            spellCheck={false}
+          />
         </span>
         <span className="field narrow">
           <label htmlFor="min_ms">Min ms</label>
@@ -63,7 +70,11 @@ export default function TracesPage() {
           <input id="limit" type="number" min={1} max={500} step={1} placeholder="100" value={limit} onChange={(event) => setLimit(event.target.value)} />
         </span>
         {filtered && (
-          <button type="button" className="link-button" onClick={() => setQuery({ service: null, touched: null, endpoint: null, min_ms: null, max_ms: null, errors: null })}>
+          <button
+            type="button"
+            className="link-button"
+            onClick={() => setQuery({ service: null, touched: null, endpoint: null, min_ms: null, max_ms: null, errors: null })}
+          >
             Clear filters
           </button>
         )}
@@ -71,7 +82,9 @@ export default function TracesPage() {
       {error !== undefined && <ErrorBox error={error} what="traces" />}
       {loading && data === undefined && <Loading what="traces" />}
       {data !== undefined && data.length === 0 && (
-        <Empty title={filtered ? 'No traces match these filters in this window.' : 'No traces in this window.'}>{filtered ? <p>Loosen a filter or widen the window.</p> : <SendDataHint />}</Empty>
+        <Empty title={filtered ? 'No traces match these filters in this window.' : 'No traces in this window.'}>
+          {filtered ? <p>Loosen a filter or widen the window.</p> : <SendDataHint />}
+        </Empty>
       )}
       {data !== undefined && data.length > 0 && (
         <>
@@ -84,8 +97,12 @@ export default function TracesPage() {
               <tr>
                 <th scope="col">Start</th>
                 <th scope="col">Endpoint</th>
-                <th scope="col" className="num">Duration</th>
-                <th scope="col" className="num">Spans</th>
+                <th scope="col" className="num">
+                  Duration
+                </th>
+                <th scope="col" className="num">
+                  Spans
+                </th>
                 <th scope="col">Result</th>
                 <th scope="col">Story</th>
               </tr>
@@ -97,8 +114,7 @@ export default function TracesPage() {
                     <Time ns={row.ts_ns} />
                   </td>
                   <td>
-                    <ServiceTag service={row.endpoint_service} />{' '}
-                    <Link to={`/traces/${row.trace_id}`}>{row.endpoint_name || row.trace_id}</Link>
+                    <ServiceTag service={row.endpoint_service} /> <Link to={`/traces/${row.trace_id}`}>{row.endpoint_name || row.trace_id}</Link>
                   </td>
                   <td className="num">{formatDuration(row.duration_ns)}</td>
                   <td className="num">{formatCount(row.span_count)}</td>

@@ -119,7 +119,18 @@ export function Waterfall({ tree, logsBySpan, selectedId, onSelect, collapsed, o
   );
 }
 
-const WaterfallRow = memo(function WaterfallRow({ row, top, startNs, totalNs, logs, selected, match, collapsed, onSelect, onToggle }: {
+const WaterfallRow = memo(function WaterfallRow({
+  row,
+  top,
+  startNs,
+  totalNs,
+  logs,
+  selected,
+  match,
+  collapsed,
+  onSelect,
+  onToggle,
+}: {
   row: Row;
   top: number;
   startNs: number;
@@ -172,13 +183,21 @@ const WaterfallRow = memo(function WaterfallRow({ row, top, startNs, totalNs, lo
         <span className="wf-span-name" title={span.span_name}>
           {span.span_name}
         </span>
-        {logs !== undefined && <span className="wf-logs" title={`${logs.length} logs`}>{logs.length} log{logs.length === 1 ? '' : 's'}</span>}
+        {logs !== undefined && (
+          <span className="wf-logs" title={`${logs.length} logs`}>
+            {logs.length} log{logs.length === 1 ? '' : 's'}
+          </span>
+        )}
         {collapsed && <span className="wf-folded">+{row.descendants}</span>}
       </span>
       <span className="wf-track">
         <span className="wf-bar" style={{ left: `${left}%`, width: `max(1px, ${width}%)`, background: color }} />
         {logs?.map((log) => (
-          <span key={log.log_id} className={`wf-log-tick${log.severity_number >= 17 ? ' severe' : ''}`} style={{ left: `${((log.ts_ns - startNs) / totalNs) * 100}%` }} />
+          <span
+            key={log.log_id}
+            className={`wf-log-tick${log.severity_number >= 17 ? ' severe' : ''}`}
+            style={{ left: `${((log.ts_ns - startNs) / totalNs) * 100}%` }}
+          />
         ))}
       </span>
       <span className="wf-num">{formatDuration(span.duration_ns)}</span>

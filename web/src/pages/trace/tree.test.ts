@@ -4,13 +4,35 @@ import type { Span } from '../../api/types.js';
 import { ancestorIds, buildTree, stepIndex, visibleRows } from './tree.js';
 
 function span(id: string, parent: string, start: number, duration = 10, status: Span['status'] = 'unset'): Span {
-  return { span_id: id, parent_span_id: parent, service_name: `svc-${id}`, span_name: `op-${id}`, kind: 'internal', start_ns: start, duration_ns: duration, status, status_message: '', attrs: [], resource: [], events: [], self_ns: 0 };
+  return {
+    span_id: id,
+    parent_span_id: parent,
+    service_name: `svc-${id}`,
+    span_name: `op-${id}`,
+    kind: 'internal',
+    start_ns: start,
+    duration_ns: duration,
+    status,
+    status_message: '',
+    attrs: [],
+    resource: [],
+    events: [],
+    self_ns: 0,
+  };
 }
 
 describe('buildTree', () => {
   it('orders parents before children and children by start time', () => {
     const tree = buildTree([span('c2', 'root', 30), span('root', '', 0, 100), span('c1', 'root', 10), span('g1', 'c1', 12)]);
-    assert.deepEqual(tree.rows.map((r) => [r.span.span_id, r.depth]), [['root', 0], ['c1', 1], ['g1', 2], ['c2', 1]]);
+    assert.deepEqual(
+      tree.rows.map((r) => [r.span.span_id, r.depth]),
+      [
+        ['root', 0],
+        ['c1', 1],
+        ['g1', 2],
+        ['c2', 1],
+      ],
+    );
     assert.equal(tree.rows[0].descendants, 3);
     assert.equal(tree.rows[1].subtreeEnd, 3);
     assert.equal(tree.startNs, 0);
@@ -41,8 +63,14 @@ describe('buildTree', () => {
 describe('visibleRows and ancestorIds', () => {
   const tree = buildTree([span('root', '', 0, 100), span('c1', 'root', 10), span('g1', 'c1', 12), span('g2', 'c1', 13), span('c2', 'root', 30)]);
   it('skips a folded subtree', () => {
-    assert.deepEqual(visibleRows(tree, new Set(['c1'])).map((i) => tree.rows[i].span.span_id), ['root', 'c1', 'c2']);
-    assert.deepEqual(visibleRows(tree, new Set(['root'])).map((i) => tree.rows[i].span.span_id), ['root']);
+    assert.deepEqual(
+      visibleRows(tree, new Set(['c1'])).map((i) => tree.rows[i].span.span_id),
+      ['root', 'c1', 'c2'],
+    );
+    assert.deepEqual(
+      visibleRows(tree, new Set(['root'])).map((i) => tree.rows[i].span.span_id),
+      ['root'],
+    );
   });
   it('lists the ancestors to unfold for a linked span', () => {
     assert.deepEqual(ancestorIds(tree, 'g2'), ['c1', 'root']);

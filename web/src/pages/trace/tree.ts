@@ -60,7 +60,14 @@ export function buildTree(spans: Span[]): TraceTree {
       visited.add(span.span_id);
       const kids = (children.get(span.span_id) ?? []).filter((kid) => !visited.has(kid.span_id));
       const index = rows.length;
-      rows.push({ span, depth, subtreeEnd: index + 1, childCount: kids.length, descendants: 0, isError: span.status === 'error' || span.events.some((event) => event.name === 'exception') });
+      rows.push({
+        span,
+        depth,
+        subtreeEnd: index + 1,
+        childCount: kids.length,
+        descendants: 0,
+        isError: span.status === 'error' || span.events.some((event) => event.name === 'exception'),
+      });
       stack.push([span, depth, index]);
       for (let i = kids.length - 1; i >= 0; i--) stack.push([kids[i], depth + 1, -1]);
     }

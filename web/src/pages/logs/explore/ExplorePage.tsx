@@ -63,7 +63,15 @@ export default function ExplorePage() {
       <form className="filters" aria-label="Log search" onSubmit={(event) => event.preventDefault()}>
         <span className="field wide">
           <label htmlFor="explore-q">Text (every word)</label>
-          <input id="explore-q" type="search" value={qField} maxLength={200} placeholder="timeout order" onChange={(event) => setQField(event.target.value)} spellCheck={false} />
+          <input
+            id="explore-q"
+            type="search"
+            value={qField}
+            maxLength={200}
+            placeholder="timeout order"
+            onChange={(event) => setQField(event.target.value)}
+            spellCheck={false}
+          />
         </span>
         <ServiceInput value={serviceField} onChange={setServiceField} id="explore-service" />
         <span className="field">
@@ -79,30 +87,47 @@ export default function ExplorePage() {
         </span>
         <span className="field">
           <label htmlFor="explore-template">Template id</label>
-          <input id="explore-template" value={templateField} maxLength={20} placeholder="any" onChange={(event) => setTemplateField(event.target.value)} spellCheck={false} />
+          <input
+            id="explore-template"
+            value={templateField}
+            maxLength={20}
+            placeholder="any"
+            onChange={(event) => setTemplateField(event.target.value)}
+            spellCheck={false}
+          />
         </span>
         <span className="field">
           <label htmlFor="explore-trace">Trace id</label>
-          <input id="explore-trace" className="mono" value={traceField} maxLength={32} placeholder="any" onChange={(event) => setTraceField(event.target.value)} spellCheck={false} />
+          <input
+            id="explore-trace"
+            className="mono"
+            value={traceField}
+            maxLength={32}
+            placeholder="any"
+            onChange={(event) => setTraceField(event.target.value)}
+            spellCheck={false}
+          />
         </span>
         <span className="field check">
-          <input id="explore-live" type="checkbox" checked={live} onChange={(event) => setQuery({ live: event.target.checked ? '1' : null, until: event.target.checked ? null : query.get('until') })} />
+          <input
+            id="explore-live"
+            type="checkbox"
+            checked={live}
+            onChange={(event) => setQuery({ live: event.target.checked ? '1' : null, until: event.target.checked ? null : query.get('until') })}
+          />
           <label htmlFor="explore-live">Live</label>
         </span>
       </form>
       {series.error !== undefined && <ErrorBox error={series.error} what="the log counts" />}
       {series.data !== undefined && (
-        <LogHistogram
-          series={series.data}
-          startMs={startMs}
-          endMs={endMs}
-          onZoom={(fromMs, toMs) => setQuery({ ...zoomWindow(fromMs, toMs), live: null })}
-        />
+        <LogHistogram series={series.data} startMs={startMs} endMs={endMs} onZoom={(fromMs, toMs) => setQuery({ ...zoomWindow(fromMs, toMs), live: null })} />
       )}
       {pages.error !== undefined && <ErrorBox error={pages.error} what="logs" />}
       {pages.loading && pages.rows.length === 0 && pages.error === undefined && <Loading what="logs" />}
       {!pages.loading && pages.error === undefined && pages.rows.length === 0 && (
-        <Empty title={filtered ? 'No logs match this search in this window.' : 'No logs in this window.'}>{filtered ? <p>Remove a filter or widen the window.</p> : <SendDataHint />}</Empty>
+        <Empty title={filtered ? 'No logs match this search in this window.' : 'No logs in this window.'}>
+          {filtered ? <p>Remove a filter or widen the window.</p> : <SendDataHint />}
+        </Empty>
       )}
       {pages.rows.length > 0 && (
         <>
@@ -112,7 +137,12 @@ export default function ExplorePage() {
             {pages.capped ? `; the list stops at ${formatCount(MAX_LIST_ROWS)}: narrow the search or the window` : ''}
             {live ? '; live, reloading every 5 s' : ''}
           </p>
-          <LogList rows={pages.rows} expanded={expanded} onToggle={(logId) => setQuery({ log: logId === expanded ? null : logId }, { replace: true })} onNearEnd={pages.loadMore} />
+          <LogList
+            rows={pages.rows}
+            expanded={expanded}
+            onToggle={(logId) => setQuery({ log: logId === expanded ? null : logId }, { replace: true })}
+            onNearEnd={pages.loadMore}
+          />
         </>
       )}
     </div>

@@ -20,7 +20,17 @@ const HEIGHT = 110;
  * Logs per bucket stacked by severity over the window; dragging across it selects a shorter window
  * (`onZoom` with Unix ms bounds). Drawn in SVG user units stretched to the width of the page.
  */
-export function LogHistogram({ series, startMs, endMs, onZoom }: { series: LogSeries; startMs: number; endMs: number; onZoom: (fromMs: number, toMs: number) => void }) {
+export function LogHistogram({
+  series,
+  startMs,
+  endMs,
+  onZoom,
+}: {
+  series: LogSeries;
+  startMs: number;
+  endMs: number;
+  onZoom: (fromMs: number, toMs: number) => void;
+}) {
   const svg = useRef<SVGSVGElement>(null);
   const [drag, setDrag] = useState<{ from: number; to: number } | null>(null);
   const spanMs = Math.max(1, endMs - startMs);
@@ -42,8 +52,7 @@ export function LogHistogram({ series, startMs, endMs, onZoom }: { series: LogSe
   return (
     <figure className="chart log-histogram">
       <figcaption>
-        {formatCountOf(series.total, 'log')} over the window{' '}
-        <span className="muted">(drag across the bars to zoom in)</span>
+        {formatCountOf(series.total, 'log')} over the window <span className="muted">(drag across the bars to zoom in)</span>
         <span className="legend">
           {levelTotals.map(([level, n]) => (
             <span key={level} className="legend-item">
@@ -91,7 +100,9 @@ export function LogHistogram({ series, startMs, endMs, onZoom }: { series: LogSe
             );
           });
         })}
-        {drag !== null && <rect className="histogram-selection" x={Math.min(drag.from, drag.to) * WIDTH} y={0} width={Math.abs(drag.to - drag.from) * WIDTH} height={HEIGHT} />}
+        {drag !== null && (
+          <rect className="histogram-selection" x={Math.min(drag.from, drag.to) * WIDTH} y={0} width={Math.abs(drag.to - drag.from) * WIDTH} height={HEIGHT} />
+        )}
       </svg>
       <div className="histogram-axis muted">
         <span>{formatLocal(startMs)}</span>

@@ -25,7 +25,17 @@ function severityClass(n: number): string {
  * The result list, virtualized: only the rows in view (plus a margin) are in the DOM, so 10,000 rows
  * scroll as smoothly as 50. One row may be expanded; its measured height shifts the rows below it.
  */
-export function LogList({ rows, expanded, onToggle, onNearEnd }: { rows: LogSearchRow[]; expanded: string; onToggle: (logId: string) => void; onNearEnd: () => void }) {
+export function LogList({
+  rows,
+  expanded,
+  onToggle,
+  onNearEnd,
+}: {
+  rows: LogSearchRow[];
+  expanded: string;
+  onToggle: (logId: string) => void;
+  onNearEnd: () => void;
+}) {
   const viewport = useRef<HTMLDivElement>(null);
   const detail = useRef<HTMLDivElement>(null);
   const [scrollTop, setScrollTop] = useState(0);
@@ -132,7 +142,9 @@ function LogDetail({ row }: { row: LogSearchRow }) {
         )}
         {row.template_id !== null && (
           <li>
-            <Link to={withWindow(`/logs/templates/${row.template_id}`, query)}>Template: <span className="mono">{row.template ?? row.template_id}</span></Link>
+            <Link to={withWindow(`/logs/templates/${row.template_id}`, query)}>
+              Template: <span className="mono">{row.template ?? row.template_id}</span>
+            </Link>
           </li>
         )}
         {row.template_id !== null && (

@@ -22,7 +22,12 @@ export interface LogPages {
  */
 export function useLogPages(filters: Record<string, string>, reloadKey: number): LogPages {
   const key = JSON.stringify(filters);
-  const [state, setState] = useState<{ rows: LogSearchRow[]; cursor: string | null; loading: boolean; error: Error | undefined }>({ rows: [], cursor: null, loading: true, error: undefined });
+  const [state, setState] = useState<{ rows: LogSearchRow[]; cursor: string | null; loading: boolean; error: Error | undefined }>({
+    rows: [],
+    cursor: null,
+    loading: true,
+    error: undefined,
+  });
   const controller = useRef<AbortController | null>(null);
   const inFlight = useRef(false);
 
