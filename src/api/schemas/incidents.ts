@@ -1,5 +1,5 @@
 /**
- * Response declaration of GET /api/v1/incidents (beyond the contract, DESIGN.md §8): what changed in
+ * Response declaration of GET /api/v1/incidents (beyond the contract; docs/incidents.md): what changed in
  * a window against the hour before it, as ranked suspects with their evidence, and the window's
  * story groups marked new, rising, chronic or fading.
  */
