@@ -24,15 +24,6 @@ export function strengthOf(z: number): number {
   return 1 - Math.exp(-(z - NOISE_Z) / STRENGTH_SCALE_Z);
 }
 
-/** Variance over mean of per-minute counts (at least 1): how much more a count wanders than Poisson. */
-export function dispersionOf(counts: readonly number[]): number {
-  if (counts.length < 5) return 1;
-  const mean = counts.reduce((a, b) => a + b, 0) / counts.length;
-  if (mean <= 0) return 1;
-  const variance = counts.reduce((a, c) => a + (c - mean) ** 2, 0) / (counts.length - 1);
-  return Math.min(20, Math.max(1, variance / mean));
-}
-
 /** Sums of a measure per key and minute, how many calls carried it, and its largest single value. */
 export interface MinuteSum {
   key: string;
