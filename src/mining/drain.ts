@@ -8,7 +8,7 @@ import { overflowTemplateId, templateId } from './template-id.js';
 import { differsInFirstWordOnly, fitsButFirst } from './first-word.js';
 import { introducesName } from './name-introducer.js';
 import { isNameLike } from './name-like.js';
-import { differsInValueSlot, followsLabel } from './value-slot.js';
+import { differsInValueSlot, followsLabel, followsPreposition } from './value-slot.js';
 import { skeletonShape } from './token-shape.js';
 import { MAX_LENGTH_DIFFERENCE, elasticFits, elasticShape } from './elastic.js';
 
@@ -150,7 +150,8 @@ export function similarity(template: readonly string[], line: readonly string[],
       // Tokens carrying a masked part (`user=<*>` against `user=`) differ in a value, not a word;
       // where either token is a compound name, the position holds names (`gamma` against
       // `alpha,beta`, `report` against `sync_ledger`), which vary, unless the word is a part of the
-      // compound (`vote:` against `pre-vote:`); so does a word right after
+      // compound (`vote:` against `pre-vote:`); so does the last word after a label or a
+      // preposition (`Signing <*> because <*>`); so does a word right after
       // `user` or `by` in both (name-introducer.ts); so does a word in the same quotes or brackets,
       // and the last word after a label such as `for:` (value-slot.ts); so does a word beside an
       // arrow (`stopped -> READY`).
@@ -161,7 +162,7 @@ export function similarity(template: readonly string[], line: readonly string[],
         !l.includes(WILDCARD) &&
         !((isNameLike(t) || isNameLike(l)) && !partOfCompound(t, l)) &&
         !differsInValueSlot(t, l) &&
-        !(i === compared - 1 && followsLabel(template, line, i)) &&
+        !(i === compared - 1 && (followsLabel(template, line, i) || followsPreposition(template, line, i))) &&
         !(i > 0 && template[i - 1] === line[i - 1] && introducesName(line[i - 1], t, l)) &&
         !besideArrow(template, line, i)
       )
@@ -412,12 +413,14 @@ export class DrainTree {
     // does one of the wildcard child whose first token generalized there: lines find it either way).
     // A template that became shorter across token counts (elastic.ts) lives in the leaf of its
     // tokens; lines of its old length find it from theirs.
+    // (A remark wildcard, or a first word become a variable, changes no token count this way.)
     const signatureCore = coreLength(signatureTokens);
-    const core = coreLength(tokens);
+    const tokensCore = coreLength(tokens);
+    const shorter = tokens.length < signatureTokens.length && tokensCore < signatureCore;
+    const core = shorter ? tokensCore : signatureCore;
     const lengthNode = this.lengthNode(core);
     const movedFirst = this.prefixLevels === 1 && core > 0 && tokens.length > 0 && tokens[0] !== signatureTokens[0];
-    const keyTokens = core === signatureCore ? signatureTokens : tokens;
-    const leaf = movedFirst ? this.variableFirstLeaf(lengthNode) : this.leafUnder(lengthNode, keyTokens, core);
+    const leaf = movedFirst ? this.variableFirstLeaf(lengthNode) : this.leafUnder(lengthNode, shorter ? tokens : signatureTokens, core);
     this.touch(lengthNode);
     const cluster: Cluster = {
       id,
