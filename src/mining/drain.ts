@@ -107,7 +107,7 @@ export const CROWDED_LEAF_TEMPLATES = 4;
  * templates. Among fitting templates the more specific one (more positions equal, the remarks
  * counting as one position) scores higher, so a line keeps its own template rather than moving to
  * an older one that generalized later (ids stay put under replay and after a restore). Otherwise
- * the score is the share of positions holding the same token (below 1).
+ * the score is the share of the positions holding the same word, values both have left out (below 1).
  */
 export function similarity(template: readonly string[], line: readonly string[], allowWordChange: boolean, core: number = coreLength(line)): number {
   const tn = template.length;
@@ -133,6 +133,7 @@ export function similarity(template: readonly string[], line: readonly string[],
     }
   }
   let equal = 0;
+  let equalValues = 0;
   let fits = true;
   // A labelled tail (optional-tail.ts) varies at once, word by word or in length.
   const labelled = isLabelTail(line, core);
@@ -141,6 +142,7 @@ export function similarity(template: readonly string[], line: readonly string[],
     const l = line[i];
     if (t === l) {
       equal++;
+      if (t.includes(WILDCARD)) equalValues++;
     } else if (t === WILDCARD) {
       if (isPinnedToken(l)) return -1;
     } else {
@@ -175,7 +177,13 @@ export function similarity(template: readonly string[], line: readonly string[],
   // `error receiving h3 connection: <text>`, where `h3` is masked).
   if (tailByLabel && !fits && !allowWordChange) return -1;
   const positions = compared + tailSlot;
-  return fits && tailFits ? 1 + equal / (positions + 1) : equal / positions;
+  if (fits && tailFits) return 1 + equal / (positions + 1);
+  // A line that does not fit: the share of equal words among the positions that are not values
+  // both have. Values equal in both (`<*>,` against `<*>,`) are no evidence of one event, since every
+  // line of that layout has them: with them counted, a long shared tail of fields (`, client: <*>,
+  // server: <*>, request: "<*>"`) made lines of distinct events similar enough to merge.
+  const wordPositions = positions - equalValues;
+  return wordPositions === 0 ? 0 : (equal - equalValues) / wordPositions;
 }
 
 /** The per-service miner state: prefix tree, clusters in creation order, overflow template. */
