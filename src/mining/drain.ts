@@ -142,7 +142,7 @@ export function similarity(template: readonly string[], line: readonly string[],
     const l = line[i];
     if (t === l) {
       equal++;
-      if (t.includes(WILDCARD)) equalValues++;
+      if (t !== undefined && t.includes(WILDCARD)) equalValues++;
     } else if (t === WILDCARD) {
       if (isPinnedToken(l)) return -1;
     } else {
