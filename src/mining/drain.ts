@@ -31,9 +31,11 @@ export interface Leaf {
   version: number;
   /**
    * Templates that became shorter (elastic.ts) stay in the leaf of their old token count in their
-   * old form, which the lines they took there keep fitting; null while there are none.
+   * old form, which the lines they took there keep fitting; null while there are none (set on
+   * every leaf, so that all leaves share one shape for V8: the cache reads a leaf's version on
+   * every line).
    */
-  forms?: Map<Cluster, string[]>;
+  forms: Map<Cluster, string[]> | null;
 }
 
 /** The tokens a leaf compares lines with for a template: its old form there, or its tokens. */
@@ -196,7 +198,7 @@ export class DrainTree {
    * count (elastic.ts) depends on leaves of several token counts, so its cached placement holds
    * only while none of them changed.
    */
-  private readonly anyChange: Leaf = { clusters: [], version: 0 };
+  private readonly anyChange: Leaf = { clusters: [], version: 0, forms: null };
   private readonly ids = new Set<string>();
   private readonly crowdedLeafTemplates: number;
   private readonly prefixLevels: number;
@@ -219,7 +221,7 @@ export class DrainTree {
   private lengthNode(core: number): TreeNode {
     let node = this.root.get(core);
     if (node === undefined) {
-      node = { children: new Map(), leaf: null, routing: { clusters: [], version: 0 }, variableFirst: null };
+      node = { children: new Map(), leaf: null, routing: { clusters: [], version: 0, forms: null }, variableFirst: null };
       this.root.set(core, node);
     }
     return node;
@@ -234,7 +236,7 @@ export class DrainTree {
       node = childFor(parent, treeKey(tokens[d]));
       if (parent.children.size !== before) this.touch(lengthNode);
     }
-    if (node.leaf === null) node.leaf = { clusters: [], version: 0 };
+    if (node.leaf === null) node.leaf = { clusters: [], version: 0, forms: null };
     return node.leaf;
   }
 
@@ -329,7 +331,8 @@ export class DrainTree {
       }
     }
     if (best === null) return null;
-    if (best.shape !== best.cluster.tokens) this.reshape(best.cluster, best.leaf, best.lengthNode, best.shape);
+    // A shape equal to the template changes nothing (no version to bump, no cached line to drop).
+    if (!sameTokens(best.shape, best.cluster.tokens)) this.reshape(best.cluster, best.leaf, best.lengthNode, best.shape);
     return { cluster: best.cluster, leaf: this.anyChange };
   }
 
@@ -361,7 +364,7 @@ export class DrainTree {
 
   /** The leaf of templates whose first word is a variable, under a token-count node. */
   private variableFirstLeaf(lengthNode: TreeNode): Leaf {
-    if (lengthNode.variableFirst === null) lengthNode.variableFirst = { clusters: [], version: 0 };
+    if (lengthNode.variableFirst === null) lengthNode.variableFirst = { clusters: [], version: 0, forms: null };
     return lengthNode.variableFirst;
   }
 
@@ -515,6 +518,13 @@ function detach(s: string): string {
  */
 function treeKey(token: string): string {
   return token !== WILDCARD && (token.includes(WILDCARD) || isNameLike(token)) ? WILDCARD : token;
+}
+
+function sameTokens(a: readonly string[], b: readonly string[]): boolean {
+  if (a === b) return true;
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
 }
 
 /** Marks a change below a token-count node (see TreeNode.routing). */
