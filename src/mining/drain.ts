@@ -154,11 +154,10 @@ export function similarity(template: readonly string[], line: readonly string[],
       // Tokens carrying a masked part (`user=<*>` against `user=`) differ in a value, not a word;
       // where either token is a compound name, the position holds names (`gamma` against
       // `alpha,beta`, `report` against `sync_ledger`), which vary, unless the word is a part of the
-      // compound (`vote:` against `pre-vote:`); so does the last word after a label or a
-      // preposition (`Signing <*> because <*>`); so does a word right after
+      // compound (`vote:` against `pre-vote:`); so does a word right after
       // `user` or `by` in both (name-introducer.ts); so does a word in the same quotes or brackets,
-      // and the last word after a label such as `for:` (value-slot.ts); so does a word beside an
-      // arrow (`stopped -> READY`).
+      // and the last word after a label such as `for:` or a preposition such as `because`
+      // (value-slot.ts); so does a word beside an arrow (`stopped -> READY`).
       if (
         !allowWordChange &&
         !(labelled && i >= core && fits) &&
