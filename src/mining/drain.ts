@@ -8,8 +8,9 @@ import { overflowTemplateId, templateId } from './template-id.js';
 import { differsInFirstWordOnly, fitsButFirst } from './first-word.js';
 import { introducesName } from './name-introducer.js';
 import { isNameLike } from './name-like.js';
-import { differsInValueSlot, followsLabel } from './value-slot.js';
+import { differsInValueSlot, followsLabel, followsPreposition } from './value-slot.js';
 import { skeletonShape } from './token-shape.js';
+import { MAX_LENGTH_DIFFERENCE, elasticFits, elasticShape } from './elastic.js';
 
 /** Contract limits: tree depth 4 (root, length, two token levels), 100 children per node. */
 export const TREE_DEPTH = 4;
@@ -28,6 +29,18 @@ export const MAX_CHILDREN = 100;
 export interface Leaf {
   clusters: Cluster[];
   version: number;
+  /**
+   * Templates that became shorter (elastic.ts) stay in the leaf of their old token count in their
+   * old form, which the lines they took there keep fitting; null while there are none (set on
+   * every leaf, so that all leaves share one shape for V8: the cache reads a leaf's version on
+   * every line).
+   */
+  forms: Map<Cluster, string[]> | null;
+}
+
+/** The tokens a leaf compares lines with for a template: its old form there, or its tokens. */
+function formIn(leaf: Leaf, cluster: Cluster): string[] {
+  return leaf.forms?.get(cluster) ?? cluster.tokens;
 }
 
 interface TreeNode {
@@ -96,7 +109,7 @@ export const CROWDED_LEAF_TEMPLATES = 4;
  * templates. Among fitting templates the more specific one (more positions equal, the remarks
  * counting as one position) scores higher, so a line keeps its own template rather than moving to
  * an older one that generalized later (ids stay put under replay and after a restore). Otherwise
- * the score is the share of positions holding the same token (below 1).
+ * the score is the share of the positions holding the same word, values both have left out (below 1).
  */
 export function similarity(template: readonly string[], line: readonly string[], allowWordChange: boolean, core: number = coreLength(line)): number {
   const tn = template.length;
@@ -122,6 +135,7 @@ export function similarity(template: readonly string[], line: readonly string[],
     }
   }
   let equal = 0;
+  let equalValues = 0;
   let fits = true;
   // A labelled tail (optional-tail.ts) varies at once, word by word or in length.
   const labelled = isLabelTail(line, core);
@@ -130,6 +144,7 @@ export function similarity(template: readonly string[], line: readonly string[],
     const l = line[i];
     if (t === l) {
       equal++;
+      if (t !== undefined && t.includes(WILDCARD)) equalValues++;
     } else if (t === WILDCARD) {
       if (isPinnedToken(l)) return -1;
     } else {
@@ -141,8 +156,8 @@ export function similarity(template: readonly string[], line: readonly string[],
       // `alpha,beta`, `report` against `sync_ledger`), which vary, unless the word is a part of the
       // compound (`vote:` against `pre-vote:`); so does a word right after
       // `user` or `by` in both (name-introducer.ts); so does a word in the same quotes or brackets,
-      // and the last word after a label such as `for:` (value-slot.ts); so does a word beside an
-      // arrow (`stopped -> READY`).
+      // and the last word after a label such as `for:` or a preposition such as `because`
+      // (value-slot.ts); so does a word beside an arrow (`stopped -> READY`).
       if (
         !allowWordChange &&
         !(labelled && i >= core && fits) &&
@@ -150,7 +165,7 @@ export function similarity(template: readonly string[], line: readonly string[],
         !l.includes(WILDCARD) &&
         !((isNameLike(t) || isNameLike(l)) && !partOfCompound(t, l)) &&
         !differsInValueSlot(t, l) &&
-        !(i === compared - 1 && followsLabel(template, line, i)) &&
+        !(i === compared - 1 && (followsLabel(template, line, i) || followsPreposition(template, line, i))) &&
         !(i > 0 && template[i - 1] === line[i - 1] && introducesName(line[i - 1], t, l)) &&
         !besideArrow(template, line, i)
       )
@@ -163,7 +178,13 @@ export function similarity(template: readonly string[], line: readonly string[],
   // `error receiving h3 connection: <text>`, where `h3` is masked).
   if (tailByLabel && !fits && !allowWordChange) return -1;
   const positions = compared + tailSlot;
-  return fits && tailFits ? 1 + equal / (positions + 1) : equal / positions;
+  if (fits && tailFits) return 1 + equal / (positions + 1);
+  // A line that does not fit: the share of equal words among the positions that are not values
+  // both have. Values equal in both (`<*>,` against `<*>,`) are no evidence of one event, since every
+  // line of that layout has them: with them counted, a long shared tail of fields (`, client: <*>,
+  // server: <*>, request: "<*>"`) made lines of distinct events similar enough to merge.
+  const wordPositions = positions - equalValues;
+  return wordPositions === 0 ? 0 : (equal - equalValues) / wordPositions;
 }
 
 /** The per-service miner state: prefix tree, clusters in creation order, overflow template. */
@@ -171,6 +192,12 @@ export class DrainTree {
   readonly clusters: Cluster[] = [];
   overflow: Cluster | null = null;
   private readonly root = new Map<number, TreeNode>();
+  /**
+   * Changes with any change anywhere in the tree: a line placed with a template of another token
+   * count (elastic.ts) depends on leaves of several token counts, so its cached placement holds
+   * only while none of them changed.
+   */
+  private readonly anyChange: Leaf = { clusters: [], version: 0, forms: null };
   private readonly ids = new Set<string>();
   private readonly crowdedLeafTemplates: number;
   private readonly prefixLevels: number;
@@ -193,7 +220,7 @@ export class DrainTree {
   private lengthNode(core: number): TreeNode {
     let node = this.root.get(core);
     if (node === undefined) {
-      node = { children: new Map(), leaf: null, routing: { clusters: [], version: 0 }, variableFirst: null };
+      node = { children: new Map(), leaf: null, routing: { clusters: [], version: 0, forms: null }, variableFirst: null };
       this.root.set(core, node);
     }
     return node;
@@ -206,9 +233,9 @@ export class DrainTree {
       const parent = node;
       const before = parent.children.size;
       node = childFor(parent, treeKey(tokens[d]));
-      if (parent.children.size !== before) touch(lengthNode);
+      if (parent.children.size !== before) this.touch(lengthNode);
     }
-    if (node.leaf === null) node.leaf = { clusters: [], version: 0 };
+    if (node.leaf === null) node.leaf = { clusters: [], version: 0, forms: null };
     return node.leaf;
   }
 
@@ -221,7 +248,7 @@ export class DrainTree {
     // Positions compared: the core, and the remarks as one when the line has any.
     const n = tokens.length === core ? core : core + 1;
     for (const cluster of leaf.clusters) {
-      const score = similarity(cluster.tokens, tokens, crowded, core);
+      const score = similarity(formIn(leaf, cluster), tokens, crowded, core);
       if (score > bestScore) {
         bestScore = score;
         best = cluster;
@@ -251,26 +278,92 @@ export class DrainTree {
     const leaf = this.leafUnder(lengthNode, tokens, core);
     const match = this.bestMatch(leaf, tokens);
     if (match !== null && match.score >= this.options.simThreshold) return this.join(match.cluster, leaf, lengthNode, tokens, core);
+    const elastic = this.joinOtherLength(tokens);
+    if (elastic !== null) return elastic;
     if (this.clusters.length >= this.options.maxClusters) return { cluster: this.overflowCluster(sample), leaf };
     const cluster = this.createCluster(tokens.map(detach), tokens.join(' '), detach(sample), leaf);
     leaf.clusters.push(cluster);
     leaf.version++;
-    touch(lengthNode);
+    this.touch(lengthNode);
     return { cluster, leaf };
   }
 
   /** The line joins `cluster` of `leaf`, which generalizes where they differ. */
   private join(cluster: Cluster, leaf: Leaf, lengthNode: TreeNode, tokens: readonly string[], core: number): { cluster: Cluster; leaf: Leaf } {
-    if (generalize(cluster.tokens, tokens, core)) {
+    if (generalize(formIn(leaf, cluster), tokens, core)) {
       leaf.version++;
-      touch(lengthNode);
+      this.touch(lengthNode);
     }
     return { cluster, leaf };
   }
 
+  /**
+   * Places a line no template of its token count takes with a template of another token count
+   * that equals it but for one run holding a value of several words (elastic.ts): among the
+   * templates of the same first word (or of a variable first word), the nearest in length. The
+   * template keeps its token count (a run of its own becomes one value slot at most).
+   */
+  private joinOtherLength(tokens: readonly string[]): { cluster: Cluster; leaf: Leaf } | null {
+    const n = tokens.length;
+    if (n === 0) return null;
+    const key = treeKey(tokens[0]!);
+    let best: { cluster: Cluster; leaf: Leaf; lengthNode: TreeNode; shape: readonly string[] } | null = null;
+    let bestDistance = MAX_LENGTH_DIFFERENCE + 1;
+    // Templates are keyed by their core's length, which a trailing remark or tail leaves shorter.
+    for (const [core, lengthNode] of this.root) {
+      if (core > n + MAX_LENGTH_DIFFERENCE || core === 0) continue;
+      for (const leaf of [lengthNode.children.get(key)?.leaf ?? null, lengthNode.variableFirst]) {
+        if (leaf === null) continue;
+        for (const cluster of leaf.clusters) {
+          if (leaf.forms?.has(cluster) === true) continue;
+          const distance = Math.abs(cluster.tokens.length - n);
+          if (distance === 0 || distance > bestDistance) continue;
+          const shape = elasticFits(cluster.tokens, tokens) ? cluster.tokens : elasticShape(cluster.tokens, tokens);
+          if (shape === null) continue;
+          // The nearest token count first; among equals, the first found (lengths and templates
+          // in the order they came).
+          if (distance < bestDistance) {
+            best = { cluster, leaf, lengthNode, shape };
+            bestDistance = distance;
+          }
+        }
+      }
+    }
+    if (best === null) return null;
+    // A shape equal to the template changes nothing (no version to bump, no cached line to drop).
+    if (!sameTokens(best.shape, best.cluster.tokens)) this.reshape(best.cluster, best.leaf, best.lengthNode, best.shape);
+    return { cluster: best.cluster, leaf: this.anyChange };
+  }
+
+  /**
+   * Gives a template new tokens. When its core length changes it joins the leaf of the new length
+   * and stays in its old leaf in its old form, so the lines it took there keep finding it.
+   */
+  private reshape(cluster: Cluster, leaf: Leaf, lengthNode: TreeNode, shape: readonly string[]): void {
+    const newCore = coreLength(shape);
+    const oldTokens = cluster.tokens;
+    cluster.tokens = [...shape];
+    leaf.version++;
+    this.touch(lengthNode);
+    if (newCore === coreLength(oldTokens)) return;
+    (leaf.forms ??= new Map()).set(cluster, oldTokens);
+    const newNode = this.lengthNode(newCore);
+    const target = this.prefixLevels === 1 && leaf === lengthNode.variableFirst ? this.variableFirstLeaf(newNode) : this.leafUnder(newNode, shape, newCore);
+    target.version = Math.max(target.version, leaf.version) + 1;
+    target.clusters.push(cluster);
+    cluster.leaf = target;
+    this.touch(newNode);
+  }
+
+  /** Marks a change below a token-count node, and in the tree. */
+  private touch(lengthNode: TreeNode): void {
+    touch(lengthNode);
+    this.anyChange.version++;
+  }
+
   /** The leaf of templates whose first word is a variable, under a token-count node. */
   private variableFirstLeaf(lengthNode: TreeNode): Leaf {
-    if (lengthNode.variableFirst === null) lengthNode.variableFirst = { clusters: [], version: 0 };
+    if (lengthNode.variableFirst === null) lengthNode.variableFirst = { clusters: [], version: 0, forms: null };
     return lengthNode.variableFirst;
   }
 
@@ -289,8 +382,9 @@ export class DrainTree {
       let best: Cluster | null = null;
       let bestScore = -1;
       for (const cluster of varLeaf.clusters) {
-        const score = similarity(cluster.tokens, tokens, false, core);
-        if (score > bestScore && (score >= 1 || fitsButFirst(cluster.tokens, tokens, core))) {
+        const form = formIn(varLeaf, cluster);
+        const score = similarity(form, tokens, false, core);
+        if (score > bestScore && (score >= 1 || fitsButFirst(form, tokens, core))) {
           best = cluster;
           bestScore = score;
         }
@@ -305,7 +399,8 @@ export class DrainTree {
       if (leaf === null || leaf === ownLeaf) continue;
       for (let c = 0; c < leaf.clusters.length; c++) {
         const cluster = leaf.clusters[c]!;
-        if (!differsInFirstWordOnly(cluster.tokens, tokens, core)) continue;
+        // A template's old form stays where it is (its lines find it there).
+        if (leaf.forms?.has(cluster) === true || !differsInFirstWordOnly(cluster.tokens, tokens, core)) continue;
         leaf.clusters.splice(c, 1);
         leaf.version++;
         const target = this.variableFirstLeaf(lengthNode);
@@ -315,7 +410,7 @@ export class DrainTree {
         cluster.leaf = target;
         cluster.tokens[0] = commonShape(cluster.tokens[0]!, tokens[0]!);
         generalize(cluster.tokens, tokens, core);
-        touch(lengthNode);
+        this.touch(lengthNode);
         return { cluster, leaf: routing };
       }
     }
@@ -326,11 +421,17 @@ export class DrainTree {
   restoreCluster(signatureTokens: readonly string[], tokens: string[], id: string): Cluster {
     // A template whose first word became a variable lives in the leaf of variable first words (so
     // does one of the wildcard child whose first token generalized there: lines find it either way).
-    const core = coreLength(signatureTokens);
+    // A template that became shorter across token counts (elastic.ts) lives in the leaf of its
+    // tokens; lines of its old length find it from theirs.
+    // (A remark wildcard, or a first word become a variable, changes no token count this way.)
+    const signatureCore = coreLength(signatureTokens);
+    const tokensCore = coreLength(tokens);
+    const shorter = tokens.length < signatureTokens.length && tokensCore < signatureCore;
+    const core = shorter ? tokensCore : signatureCore;
     const lengthNode = this.lengthNode(core);
     const movedFirst = this.prefixLevels === 1 && core > 0 && tokens.length > 0 && tokens[0] !== signatureTokens[0];
-    const leaf = movedFirst ? this.variableFirstLeaf(lengthNode) : this.leafUnder(lengthNode, signatureTokens, core);
-    touch(lengthNode);
+    const leaf = movedFirst ? this.variableFirstLeaf(lengthNode) : this.leafUnder(lengthNode, shorter ? tokens : signatureTokens, core);
+    this.touch(lengthNode);
     const cluster: Cluster = {
       id,
       service: this.service,
@@ -416,6 +517,13 @@ function detach(s: string): string {
  */
 function treeKey(token: string): string {
   return token !== WILDCARD && (token.includes(WILDCARD) || isNameLike(token)) ? WILDCARD : token;
+}
+
+function sameTokens(a: readonly string[], b: readonly string[]): boolean {
+  if (a === b) return true;
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
 }
 
 /** Marks a change below a token-count node (see TreeNode.routing). */

@@ -32,8 +32,10 @@ test('a word after a noun that names a stored or routed thing varies like a valu
   assert.notEqual(tree.add(toks('Removing stale metrics'), '').cluster, tree.add(toks('Removing stale events'), '').cluster);
 });
 
-test('`user`, `by` and names of stored things introduce a name, as written mid-sentence; `for` and `client` do not', () => {
+test('`user`, `by` and names of stored things introduce a name; `for` and `client` do not', () => {
   for (const word of ['user', 'by', 'key', 'type', 'queue', 'table']) assert.ok(introducesName(word), word);
+  // A thing's noun may open a sentence (`Node <*> reported node <*> …`); `User` as written stays a word.
+  assert.ok(introducesName('Node'));
   assert.ok(!introducesName('User'));
   assert.ok(!introducesName('for'));
   assert.ok(!introducesName('client'));

@@ -6,7 +6,8 @@
  * even before its group is crowded; otherwise each of the first values keeps a template of its
  * own. Listed are `user` and `by`, and the nouns by which programs name the things they store,
  * route or run (a key, a type, a queue, a table, a file, a node…): a word after them is the
- * thing's name. Lower case as logs write them mid-sentence. Not listed: `for` and `from`, since
+ * thing's name. `user` and `by` in lower case as logs write them mid-sentence; a thing's noun also
+ * capitalized, opening a sentence. Not listed: `for` and `from`, since
  * what follows them is as often a word of the message (`for writing`, `from NEW`); `client` and
  * `server`, which programs follow with a fixed role (`initialized by client WindowsUpdateAgent`
  * and `… client SPP` are two events in the LogHub Windows labels); `worker`, which lowered the nginx corpus
@@ -119,5 +120,6 @@ function isMessageWord(word: string): boolean {
 export function introducesName(token: string | undefined, a = '', b = ''): boolean {
   if (token === undefined) return false;
   if (ACTOR_INTRODUCERS.has(token)) return true;
-  return THING_INTRODUCERS.has(token) && !isMessageWord(a) && !isMessageWord(b);
+  // Capitalized too: a sentence may open with the noun (`Node default reported node <*> as not reachable.`).
+  return THING_INTRODUCERS.has(token.toLowerCase()) && !isMessageWord(a) && !isMessageWord(b);
 }

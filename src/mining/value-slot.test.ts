@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { differsInValueSlot, followsLabel } from './value-slot.js';
+import { differsInValueSlot, followsLabel, followsPreposition } from './value-slot.js';
 import { LogMiner, DEFAULT_MINER_OPTIONS } from './miner.js';
 import { templateText } from './drain.js';
 
@@ -50,4 +50,17 @@ test('quoted names and labelled last words keep one template per event from thei
   const opened = miner.mine('svc', 'state: opened by admin');
   const closed = miner.mine('svc', 'state: closed by admin');
   assert.notEqual(opened.id, closed.id);
+});
+
+test('the last word after a preposition the two share is its object, a value', () => {
+  const miner = new LogMiner(DEFAULT_MINER_OPTIONS);
+  const signing = ['Signing 394 because orders', 'Signing 0 because events', 'Signing 948 because users'].map((line) => miner.mine('svc', line).id);
+  assert.equal(new Set(signing).size, 1);
+  assert.equal(templateText(miner.mine('svc', 'Signing 1 because orders')), 'Signing <*> because <*>');
+  // Not after `for` or `to`: `failed to start` and `failed to stop` are two events.
+  const verbs = ['Unit 3 failed to start', 'Unit 4 failed to stop'].map((line) => miner.mine('svc', line).id);
+  assert.notEqual(verbs[0], verbs[1]);
+  assert.equal(followsPreposition(['a', 'from', 'x'], ['a', 'from', 'y'], 2), true);
+  assert.equal(followsPreposition(['a', 'for', 'x'], ['a', 'for', 'y'], 2), false);
+  assert.equal(followsPreposition(['a', 'from', 'x'], ['a', 'to', 'y'], 2), false);
 });

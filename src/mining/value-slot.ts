@@ -32,3 +32,22 @@ export function followsLabel(template: readonly string[], line: readonly string[
   const before = line[i - 1];
   return before !== undefined && before.length > 1 && before === template[i - 1] && before.charCodeAt(before.length - 1) === 58;
 }
+
+/**
+ * Prepositions and conjunctions whose object, when it ends the line, is what the statement
+ * prints: `Signing <*> because <*>`, `Received invalid response from <*>`, `performing <*> on <*>`.
+ * Not `for` (`No suitable source for synchronisation` and `… for initstepslew` are two events of
+ * chrony's) nor `to` (`failed to start` and `failed to stop` are two).
+ */
+const OBJECT_INTRODUCERS: ReadonlySet<string> = new Set(['because', 'from', 'on', 'in', 'at', 'of', 'with', 'via', 'into', 'after']);
+
+/**
+ * Whether position `i` follows a preposition that the template and the line share. As for labels,
+ * the caller takes only the line's last word so: inside a line, `in use` or `of the` is as often
+ * the message's own.
+ */
+export function followsPreposition(template: readonly string[], line: readonly string[], i: number): boolean {
+  if (i === 0) return false;
+  const before = line[i - 1];
+  return before !== undefined && before === template[i - 1] && OBJECT_INTRODUCERS.has(before);
+}

@@ -1,0 +1,115 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { elasticShape } from './elastic.js';
+import { DEFAULT_MINER_OPTIONS, LogMiner } from './miner.js';
+import { templateText } from './drain.js';
+import { restoreMiner, snapshotMiner, type MinerSnapshot } from './snapshot.js';
+
+const split = (s: string): string[] => s.split(' ');
+const shape = (template: string, line: string): string | null => elasticShape(split(template), split(line))?.join(' ') ?? null;
+
+test('a text of words after a label varies in length', () => {
+  assert.equal(
+    shape('Retrying <*> after failure <*> times, reason: timed out', 'Retrying <*> after failure <*> times, reason: Name or service not known'),
+    'Retrying <*> after failure <*> times, reason: <*>',
+  );
+  // In the middle of the line too, the rest of the line fitting around it.
+  assert.equal(
+    shape(
+      'Failed to modify connection mark: timed out (Destination <*>, source <*>)',
+      'Failed to modify connection mark: Connection reset by peer (Destination <*>, source <*>)',
+    ),
+    'Failed to modify connection mark: <*> (Destination <*>, source <*>)',
+  );
+  // Not after a program's name as first token, nor with fewer than 4 tokens before the label.
+  assert.equal(shape('ciod: LOGIN chdir(<*>) failed: Input/output error', 'ciod: LOGIN chdir(<*>) failed: No such file or directory'), null);
+  assert.equal(shape('OPTIONS IMPORT: tun-mtu set to <*>', 'OPTIONS IMPORT: reading client options from <*>'), null);
+  // A text holding a value is a field of a fixed layout, not a text.
+  assert.equal(shape('a b c program interrupt: fp cr update.....<*>', 'a b c program interrupt: illegal instruction.....<*>'), null);
+});
+
+test('one quoted value varies in length; several quoted parts do not', () => {
+  assert.equal(
+    shape('level=warn component=tsdb msg="append failed" err="EOF"', 'level=warn component=tsdb msg="append failed" err="Connection reset by peer"'),
+    'level=warn component=tsdb msg="append failed" err="<*>"',
+  );
+  assert.equal(
+    shape('{"level":"warn", "msg":"peer lost", "peer": <*>, "error": "broken pipe"}', '{"level":"warn", "msg":"peer lost", "peer": <*>, "error": "EOF"}'),
+    '{"level":"warn", "msg":"peer lost", "peer": <*>, "error": "<*>"}',
+  );
+  assert.equal(shape("parsing [<*>]: 'a' overrides previous 'b' in 'defaults' section.", "parsing [<*>]: 'c' in 'defaults' section."), null);
+  // Parentheses and brackets: their length is as often the event's own.
+  assert.equal(shape('Fan speeds on board <*> ( <*> )', 'Fan speeds on board <*> ( <*> <*> **** <*> )'), null);
+});
+
+test('a wildcard takes names beside it, not plain words', () => {
+  assert.equal(
+    shape('cluster GOSSIP from <*> about <*> audit.log', 'cluster GOSSIP from <*> about db-1.lan <*> audit.log'),
+    'cluster GOSSIP from <*> about <*> audit.log',
+  );
+  assert.equal(
+    shape('cluster GOSSIP from <*> about db-1.lan <*> audit.log', 'cluster GOSSIP from <*> about <*> audit.log'),
+    'cluster GOSSIP from <*> about <*> audit.log',
+  );
+  assert.equal(
+    shape('client sent invalid header, request: "<*> <*>", host: "<*>"', 'client sent invalid header, request: "<*> /healthz <*>", host: "<*>"'),
+    'client sent invalid header, request: "<*> <*>", host: "<*>"',
+  );
+  // An inserted word of the message, even beside a wildcard, makes another event.
+  assert.equal(shape('Node <*> is up since <*>', 'Node <*> is not up since <*>'), null);
+  assert.equal(shape('Could not set <*> for device', 'Could not set <*> credentials for device'), null);
+});
+
+test('lines of one event whose error text has several lengths keep one template', () => {
+  const miner = new LogMiner(DEFAULT_MINER_OPTIONS);
+  const lines = [
+    'Topic metadata fetch included errors: java.lang.IllegalStateException: closed (org.example.Fetcher)',
+    'Topic metadata fetch included errors: org.example.errors.TimeoutException: Timeout expired (org.example.Fetcher)',
+    'Topic metadata fetch included errors: java.net.ConnectException: Connection refused (org.example.Fetcher)',
+    'Topic metadata fetch included errors: java.util.concurrent.TimeoutException (org.example.Fetcher)',
+    'TLS handshake error from 10.0.0.1:443 reason: EOF',
+    'TLS handshake error from 10.0.0.2:443 reason: connection reset by peer',
+    'Node 12 is up since 3',
+    'Node 13 is not up since 4',
+  ];
+  const ids = lines.map((line) => miner.mine('svc', line).id);
+  assert.equal(new Set(ids.slice(0, 4)).size, 1);
+  assert.equal(new Set(ids.slice(4, 6)).size, 1);
+  assert.notEqual(ids[6], ids[7]);
+  assert.equal(templateText(miner.mine('svc', lines[0]!)), 'Topic metadata fetch included errors: <*> (org.example.Fetcher)');
+  assert.equal(templateText(miner.mine('svc', lines[4]!)), 'TLS handshake error from <*> reason: <*>');
+});
+
+test('placements across token counts are the same with the cache and without', () => {
+  const lines: string[] = [];
+  const errors = ['EOF', 'timed out', 'Connection reset by peer', 'no route to host', 'broken pipe'];
+  for (let i = 0; i < 200; i++) {
+    lines.push(`write to peer ${i % 7} of group main failed: ${errors[i % errors.length]!}`);
+    lines.push(`level=warn msg="append failed" series=${i} err="${errors[(i * 3) % errors.length]!}"`);
+    lines.push(`request from 10.0.0.${i % 250}: GOSSIP about ${i % 3 === 0 ? 'db-1.lan ' : ''}10.1.1.${i % 9}:${6000 + i} done`);
+  }
+  const cached = new LogMiner(DEFAULT_MINER_OPTIONS);
+  const plain = new LogMiner({ ...DEFAULT_MINER_OPTIONS, useCache: false });
+  for (let pass = 0; pass < 2; pass++) {
+    for (const line of lines) assert.equal(cached.mine('svc', line).id, plain.mine('svc', line).id, line);
+  }
+  assert.equal(cached.templateCount(), 3);
+});
+
+test('a template that became shorter restores with its id, and lines of both lengths find it', () => {
+  const lines = [
+    'level=warn component=tsdb msg="append failed" series=1 err="Connection reset by peer"',
+    'level=warn component=tsdb msg="append failed" series=2 err="EOF"',
+    'level=warn component=tsdb msg="append failed" series=3 err="timed out"',
+  ];
+  const miner = new LogMiner(DEFAULT_MINER_OPTIONS);
+  const ids = lines.map((line) => miner.mine('svc', line).id);
+  assert.equal(new Set(ids).size, 1);
+  assert.equal(templateText(miner.mine('svc', lines[0]!)), 'level=warn component=tsdb msg="append failed" series=<*> err="<*>"');
+  const restored = restoreMiner(JSON.parse(JSON.stringify(snapshotMiner(miner))) as MinerSnapshot, DEFAULT_MINER_OPTIONS);
+  assert.deepEqual(
+    lines.map((line) => restored.mine('svc', line.replace(/\d+/, '9')).id),
+    ids,
+  );
+  assert.equal(restored.templateCount(), 1);
+});

@@ -1,0 +1,260 @@
+/**
+ * A value of several words: an error's text (`timed out`, `Connection reset by peer`), a quoted
+ * value (`err="EOF"`, `err="Connection reset by peer"`), an exception with its message (`due to
+ * <*>` taking `org.example.TimeoutException: Timeout expired`), or a name beside a value that the
+ * masker joins into one wildcard or not (`GOSSIP <*> …` and `GOSSIP localhost.lan <*> …`, `request
+ * "<*> <*>"` and `request "GET /healthz <*>"`). Such a value has as many tokens as it has, so the
+ * lines of one event come in several token counts, and grouped by token count each count keeps a
+ * template of its own. A line that no template of its own token count takes may join a template of
+ * another count when the two are equal (or fit) but for one run of tokens in the same place, with at
+ * least MIN_SHARED_TOKENS around it, and that run is a value slot:
+ * - one quoted (or braced) value in both: `'…'`, `"…"`, `{…}`, the quote opening the run and
+ *   closing it, nothing quoted in between;
+ * - a text of words after a label (a token ending in `:` after a word or a value, with at least
+ *   MIN_LABEL_CORE_TOKENS tokens before it), not after a program's name as first token;
+ * - extra tokens one of the two has beside a wildcard of the template, when they are names
+ *   (compound names, absolute paths, names glued to a value) or a text of words after a label.
+ * Plain words one line has and the other not (`Node is up` against `Node is not up`) are not a
+ * value slot: an inserted word is as often a word of the message. Nor are runs in parentheses or
+ * brackets (`Fan speeds ( <*> )`, `[already set]`): their length is as often the event's own.
+ */
+import { WILDCARD, isPinnedToken } from './masking.js';
+import { isNameLike } from './name-like.js';
+import { MIN_LABEL_CORE_TOKENS, isLabel } from './optional-tail.js';
+import { fitsPattern } from './drain.js';
+
+/** Lines of one event differ by at most this many tokens in length. */
+export const MAX_LENGTH_DIFFERENCE = 4;
+/** A run longer than this is more than a value. */
+const MAX_RUN_TOKENS = 6;
+/** Tokens the two must share around the run: fewer are too little evidence of one event. */
+const MIN_SHARED_TOKENS = 4;
+
+/** A template token standing for the line's token: equal, a wildcard, or a pattern it fits. */
+function fits(t: string, l: string): boolean {
+  if (t === l) return true;
+  if (t === WILDCARD) return !isPinnedToken(l);
+  return t.includes(WILDCARD) && !isPinnedToken(l) && fitsPattern(t, l);
+}
+
+/** `"`, `'`, `{`. */
+function isOpener(c: number): boolean {
+  return c === 34 || c === 39 || c === 123;
+}
+
+/** The leading characters two tokens share, when they end in an opening quote or bracket. */
+function sharedOpening(a: string, b: string): string {
+  const max = Math.min(a.length, b.length);
+  let k = 0;
+  while (k < max && a.charCodeAt(k) === b.charCodeAt(k)) k++;
+  // Back to the last opener within the shared part (`err="` of `err="EOF"` and `err="Connection`).
+  while (k > 0 && !isOpener(a.charCodeAt(k - 1))) k--;
+  return a.slice(0, k);
+}
+
+/** Closing punctuation: quotes, brackets, and the `,`, `.`, `;`, `:` that may follow them. */
+function isCloser(c: number): boolean {
+  return c === 34 || c === 39 || c === 41 || c === 93 || c === 125 || c === 62 || c === 44 || c === 46 || c === 59 || c === 58;
+}
+
+/** The trailing closing punctuation two tokens share (`"}` of `"EOF"}` and `peer"}`). */
+function sharedClosing(a: string, b: string): string {
+  let k = 0;
+  const max = Math.min(a.length, b.length);
+  while (k < max && a.charCodeAt(a.length - 1 - k) === b.charCodeAt(b.length - 1 - k) && isCloser(a.charCodeAt(a.length - 1 - k))) k++;
+  return a.slice(a.length - k);
+}
+
+/** Whether the closing part holds a quote or a bracket, not just a comma or colon. */
+function closesGroup(closing: string): boolean {
+  for (let i = 0; i < closing.length; i++) {
+    const c = closing.charCodeAt(i);
+    if (c === 34 || c === 39 || c === 125) return true;
+  }
+  return false;
+}
+
+/**
+ * Whether tokens[from, to) are one quoted or braced value: the run's opening character (the last of
+ * `opening`) occurs once more in it at most, as its close, so `'a' overrides previous 'b'` is not one.
+ */
+function oneGroup(tokens: readonly string[], from: number, to: number, opening: string): boolean {
+  const open = opening.charCodeAt(opening.length - 1);
+  const close = open === 123 ? 125 : open;
+  let closes = 0;
+  for (let i = from; i < to; i++) {
+    const t = tokens[i]!;
+    for (let j = i === from ? opening.length : 0; j < t.length; j++) {
+      const c = t.charCodeAt(j);
+      if (c === close) closes++;
+      else if (c === open) return false;
+    }
+  }
+  return closes === 1;
+}
+
+/** A label (optional-tail.ts: `error:`, `<*>:`; not `(<*>):` or `"main":`, which close a part of the message). */
+function isLabelToken(token: string | undefined): boolean {
+  return token !== undefined && isLabel(token);
+}
+
+/** A first token ending in `:`: a program's name (`ciod:`), after which labels end its own clauses. */
+function isProgramName(token: string | undefined): boolean {
+  return token !== undefined && token.length > 1 && token.charCodeAt(token.length - 1) === 58;
+}
+
+/** A wildcard with punctuation around it at most (`<*>`, `"<*>`, `<*>",`): a value's slot. */
+function isValueSlot(token: string | undefined): boolean {
+  if (token === undefined) return false;
+  const at = token.indexOf(WILDCARD);
+  if (at < 0) return false;
+  for (let i = 0; i < token.length; i++) {
+    if (i === at) {
+      i += WILDCARD.length - 1;
+      continue;
+    }
+    const c = token.charCodeAt(i) | 32;
+    if ((c >= 97 && c <= 122) || (c >= 48 && c <= 57)) return false;
+  }
+  return true;
+}
+
+/**
+ * Whether tokens[from, to), which a wildcard takes, are names and values: compound names
+ * (`db-1.prod`), absolute paths (`/healthz`), values and names glued to a value (`node-<*>`), at
+ * least one not a bare wildcard (the masker joins adjacent values, so a bare wildcard says
+ * nothing); not plain words, which are as often the message's own.
+ */
+function namesOnly(tokens: readonly string[], from: number, to: number): boolean {
+  let named = false;
+  for (let i = from; i < to; i++) {
+    const t = tokens[i]!;
+    if (!(isNameLike(t) || t.charCodeAt(0) === 47 || t.includes(WILDCARD))) return false;
+    if (t !== WILDCARD) named = true;
+  }
+  return named;
+}
+
+/**
+ * Whether tokens[from, to), a run one of the two has and the other not, is a text of words after a
+ * label (`org.example.TimeoutException: Timeout expired`, where the wildcard before took the
+ * exception's name): what a label introduces is its value. Not after a program's name as first
+ * token (below).
+ */
+function labelledText(tokens: readonly string[], from: number, to: number): boolean {
+  return from >= MIN_LABEL_CORE_TOKENS && to > from && isLabelToken(tokens[from - 1]) && !isProgramName(tokens[0]) && wordsOnly(tokens, from, to);
+}
+
+/** Whether tokens[from, to) hold no wildcard. */
+function wordsOnly(tokens: readonly string[], from: number, to: number): boolean {
+  for (let i = from; i < to; i++) if (tokens[i]!.includes(WILDCARD)) return false;
+  return true;
+}
+
+/**
+ * Whether the line fits the template as it stands, a value slot of the template (a wildcard with
+ * punctuation around it at most: `<*>`, `err="<*>"`) taking one token or a run of several, which
+ * opens with the slot's leading punctuation and closes with its trailing one. Every line a template
+ * took across token counts fits it so, however it generalizes later: a later line may turn another
+ * run into a slot, after which the earlier line differs from it in two runs, which `elasticShape`
+ * alone would refuse; without this, replays would create templates.
+ */
+export function elasticFits(template: readonly string[], line: readonly string[]): boolean {
+  const extra = line.length - template.length;
+  if (extra <= 0 || extra > MAX_LENGTH_DIFFERENCE) return false;
+  return fitsFrom(template, line, 0, 0, extra);
+}
+
+/**
+ * Whether line[from, to) is one quoted value: a quote opening in its first token (after the slot's
+ * own opening, which a later generalization may have dropped) closes in its last token only.
+ */
+function quotedRun(line: readonly string[], from: number, to: number, open: string): boolean {
+  const first = line[from]!;
+  for (let q = open.length; q < first.length; q++) if (isOpener(first.charCodeAt(q))) return oneGroup(line, from, to, first.slice(0, q + 1));
+  return false;
+}
+
+/**
+ * Whether a slot opening with `open` takes the run line[from, to) of several tokens: names and
+ * values, one quoted value, a text of words after a label (before the run, or ending its first
+ * token, as an exception's name does).
+ */
+function slotTakes(line: readonly string[], from: number, to: number, open: string): boolean {
+  if (namesOnly(line, from, to) || labelledText(line, from, to) || quotedRun(line, from, to, open)) return true;
+  return from + 1 >= MIN_LABEL_CORE_TOKENS && isLabelToken(line[from]) && labelledText(line, from + 1, to);
+}
+
+function fitsFrom(template: readonly string[], line: readonly string[], ti: number, li: number, extra: number): boolean {
+  for (; ti < template.length; ti++, li++) {
+    const t = template[ti]!;
+    if (extra > 0 && isValueSlot(t)) {
+      const open = t.slice(0, t.indexOf(WILDCARD));
+      const close = t.slice(t.lastIndexOf(WILDCARD) + WILDCARD.length);
+      const first = line[li]!;
+      if (!isPinnedToken(first) && first.startsWith(open)) {
+        for (let k = 1; k <= extra; k++) {
+          const last = line[li + k]!;
+          if (isPinnedToken(last)) break;
+          if (last.endsWith(close) && slotTakes(line, li, li + k + 1, open) && fitsFrom(template, line, ti + 1, li + k + 1, extra - k)) return true;
+        }
+      }
+    }
+    if (!fits(t, line[li]!)) return false;
+  }
+  return extra === 0;
+}
+
+/**
+ * The template `template` becomes when `line`, of another length, joins it as above, or null
+ * when the line is not of its event. The result is `template` itself when the template already
+ * takes the line (a wildcard beside the run takes the extra tokens).
+ */
+export function elasticShape(template: readonly string[], line: readonly string[]): readonly string[] | null {
+  const nT = template.length;
+  const nL = line.length;
+  if (nT === nL || Math.abs(nT - nL) > MAX_LENGTH_DIFFERENCE) return null;
+  const shortest = Math.min(nT, nL);
+  let p = 0;
+  while (p < shortest && fits(template[p]!, line[p]!)) p++;
+  let s = 0;
+  while (s < shortest - p && fits(template[nT - 1 - s]!, line[nL - 1 - s]!)) s++;
+  if (p + s < MIN_SHARED_TOKENS) return null;
+  const xEnd = nL - s;
+  const yEnd = nT - s;
+  const xLength = xEnd - p;
+  const yLength = yEnd - p;
+  if (xLength > MAX_RUN_TOKENS || yLength > MAX_RUN_TOKENS) return null;
+  for (let i = p; i < xEnd; i++) if (isPinnedToken(line[i]!)) return null;
+  for (let i = p; i < yEnd; i++) if (isPinnedToken(template[i]!)) return null;
+  if (yLength === 0) {
+    // The line has extra tokens: a wildcard of the template beside them takes them, with the
+    // line's token it stood for.
+    const before = isValueSlot(template[p - 1]);
+    if (!before && !isValueSlot(template[yEnd])) return null;
+    const from = before ? p - 1 : p;
+    const to = before ? xEnd : xEnd + 1;
+    return namesOnly(line, from, to) || labelledText(line, p, xEnd) ? template : null;
+  }
+  if (xLength === 0) {
+    // The template has extra tokens beside a wildcard the line has too: they join the wildcard.
+    if (!isValueSlot(template[p - 1]) && !isValueSlot(template[yEnd])) return null;
+    return namesOnly(template, p, yEnd) || labelledText(template, p, yEnd) ? [...template.slice(0, p), ...template.slice(yEnd)] : null;
+  }
+  const x0 = line[p]!;
+  const y0 = template[p]!;
+  const xLast = line[xEnd - 1]!;
+  const yLast = template[yEnd - 1]!;
+  const opening = sharedOpening(y0, x0);
+  const closing = sharedClosing(yLast, xLast);
+  const enclosed = opening !== '' && closesGroup(closing) && oneGroup(line, p, xEnd, opening) && oneGroup(template, p, yEnd, opening);
+  // After a label, a text of words (no value inside: `illegal instruction......<*>` is a field of
+  // a fixed layout), and not after a program's name as first token (`ciod: … failed: <text>`,
+  // whose texts the LogHub BGL labels keep apart, as for labelled tails in optional-tail.ts).
+  const afterLabel =
+    p >= MIN_LABEL_CORE_TOKENS && isLabelToken(template[p - 1]) && !isProgramName(template[0]) && wordsOnly(line, p, xEnd) && wordsOnly(template, p, yEnd);
+  if (!enclosed && !afterLabel) return null;
+  // The slot keeps the quote both open with and the punctuation both end with: `"<*>`, `<*>.`.
+  const slot = opening + WILDCARD + closing;
+  return [...template.slice(0, p), slot, ...template.slice(yEnd)];
+}
