@@ -4,7 +4,10 @@
  * on the main thread (a thread that used chDB must live as long as the process).
  */
 import { parentPort } from 'node:worker_threads';
+import { nameThisThread } from '../util/thread-name.js';
 import { encodeRecordPayloads, type PackedRecords, type RecordPayloads } from './record-payloads.js';
+
+nameThisThread('svc-encoder');
 
 export interface EncodeRequest {
   seq: number;
