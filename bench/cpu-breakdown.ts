@@ -11,6 +11,7 @@
  *   SVC_BENCH_CPU_RATE    items/s per signal (default 10000)
  *   SVC_BENCH_CPU_BASE    a checkout of an older build: runs it and this one alternately
  *   SVC_BENCH_CPU_ROUNDS  rounds (default 1; with a base, each round runs both)
+ *   SVC_BENCH_CPU_PROFILE 0: no V8 profile (thread groups only, no profiler cost on the main thread)
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -24,13 +25,15 @@ interface Breakdown {
   stagesMicros: Map<string, number>;
 }
 
-async function measure(label: string, seconds: number, ratePerSignal: number, svcRoot?: string): Promise<Breakdown> {
+async function measure(label: string, seconds: number, ratePerSignal: number, profile: boolean, svcRoot?: string): Promise<Breakdown> {
   const profileDir = mkdtempSync(join(tmpdir(), 'svc-cpu-prof-'));
   try {
-    const figures = await ingestE2e([], { seconds, ratePerSignal, svcRoot, nodeArgs: ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] });
+    const figures = await ingestE2e([], { seconds, ratePerSignal, svcRoot, nodeArgs: profile ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [] });
+    // The profiler's sampling thread is the bench's own cost.
+    figures.cpuSecs -= figures.threadCpuSecs.get('V8 profiler (bench only)') ?? 0;
     const items = Math.max(1, figures.storedItems);
     const mainSecs = figures.threadCpuSecs.get('main thread') ?? 0;
-    const stagesMs = mainThreadStages(profileDir);
+    const stagesMs = profile ? mainThreadStages(profileDir) : new Map<string, number>();
     const profiledMs = [...stagesMs.values()].reduce((sum, ms) => sum + ms, 0);
     // The profile covers the whole process life (start-up and stop too): its shares, not its
     // milliseconds, are applied to the main thread's CPU during the load.
@@ -45,10 +48,12 @@ function print(b: Breakdown): void {
   const items = Math.max(1, b.figures.storedItems);
   const micros = (secs: number) => ((secs * 1e6) / items).toFixed(1);
   console.log(
-    `cpu breakdown [${b.label}]: ${micros(b.figures.cpuSecs)} µs of CPU per stored item over all threads (${b.figures.storedItems} items stored, ${Math.round(b.figures.spansPerSec)} spans/s + ${Math.round(b.figures.logsPerSec)} logs/s accepted, ${b.figures.lost} lost); load average ${b.figures.loadAverage.map((l) => l.toFixed(2)).join(' ')}`,
+    `cpu breakdown [${b.label}]: ${micros(b.figures.cpuSecs)} µs of CPU per stored item over all threads, the profiler's own thread aside (${b.figures.storedItems} items stored, ${Math.round(b.figures.spansPerSec)} spans/s + ${Math.round(b.figures.logsPerSec)} logs/s accepted, ${b.figures.lost} lost); load average ${b.figures.loadAverage.map((l) => l.toFixed(2)).join(' ')}`,
   );
   for (const [group, secs] of b.figures.threadCpuSecs) console.log(`  ${group.padEnd(28)} ${micros(secs).padStart(6)} µs/item`);
-  console.log(`  main thread by stage (V8 profile shares of its CPU):`);
+  const background = [...b.figures.backgroundCpuSecs].sort((x, y) => y[1] - x[1]).filter(([, secs]) => secs > 0);
+  console.log(`  engine background by thread name: ${background.map(([name, secs]) => `${name} ${micros(secs)}`).join(', ')}`);
+  if (b.stagesMicros.size > 0) console.log(`  main thread by stage (V8 profile shares of its CPU):`);
   for (const [stage, us] of b.stagesMicros) console.log(`    ${stage.padEnd(42)} ${us.toFixed(1).padStart(6)} µs/item`);
 }
 
@@ -57,12 +62,13 @@ export async function main(): Promise<Breakdown[]> {
   const rate = Number(process.env.SVC_BENCH_CPU_RATE ?? 10_000);
   const base = process.env.SVC_BENCH_CPU_BASE;
   const rounds = Number(process.env.SVC_BENCH_CPU_ROUNDS ?? 1);
+  const profile = process.env.SVC_BENCH_CPU_PROFILE !== '0';
   const results: Breakdown[] = [];
   for (let round = 0; round < rounds; round++) {
     // Alternate which build goes first, so a drift in the machine's load falls on both.
     const order = base === undefined ? [undefined] : round % 2 === 0 ? [undefined, base] : [base, undefined];
     for (const root of order) {
-      const result = await measure(root === undefined ? 'this build' : `base ${root}`, seconds, rate, root);
+      const result = await measure(root === undefined ? 'this build' : `base ${root}`, seconds, rate, profile, root);
       print(result);
       results.push(result);
     }

@@ -104,6 +104,8 @@ export interface IngestBenchFigures {
   cpuSecs: number;
   /** CPU seconds per thread group from the load's start until everything was stored. */
   threadCpuSecs: Map<ThreadGroup | 'ended threads', number>;
+  /** The engine's background threads' CPU seconds by thread name. */
+  backgroundCpuSecs: Map<string, number>;
   loadAverage: number[];
 }
 
@@ -228,6 +230,7 @@ export async function main(_args: readonly string[] = [], options: IngestBenchOp
     storedItems,
     cpuSecs,
     threadCpuSecs,
+    backgroundCpuSecs: threadCpu.backgroundByName,
     loadAverage,
   };
   console.log(

@@ -43,11 +43,14 @@ export const THREAD_GROUPS = [
   'engine merges',
   'engine query pool',
   'engine background',
+  'V8 profiler (bench only)',
 ] as const;
 export type ThreadGroup = (typeof THREAD_GROUPS)[number];
 
 function groupOf(pid: number, tid: number, name: string): ThreadGroup {
   if (tid === pid) return 'main thread';
+  // The --cpu-prof sampler's thread: the bench's cost, not svc's.
+  if (name.startsWith('v8:Prof')) return 'V8 profiler (bench only)';
   if (name === 'svc-encoder') return 'writer encoder thread';
   if (name === 'node') return 'libuv pool + V8 helpers';
   if (name === 'MergeMutate') return 'engine merges';
@@ -69,6 +72,8 @@ function readProcessTicks(pid: number): number {
 export interface ThreadCpuSampler {
   /** CPU seconds per group since the sampler started; threads that ended in between under 'ended threads'. */
   stop(): Map<ThreadGroup | 'ended threads', number>;
+  /** After stop(): CPU seconds of the engine's background threads by thread name. */
+  readonly backgroundByName: Map<string, number>;
 }
 
 /**
@@ -84,7 +89,9 @@ export function startThreadCpuSampler(pid: number, intervalMs = 500): ThreadCpuS
     for (const [tid, thread] of readThreadTicks(pid)) last.set(tid, thread);
   };
   const timer = setInterval(sample, intervalMs);
+  const backgroundByName = new Map<string, number>();
   return {
+    backgroundByName,
     stop() {
       clearInterval(timer);
       sample();
@@ -96,6 +103,7 @@ export function startThreadCpuSampler(pid: number, intervalMs = 500): ThreadCpuS
         const delta = Math.max(0, ticks - (first.get(tid)?.ticks ?? 0)) / TICKS_PER_SEC;
         threadsSecs += delta;
         secs.set(group, (secs.get(group) ?? 0) + delta);
+        if (group === 'engine background') backgroundByName.set(name, (backgroundByName.get(name) ?? 0) + delta);
       }
       secs.set('ended threads', Math.max(0, processSecs - threadsSecs));
       return secs;
