@@ -56,7 +56,7 @@ function logRowBinary(rows: readonly LogRow[]): Buffer {
     out.string(r.traceId);
     out.string(r.spanId);
     out.string(r.serviceName);
-    out.uint8(r.severityNumber);
+    out.uint8(Math.min(255, Math.max(0, r.severityNumber | 0)));
     out.string(r.severityText);
     out.string(r.body);
     out.string(attrsToJson(r.attrs));
