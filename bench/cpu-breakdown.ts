@@ -12,6 +12,7 @@
  *   SVC_BENCH_CPU_BASE    a checkout of an older build: runs it and this one alternately
  *   SVC_BENCH_CPU_ROUNDS  rounds (default 1; with a base, each round runs both)
  *   SVC_BENCH_CPU_PROFILE 0: no V8 profile (thread groups only, no profiler cost on the main thread)
+ *   SVC_BENCH_SVC_NODE_ARGS node flags for the svc process, space-separated
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -25,10 +26,17 @@ interface Breakdown {
   stagesMicros: Map<string, number>;
 }
 
+const extraNodeArgs = (process.env.SVC_BENCH_SVC_NODE_ARGS ?? '').split(' ').filter((arg) => arg !== '');
+
 async function measure(label: string, seconds: number, ratePerSignal: number, profile: boolean, svcRoot?: string): Promise<Breakdown> {
   const profileDir = mkdtempSync(join(tmpdir(), 'svc-cpu-prof-'));
   try {
-    const figures = await ingestE2e([], { seconds, ratePerSignal, svcRoot, nodeArgs: profile ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [] });
+    const figures = await ingestE2e([], {
+      seconds,
+      ratePerSignal,
+      svcRoot,
+      nodeArgs: [...extraNodeArgs, ...(profile ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [])],
+    });
     // The profiler's sampling thread is the bench's own cost.
     figures.cpuSecs -= figures.threadCpuSecs.get('V8 profiler (bench only)') ?? 0;
     const items = Math.max(1, figures.storedItems);

@@ -104,6 +104,8 @@ export function startThreadCpuSampler(pid: number, intervalMs = 500): ThreadCpuS
         threadsSecs += delta;
         secs.set(group, (secs.get(group) ?? 0) + delta);
         if (group === 'engine background') backgroundByName.set(name, (backgroundByName.get(name) ?? 0) + delta);
+        if (group === 'libuv pool + V8 helpers' && process.env.SVC_BENCH_THREAD_DETAIL === '1')
+          console.log(`  node thread ${tid} (${tid - pid} after the main thread): ${delta.toFixed(2)} s`);
       }
       secs.set('ended threads', Math.max(0, processSecs - threadsSecs));
       return secs;

@@ -47,7 +47,14 @@ export function encodeLogRows(rows: readonly LogRow[], format: InsertFormat): Bu
 
 function logRowBinary(rows: readonly LogRow[]): Buffer {
   const out = new RowBinaryWriter();
+  // The decoder gives the logs of one resource the same array: its JSON is made once for them.
+  let resource: LogRow['resource'] | undefined;
+  let resourceJson = '';
   for (const r of rows) {
+    if (r.resource !== resource) {
+      resource = r.resource;
+      resourceJson = attrsToJson(resource);
+    }
     // log_id is a content hash from the decoder: an unsigned 64-bit decimal.
     if (!U64_DECIMAL.test(r.logId)) throw new PermanentError('logId must be an unsigned 64-bit decimal string');
     out.uint64(BigInt(r.logId));
@@ -60,7 +67,7 @@ function logRowBinary(rows: readonly LogRow[]): Buffer {
     out.string(r.severityText);
     out.string(r.body);
     out.string(attrsToJson(r.attrs));
-    out.string(attrsToJson(r.resource));
+    out.string(resourceJson);
     out.string(r.scopeName);
     out.string(r.scopeVersion);
   }

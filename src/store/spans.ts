@@ -47,7 +47,14 @@ export function encodeSpanRows(rows: readonly SpanRow[], format: InsertFormat): 
 
 function spanRowBinary(rows: readonly SpanRow[]): Buffer {
   const out = new RowBinaryWriter();
+  // The decoder gives the spans of one resource the same array: its JSON is made once for them.
+  let resource: SpanRow['resource'] | undefined;
+  let resourceJson = '';
   for (const r of rows) {
+    if (r.resource !== resource) {
+      resource = r.resource;
+      resourceJson = attrsToJson(resource);
+    }
     out.string(r.traceId);
     out.string(r.spanId);
     out.string(r.parentSpanId);
@@ -59,7 +66,7 @@ function spanRowBinary(rows: readonly SpanRow[]): Buffer {
     out.int64(r.startNs);
     out.int64(r.endNs);
     out.string(attrsToJson(r.attrs));
-    out.string(attrsToJson(r.resource));
+    out.string(resourceJson);
     out.string(eventsToJson(r.events));
     out.string(r.scopeName);
     out.string(r.scopeVersion);
