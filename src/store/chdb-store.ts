@@ -52,6 +52,9 @@ const CONNECTION_ARGS = [
  * (page cache, seldom the disk); leftovers of a crash are removed when the store opens.
  */
 const ROW_FILES_DIR = 'insert-payloads';
+/** Stores open in this process, by data directory: a second one on the same directory must not empty the first one's payload files. */
+const openStores = new Map<string, number>();
+let storeInstances = 0;
 
 /** A ClickHouse string literal of a path (quotes and backslashes escaped). */
 function sqlStringLiteral(text: string): string {
@@ -95,6 +98,8 @@ export class ChdbStore extends StoreDriver {
   readonly bulkFormat = 'RowBinary';
 
   private rowFiles = 0;
+  /** Names this store's payload files apart from another store's on the same directory. */
+  private readonly instance = ++storeInstances;
 
   /** Opens (creating if missing) the data directory and the database, and selects it on both connections. */
   static async open(dataDir: string, database: string): Promise<ChdbStore> {
@@ -103,8 +108,8 @@ export class ChdbStore extends StoreDriver {
     prepareDataDir(dir);
     assertDataDirFree(dir);
     // Payload files of inserts a crash interrupted are of no use: the bus delivers their rows again.
-    rmSync(join(dir, ROW_FILES_DIR), { recursive: true, force: true });
-    mkdirSync(join(dir, ROW_FILES_DIR));
+    if ((openStores.get(dir) ?? 0) === 0) rmSync(join(dir, ROW_FILES_DIR), { recursive: true, force: true });
+    mkdirSync(join(dir, ROW_FILES_DIR), { recursive: true });
     const writer = openSession(dir);
     let reader: Session | undefined;
     try {
@@ -119,6 +124,7 @@ export class ChdbStore extends StoreDriver {
       writer.close();
       throw err instanceof ConfigError ? err : cannotOpen(dir, reasonChain(err));
     }
+    openStores.set(dir, (openStores.get(dir) ?? 0) + 1);
     return new ChdbStore(database, dir, reader, writer);
   }
 
@@ -149,7 +155,7 @@ export class ChdbStore extends StoreDriver {
       await this.writer.insert({ table, columns, values: payload, format });
       return;
     }
-    const file = join(this.dataDir, ROW_FILES_DIR, `${++this.rowFiles}.rowbinary`);
+    const file = join(this.dataDir, ROW_FILES_DIR, `${this.instance}-${++this.rowFiles}.rowbinary`);
     await writeFile(file, payload);
     try {
       // Table and columns were checked as plain identifiers by insertRaw; the path is ours.
@@ -160,6 +166,7 @@ export class ChdbStore extends StoreDriver {
   }
 
   protected async release(): Promise<void> {
+    openStores.set(this.dataDir, (openStores.get(this.dataDir) ?? 1) - 1);
     // Session.close defers the native teardown until running operations finish.
     this.reader.close();
     this.writer.close();
