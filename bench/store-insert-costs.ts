@@ -13,26 +13,11 @@ import { join } from 'node:path';
 import os from 'node:os';
 import type { LogRow } from '../src/model/signals.js';
 import { ChdbStore } from '../src/store/chdb-store.js';
-import { encodeLogRows } from '../src/store/logs.js';
+import { encodeLogRows, LOG_COLUMNS } from '../src/store/logs.js';
 import { migrate } from '../src/store/migrate.js';
 import { insertTemplateHits } from '../src/store/template-hits.js';
 
 const BATCH_ROWS = 10_000;
-const LOG_COLUMNS = [
-  'log_id',
-  'ts_ns',
-  'observed_ts_ns',
-  'trace_id',
-  'span_id',
-  'service_name',
-  'severity_number',
-  'severity_text',
-  'body',
-  'attrs',
-  'resource',
-  'scope_name',
-  'scope_version',
-];
 
 /** Each variant: a copy of logs and what is dropped from it. */
 const VARIANTS: { table: string; drop?: string }[] = [

@@ -9,7 +9,8 @@ import { RowBinaryWriter } from './row-binary.js';
 import type { TraceReadOptions } from './spans.js';
 import { PermanentError } from '../util/retry.js';
 
-const LOG_COLUMNS = [
+/** The logs table's inserted columns, in payload order. */
+export const LOG_COLUMNS = [
   'log_id',
   'ts_ns',
   'observed_ts_ns',
