@@ -16,6 +16,7 @@ import { encodeLogsData } from '../src/otlp/encode-logs.js';
 import { encodeTracesData } from '../src/otlp/encode-traces.js';
 import { startAllInOne, tempDataDir } from '../src/testing/all-in-one.js';
 import { metricValue } from '../src/testing/http.js';
+import { startThreadCpuSampler, type ThreadGroup } from './thread-cpu.js';
 
 // The SDK's BatchSpanProcessor exports up to 512 items per request; many exporters in flight, as
 // in a real fleet.
@@ -85,22 +86,46 @@ function logBatch(nowNs: bigint, sequence: number): LogRow[] {
   }));
 }
 
-export async function main(): Promise<{ spansPerSec: number; logsPerSec: number; lost: number; rssMiB: number }> {
-  const seconds = Number(process.env.SVC_BENCH_INGEST_SECS ?? 30);
+/** What another bench (cpu-breakdown) sets instead of the environment. */
+export interface IngestBenchOptions {
+  seconds?: number;
+  ratePerSignal?: number;
+  nodeArgs?: string[];
+  /** Runs this checkout's build instead (a copy of the build before a change, for interleaved runs). */
+  svcRoot?: string;
+}
+
+export interface IngestBenchFigures {
+  spansPerSec: number;
+  logsPerSec: number;
+  lost: number;
+  rssMiB: number;
+  storedItems: number;
+  cpuSecs: number;
+  /** CPU seconds per thread group from the load's start until everything was stored. */
+  threadCpuSecs: Map<ThreadGroup | 'ended threads', number>;
+  /** The engine's background threads' CPU seconds by thread name. */
+  backgroundCpuSecs: Map<string, number>;
+  loadAverage: number[];
+}
+
+export async function main(_args: readonly string[] = [], options: IngestBenchOptions = {}): Promise<IngestBenchFigures> {
+  const seconds = options.seconds ?? Number(process.env.SVC_BENCH_INGEST_SECS ?? 30);
   const clients = Number(process.env.SVC_BENCH_INGEST_CLIENTS ?? 24);
   const data = tempDataDir('svc-bench-ingest-');
-  const ratePerSignal = Number(process.env.SVC_BENCH_INGEST_RATE ?? 0);
-  const nodeArgs = (process.env.SVC_BENCH_SVC_NODE_ARGS ?? '').split(' ').filter((arg) => arg !== '');
+  const ratePerSignal = options.ratePerSignal ?? Number(process.env.SVC_BENCH_INGEST_RATE ?? 0);
+  const nodeArgs = options.nodeArgs ?? (process.env.SVC_BENCH_SVC_NODE_ARGS ?? '').split(' ').filter((arg) => arg !== '');
   const env = Object.fromEntries(
     (process.env.SVC_BENCH_SVC_ENV ?? '')
       .split(' ')
       .filter((pair) => pair.includes('='))
       .map((pair) => [pair.slice(0, pair.indexOf('=')), pair.slice(pair.indexOf('=') + 1)]),
   );
-  const svc = await startAllInOne({ dataDir: data.dir, nodeArgs, env });
+  const svc = await startAllInOne({ dataDir: data.dir, nodeArgs, env, svcRoot: options.svcRoot });
   const base = `http://127.0.0.1:${svc.otlpHttpPort}`;
   const cpuSecsAt = async () => metricValue(await (await fetch(`${svc.apiUrl}/metrics`)).text(), 'process_cpu_seconds_total');
   const cpuSecsBefore = await cpuSecsAt();
+  const threadCpu = startThreadCpuSampler(svc.process.pid!);
   let acceptedSpans = 0;
   let acceptedLogs = 0;
   let retries = 0;
@@ -189,12 +214,25 @@ export async function main(): Promise<{ spansPerSec: number; logsPerSec: number;
   // CPU of every thread of the process (ingest, consumers, encoder thread, the engine's inserts and
   // merges) per item stored: comparable between runs even on a busy machine, unlike rates.
   const cpuSecs = metricValue(metrics, 'process_cpu_seconds_total') - cpuSecsBefore;
+  const threadCpuSecs = threadCpu.stop();
+  const loadAverage = os.loadavg();
   const rssMiB = metricValue(metrics, 'process_resident_memory_bytes') / 2 ** 20;
   clearInterval(rssSampler);
   await svc.stop();
   data.cleanup();
   const lost = Math.max(0, acceptedSpans - storedSpans) + Math.max(0, acceptedLogs - storedLogs);
-  const figures = { spansPerSec: acceptedSpans / elapsedSecs, logsPerSec: acceptedLogs / elapsedSecs, lost, rssMiB };
+  const storedItems = storedSpans + storedLogs;
+  const figures = {
+    spansPerSec: acceptedSpans / elapsedSecs,
+    logsPerSec: acceptedLogs / elapsedSecs,
+    lost,
+    rssMiB,
+    storedItems,
+    cpuSecs,
+    threadCpuSecs,
+    backgroundCpuSecs: threadCpu.backgroundByName,
+    loadAverage,
+  };
   console.log(
     `ingest e2e all-in-one (OTLP/HTTP protobuf, ${clients}+${clients} clients, ${seconds} s): ${Math.round(figures.spansPerSec)} spans/s + ${Math.round(figures.logsPerSec)} logs/s accepted and stored`,
   );
@@ -207,6 +245,8 @@ export async function main(): Promise<{ spansPerSec: number; logsPerSec: number;
   console.log(
     `ingest e2e CPU: svc used ${(cpuSecs / storeSecs).toFixed(2)} cores, ${((cpuSecs * 1e6) / Math.max(1, storedSpans + storedLogs)).toFixed(1)} µs of CPU per item stored (all threads)`,
   );
+  const perThread = [...threadCpuSecs].map(([group, secs]) => `${group} ${((secs * 1e6) / Math.max(1, storedItems)).toFixed(1)}`).join(', ');
+  console.log(`ingest e2e CPU by thread, µs per item stored: ${perThread}`);
   const refusals = ['in_flight_requests', 'in_flight_bytes', 'bus_full', 'stopping']
     .map((reason) => `${reason} ${metricValue(metrics, 'svc_ingest_backpressure_total', { reason })}`)
     .join(', ');

@@ -20,7 +20,7 @@ import { buildTraceExport, grpcClient, grpcExport, rssBytes } from '../src/testi
 
 const VERSION = 'v0.161.0';
 
-function telemetrygenPath(): string | undefined {
+export function telemetrygenPath(): string | undefined {
   const path =
     process.env.SVC_TELEMETRYGEN ?? join(process.env.XDG_CACHE_HOME ?? join(homedir(), '.cache'), 'svc-telemetrygen', VERSION, 'bin', 'telemetrygen');
   return existsSync(path) ? path : undefined;
@@ -67,7 +67,7 @@ interface GeneratorRun {
 }
 
 /** User + system CPU seconds of a process, from /proc (Linux; clock ticks of 1/100 s). */
-function cpuSecondsOf(pid: number): number | undefined {
+export function cpuSecondsOf(pid: number): number | undefined {
   try {
     const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
     return (Number(fields[11]) + Number(fields[12])) / 100;
@@ -77,7 +77,7 @@ function cpuSecondsOf(pid: number): number | undefined {
 }
 
 /** Runs telemetrygen traces with `args` against the gRPC port; counts the export errors it logs. */
-function runTelemetrygen(binary: string, grpcPort: number, args: string[]): Promise<GeneratorRun> {
+export function runTelemetrygen(binary: string, grpcPort: number, args: string[]): Promise<GeneratorRun> {
   return new Promise((resolve) => {
     const child = spawn(binary, ['traces', '--otlp-insecure', '--otlp-endpoint', `127.0.0.1:${grpcPort}`, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
     let output = '';
@@ -98,7 +98,7 @@ function runTelemetrygen(binary: string, grpcPort: number, args: string[]): Prom
 }
 
 /** Spans a traces run generated, from its "traces generated" lines (a root and one child per trace). */
-function generatedSpans(output: string): number {
+export function generatedSpans(output: string): number {
   let traces = 0;
   for (const match of output.matchAll(/traces generated\t\{"worker": \d+, "traces": (\d+)\}/g)) traces += Number(match[1]);
   return traces * 2;

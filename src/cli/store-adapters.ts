@@ -1,12 +1,14 @@
 import type { Store } from '../model/store.js';
-import { insertLogLines } from '../store/logs.js';
-import { insertSpanLines } from '../store/spans.js';
+import { insertLogRows } from '../store/logs.js';
+import { insertSpanRows } from '../store/spans.js';
 import type { SignalSink } from '../writer/batcher.js';
 
-/** The writer's sink over the store. */
+/** The writer's sink over the store, in the store's bulk format. */
 export function createSignalSink(store: Store): SignalSink {
+  const format = store.bulkFormat ?? 'JSONCompactEachRow';
   return {
-    writeSpans: (payload) => insertSpanLines(store, payload),
-    writeLogs: (payload) => insertLogLines(store, payload),
+    format,
+    writeSpans: (payload) => insertSpanRows(store, payload, format),
+    writeLogs: (payload) => insertLogRows(store, payload, format),
   };
 }

@@ -5,6 +5,9 @@
 
 export type QueryParams = Record<string, string | number | boolean | bigint | null | ReadonlyArray<string | number | bigint>>;
 
+/** The formats of a raw insert's payload. */
+export type InsertFormat = 'JSONCompactEachRow' | 'RowBinary';
+
 export interface Store {
   /** Runs a SELECT and returns its rows as objects (64-bit integers arrive as decimal strings). */
   query<T = Record<string, unknown>>(sql: string, params?: QueryParams, options?: QueryOptions): Promise<T[]>;
@@ -13,10 +16,18 @@ export interface Store {
   /** Inserts positional rows into `table` (columns named in order) as JSONCompactEachRow. */
   insert(table: string, columns: readonly string[], rows: readonly (readonly unknown[])[]): Promise<void>;
   /**
-   * Inserts ready-made JSONCompactEachRow text (one JSON array per line, columns in order): the
-   * bulk path, so hot writers build one string or Buffer instead of an array per row.
+   * Inserts a ready-made payload, columns in order: JSONCompactEachRow text (one JSON array per
+   * line, the default) or RowBinary (each value in its column's binary form, the raw spans and
+   * logs, where the engine's parsing of text cost the most): the bulk path, so hot writers build one
+   * string or Buffer instead of an array per row.
    */
-  insertRaw(table: string, columns: readonly string[], jsonCompactRows: string | Buffer): Promise<void>;
+  insertRaw(table: string, columns: readonly string[], payload: string | Buffer, format?: InsertFormat): Promise<void>;
+  /**
+   * The format bulk writers (raw spans and logs) should give insertRaw: RowBinary for the embedded
+   * engine; JSONCompactEachRow when absent (a ClickHouse server over HTTP: it takes RowBinary too,
+   * but the one HTTP transport the tests can run, chdb's in-process one, passes bodies as text).
+   */
+  readonly bulkFormat?: InsertFormat;
   /** The database name, already validated as an identifier. */
   readonly database: string;
   close(): Promise<void>;

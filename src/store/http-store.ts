@@ -5,7 +5,7 @@
 
 import { Readable } from 'node:stream';
 import { ClickHouseLogLevel, createClient, type ClickHouseClient, type ClickHouseClientConfigOptions } from '@clickhouse/client';
-import { StorageError, type QueryOptions, type QueryParams } from '../model/store.js';
+import { StorageError, type InsertFormat, type QueryOptions, type QueryParams } from '../model/store.js';
 import { executionLimitSecs, toStorageError } from './errors.js';
 import { assertIdentifier } from './identifiers.js';
 import { hasParams, StoreDriver } from './store-driver.js';
@@ -90,14 +90,14 @@ export class HttpStore extends StoreDriver {
     }
   }
 
-  protected async sendInsert(table: string, columns: readonly string[], jsonCompactRows: string | Buffer): Promise<void> {
+  protected async sendInsert(table: string, columns: readonly string[], payload: string | Buffer, format: InsertFormat): Promise<void> {
     const columnList = columns.length > 0 ? ` (${columns.join(', ')})` : '';
     const result = await this.client.exec({
-      query: `INSERT INTO ${table}${columnList} FORMAT JSONCompactEachRow`,
+      query: `INSERT INTO ${table}${columnList} FORMAT ${format}`,
       // A block's identical rows collapse as a merge would collapse them, whatever the server's
       // profile says: log counts rely on one part never holding a replayed log twice.
       clickhouse_settings: INSERT_SETTINGS,
-      values: Readable.from([Buffer.isBuffer(jsonCompactRows) ? jsonCompactRows : Buffer.from(jsonCompactRows)]),
+      values: Readable.from([Buffer.isBuffer(payload) ? payload : Buffer.from(payload)]),
     });
     // The response body must be consumed or the keep-alive socket is never released.
     result.stream.resume();

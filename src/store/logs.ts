@@ -1,14 +1,16 @@
 /** Raw log rows: bulk insert and the logs of a trace. */
 
-import type { Store } from '../model/store.js';
+import type { InsertFormat, Store } from '../model/store.js';
 import type { LogRow } from '../model/signals.js';
 import { attrsFromJson, attrsToJson } from './attrs-json.js';
 import { encodeLines } from './compact-json.js';
 import { oldestAllowedNs } from './lifetimes.js';
+import { RowBinaryWriter } from './row-binary.js';
 import type { TraceReadOptions } from './spans.js';
 import { PermanentError } from '../util/retry.js';
 
-const LOG_COLUMNS = [
+/** The logs table's inserted columns, in payload order. */
+export const LOG_COLUMNS = [
   'log_id',
   'ts_ns',
   'observed_ts_ns',
@@ -25,6 +27,7 @@ const LOG_COLUMNS = [
 ] as const;
 
 const U64_DECIMAL = /^\d{1,20}$/;
+
 const s = JSON.stringify;
 
 /** One JSONCompactEachRow line per log; log_id and ns as bare integers so they stay exact. */
@@ -38,14 +41,43 @@ function logLine(r: LogRow): string {
   );
 }
 
-/** Logs as the insert's JSONCompactEachRow payload (the writer encodes as rows arrive, so the rows die young). */
-export function encodeLogLines(rows: readonly LogRow[]): Buffer {
-  return encodeLines(rows, logLine);
+/** Logs as an insert payload in LOG_COLUMNS order (the writer encodes as rows arrive, so the rows die young). */
+export function encodeLogRows(rows: readonly LogRow[], format: InsertFormat): Buffer {
+  return format === 'RowBinary' ? logRowBinary(rows) : encodeLines(rows, logLine);
 }
 
-/** Stores a payload of encodeLogLines() in one insert. */
-export async function insertLogLines(store: Store, payload: Buffer): Promise<void> {
-  await store.insertRaw('logs', LOG_COLUMNS, payload);
+function logRowBinary(rows: readonly LogRow[]): Buffer {
+  const out = new RowBinaryWriter();
+  // The decoder gives the logs of one resource the same array: its JSON is made once for them.
+  let resource: LogRow['resource'] | undefined;
+  let resourceJson = '';
+  for (const r of rows) {
+    if (r.resource !== resource) {
+      resource = r.resource;
+      resourceJson = attrsToJson(resource);
+    }
+    // log_id is a content hash from the decoder: an unsigned 64-bit decimal.
+    if (!U64_DECIMAL.test(r.logId)) throw new PermanentError('logId must be an unsigned 64-bit decimal string');
+    out.uint64(BigInt(r.logId));
+    out.int64(r.tsNs);
+    out.int64(r.observedTsNs);
+    out.string(r.traceId);
+    out.string(r.spanId);
+    out.string(r.serviceName);
+    out.uint8(Math.min(255, Math.max(0, r.severityNumber | 0)));
+    out.string(r.severityText);
+    out.string(r.body);
+    out.string(attrsToJson(r.attrs));
+    out.string(resourceJson);
+    out.string(r.scopeName);
+    out.string(r.scopeVersion);
+  }
+  return out.finish();
+}
+
+/** Stores a payload of encodeLogRows() in `format` (or several concatenated) in one insert. */
+export async function insertLogRows(store: Store, payload: Buffer, format: InsertFormat): Promise<void> {
+  await store.insertRaw('logs', LOG_COLUMNS, payload, format);
 }
 
 interface StoredLog {

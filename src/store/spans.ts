@@ -1,10 +1,11 @@
 /** Raw span rows: bulk insert and the trace-by-id read. */
 
-import type { QueryOptions, Store } from '../model/store.js';
+import type { InsertFormat, QueryOptions, Store } from '../model/store.js';
 import type { SpanKind, SpanRow, SpanStatus } from '../model/signals.js';
 import { attrsFromJson, attrsToJson, eventsFromJson, eventsToJson } from './attrs-json.js';
 import { encodeLines } from './compact-json.js';
 import { oldestAllowedNs } from './lifetimes.js';
+import { RowBinaryWriter } from './row-binary.js';
 
 const SPAN_COLUMNS = [
   'trace_id',
@@ -24,6 +25,10 @@ const SPAN_COLUMNS = [
   'scope_version',
 ] as const;
 
+/** The Enum8 numbers of the spans table's kind and status columns (migration 1). */
+const KIND_NUMBER: Record<SpanKind, number> = { unspecified: 0, internal: 1, server: 2, client: 3, producer: 4, consumer: 5 };
+const STATUS_NUMBER: Record<SpanStatus, number> = { unset: 0, ok: 1, error: 2 };
+
 const s = JSON.stringify;
 
 /** One JSONCompactEachRow line per span; ns as bare integers so they stay exact. */
@@ -35,14 +40,43 @@ function spanLine(r: SpanRow): string {
   );
 }
 
-/** Spans as the insert's JSONCompactEachRow payload (the writer encodes as rows arrive, so the rows die young). */
-export function encodeSpanLines(rows: readonly SpanRow[]): Buffer {
-  return encodeLines(rows, spanLine);
+/** Spans as an insert payload in SPAN_COLUMNS order (the writer encodes as rows arrive, so the rows die young). */
+export function encodeSpanRows(rows: readonly SpanRow[], format: InsertFormat): Buffer {
+  return format === 'RowBinary' ? spanRowBinary(rows) : encodeLines(rows, spanLine);
 }
 
-/** Stores a payload of encodeSpanLines() in one insert. */
-export async function insertSpanLines(store: Store, payload: Buffer): Promise<void> {
-  await store.insertRaw('spans', SPAN_COLUMNS, payload);
+function spanRowBinary(rows: readonly SpanRow[]): Buffer {
+  const out = new RowBinaryWriter();
+  // The decoder gives the spans of one resource the same array: its JSON is made once for them.
+  let resource: SpanRow['resource'] | undefined;
+  let resourceJson = '';
+  for (const r of rows) {
+    if (r.resource !== resource) {
+      resource = r.resource;
+      resourceJson = attrsToJson(resource);
+    }
+    out.string(r.traceId);
+    out.string(r.spanId);
+    out.string(r.parentSpanId);
+    out.string(r.serviceName);
+    out.string(r.name);
+    out.uint8(KIND_NUMBER[r.kind]);
+    out.uint8(STATUS_NUMBER[r.status]);
+    out.string(r.statusMessage);
+    out.int64(r.startNs);
+    out.int64(r.endNs);
+    out.string(attrsToJson(r.attrs));
+    out.string(resourceJson);
+    out.string(eventsToJson(r.events));
+    out.string(r.scopeName);
+    out.string(r.scopeVersion);
+  }
+  return out.finish();
+}
+
+/** Stores a payload of encodeSpanRows() in `format` (or several concatenated) in one insert. */
+export async function insertSpanRows(store: Store, payload: Buffer, format: InsertFormat): Promise<void> {
+  await store.insertRaw('spans', SPAN_COLUMNS, payload, format);
 }
 
 interface StoredSpan {

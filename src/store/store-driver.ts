@@ -1,9 +1,9 @@
 /**
  * What the two drivers (embedded chDB, a ClickHouse server over HTTP) share around their engine
  * calls: the closed state, the identifier checks and the insert path. A driver only says how its
- * engine runs a statement and takes an insert's JSONCompactEachRow payload.
+ * engine runs a statement and takes an insert's payload (JSONCompactEachRow or RowBinary).
  */
-import { StorageError, type QueryOptions, type QueryParams, type Store } from '../model/store.js';
+import { StorageError, type InsertFormat, type QueryOptions, type QueryParams, type Store } from '../model/store.js';
 import { compactJsonRows } from './compact-json.js';
 import { toStorageError } from './errors.js';
 import { assertIdentifier } from './identifiers.js';
@@ -26,14 +26,14 @@ export abstract class StoreDriver implements Store {
     await this.insertRaw(table, columns, compactJsonRows(rows));
   }
 
-  async insertRaw(table: string, columns: readonly string[], jsonCompactRows: string | Buffer): Promise<void> {
+  async insertRaw(table: string, columns: readonly string[], payload: string | Buffer, format: InsertFormat = 'JSONCompactEachRow'): Promise<void> {
     this.assertOpen();
     // Table and column names go into the statement text: only plain identifiers pass.
     assertIdentifier(table, 'table');
     for (const c of columns) assertIdentifier(c, 'column');
-    if (jsonCompactRows.length === 0) return;
+    if (payload.length === 0) return;
     try {
-      await this.sendInsert(table, columns, jsonCompactRows);
+      await this.sendInsert(table, columns, payload, format);
     } catch (err) {
       throw toStorageError(err, 'insert');
     }
@@ -45,8 +45,8 @@ export abstract class StoreDriver implements Store {
     await this.release();
   }
 
-  /** Hands checked, non-empty JSONCompactEachRow rows to the engine; resolves once it has them. */
-  protected abstract sendInsert(table: string, columns: readonly string[], jsonCompactRows: string | Buffer): Promise<void>;
+  /** Hands a checked, non-empty payload to the engine; resolves once it has stored it. */
+  protected abstract sendInsert(table: string, columns: readonly string[], payload: string | Buffer, format: InsertFormat): Promise<void>;
 
   /** Frees the engine's connections (called once). */
   protected abstract release(): Promise<void>;

@@ -167,6 +167,25 @@ export function storeSuite(driver: string, open: () => Promise<Store>): void {
       assert.deepEqual(await getTraceSpans(store, newTraceId(), { nowMs: NOW_MS }), []);
     });
 
+    it('stores every span kind and status, and text of every length, exactly (RowBinary lengths of one, two and three bytes)', async () => {
+      const traceId = newTraceId();
+      const kinds = ['unspecified', 'internal', 'server', 'client', 'producer', 'consumer'] as const;
+      const statuses = ['unset', 'ok', 'error'] as const;
+      // 42 three-byte characters are 126 bytes (a one-byte length), 43 are 129 (two bytes); 20k ASCII needs three.
+      const texts = ['', 'é'.repeat(42), '€'.repeat(42), '€'.repeat(43), 'x'.repeat(127), 'x'.repeat(128), '😀'.repeat(50), 'y'.repeat(20_000)];
+      const rows = texts.map((text, i) =>
+        span(traceId, i, { kind: kinds[i % kinds.length], status: statuses[i % statuses.length], name: text, statusMessage: text, scopeVersion: text }),
+      );
+      await insertSpans(store, rows);
+      assert.deepEqual(await getTraceSpans(store, traceId, { nowMs: NOW_MS }), rows);
+      const logs = texts.map((text, i) => log(traceId, i, { body: text, severityNumber: i * 3, severityText: text }));
+      await insertLogs(store, logs);
+      assert.deepEqual(
+        await getTraceLogs(store, traceId, { nowMs: NOW_MS }),
+        logs.sort((a, b) => Number(a.tsNs - b.tsNs)),
+      );
+    });
+
     it('stores logs and reads them back exactly', async () => {
       const traceId = newTraceId();
       const rows = [log(traceId, 0), log(traceId, 1, { body: '{"json":"body"}', severityNumber: 9, severityText: 'INFO', attrs: [] })];

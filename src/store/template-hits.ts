@@ -2,6 +2,7 @@
 
 import type { Store } from '../model/store.js';
 import { encodeLines } from './compact-json.js';
+import { RowBinaryWriter } from './row-binary.js';
 import { PermanentError } from '../util/retry.js';
 
 const HIT_COLUMNS = ['ts_ns', 'template_id', 'service', 'log_id', 'trace_id', 'span_id', 'severity_number'] as const;
@@ -26,10 +27,27 @@ function hitLine(r: TemplateHitRow): string {
   return `[${r.tsNs},${r.templateId},${s(r.service)},${r.logId},${s(r.traceId)},${s(r.spanId)},${Math.min(255, Math.max(0, r.severityNumber | 0))}]\n`;
 }
 
-/** Stores hits in one insert. Replays are harmless: reads dedupe by log id. */
+/** Hits as RowBinary in HIT_COLUMNS order: one row per mined log, so the engine's parsing counts (3.8 µs a row as JSON, 2026-11-28). */
+function hitsRowBinary(rows: readonly TemplateHitRow[]): Buffer {
+  const out = new RowBinaryWriter();
+  for (const r of rows) {
+    if (!U64_DECIMAL.test(r.templateId) || !U64_DECIMAL.test(r.logId)) throw new PermanentError('templateId and logId must be unsigned 64-bit decimal strings');
+    out.int64(r.tsNs);
+    out.uint64(BigInt(r.templateId));
+    out.string(r.service);
+    out.uint64(BigInt(r.logId));
+    out.string(r.traceId);
+    out.string(r.spanId);
+    out.uint8(Math.min(255, Math.max(0, r.severityNumber | 0)));
+  }
+  return out.finish();
+}
+
+/** Stores hits in one insert, in the store's bulk format. Replays are harmless: reads dedupe by log id. */
 export async function insertTemplateHits(store: Store, rows: readonly TemplateHitRow[]): Promise<void> {
   if (rows.length === 0) return;
-  await store.insertRaw('template_hits', HIT_COLUMNS, encodeLines(rows, hitLine));
+  if (store.bulkFormat === 'RowBinary') await store.insertRaw('template_hits', HIT_COLUMNS, hitsRowBinary(rows), 'RowBinary');
+  else await store.insertRaw('template_hits', HIT_COLUMNS, encodeLines(rows, hitLine));
 }
 
 /** Up to `limit` distinct trace ids of the template's hits in [fromNs, toNs], newest first. */

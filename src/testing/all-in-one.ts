@@ -29,6 +29,8 @@ export interface StartOptions {
   command?: string;
   /** Working directory (defaults to the repository root). */
   cwd?: string;
+  /** Runs bin/svc.js of this checkout (a copy of an older build, for interleaved benchmarks) instead of this one. */
+  svcRoot?: string;
 }
 
 /** A fresh temp data directory, removed by the returned cleanup. */
@@ -43,7 +45,10 @@ export async function startAllInOne(options: StartOptions = {}): Promise<Running
   const [file, args] =
     options.command !== undefined
       ? [options.command, ['all-in-one']]
-      : [options.nodeBin ?? process.env.SVC_TEST_NODE ?? process.execPath, [...(options.nodeArgs ?? []), join(ROOT, 'bin/svc.js'), 'all-in-one']];
+      : [
+          options.nodeBin ?? process.env.SVC_TEST_NODE ?? process.execPath,
+          [...(options.nodeArgs ?? []), join(options.svcRoot ?? ROOT, 'bin/svc.js'), 'all-in-one'],
+        ];
   const child = spawn(file, args, {
     cwd: options.cwd ?? ROOT,
     stdio: ['ignore', 'pipe', 'pipe'],

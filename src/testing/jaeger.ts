@@ -4,7 +4,7 @@
  * OTLP/HTTP in and the query HTTP API out. Test support: never shipped.
  */
 
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -15,7 +15,19 @@ export interface RunningJaeger {
   queryUrl: string;
   /** OTLP/HTTP traces endpoint. */
   otlpTracesUrl: string;
+  /** OTLP/gRPC port (0 unless asked for). */
+  otlpGrpcPort: number;
+  /** The Collector's own Prometheus metrics (undefined unless asked for): otelcol_exporter_sent_spans_total counts spans stored. */
+  metricsUrl?: string;
+  process: ChildProcess;
   stop(): Promise<void>;
+}
+
+export interface JaegerOptions {
+  /** Also receive OTLP/gRPC (telemetrygen's protocol). */
+  otlpGrpc?: boolean;
+  /** Serve the Collector's own metrics (spans received, stored, refused). */
+  metrics?: boolean;
 }
 
 async function freePort(): Promise<number> {
@@ -46,8 +58,15 @@ export async function waitFor<T>(what: string, attempt: () => Promise<T | undefi
 }
 
 /** Starts Jaeger and resolves once its query API answers. */
-export async function startJaeger(binary: string, storage: 'memory' | 'badger'): Promise<RunningJaeger> {
+export async function startJaeger(binary: string, storage: 'memory' | 'badger', options: JaegerOptions = {}): Promise<RunningJaeger> {
   const [queryPort, grpcPort, otlpPort] = [await freePort(), await freePort(), await freePort()];
+  const otlpGrpcPort = options.otlpGrpc === true ? await freePort() : 0;
+  const metricsPort = options.metrics === true ? await freePort() : 0;
+  const metrics =
+    metricsPort === 0
+      ? `      level: none\n`
+      : `      level: basic\n      readers:\n        - pull:\n            exporter:\n              prometheus:\n                host: 127.0.0.1\n                port: ${metricsPort}\n`;
+  const grpcReceiver = otlpGrpcPort === 0 ? '' : `      grpc:\n        endpoint: 127.0.0.1:${otlpGrpcPort}\n`;
   const dir = mkdtempSync(join(tmpdir(), 'svc-jaeger-'));
   const backend =
     storage === 'memory'
@@ -65,8 +84,7 @@ export async function startJaeger(binary: string, storage: 'memory' | 'badger'):
       exporters: [jaeger_storage_exporter]
   telemetry:
     metrics:
-      level: none
-    logs:
+${metrics}    logs:
       level: warn
 extensions:
   jaeger_query:
@@ -85,7 +103,7 @@ ${backend}receivers:
     protocols:
       http:
         endpoint: 127.0.0.1:${otlpPort}
-processors:
+${grpcReceiver}processors:
   batch:
 exporters:
   jaeger_storage_exporter:
@@ -114,5 +132,12 @@ exporters:
     await stop();
     throw new Error(`${(error as Error).message}\n${stderrTail}`);
   }
-  return { queryUrl, otlpTracesUrl: `http://127.0.0.1:${otlpPort}/v1/traces`, stop };
+  return {
+    queryUrl,
+    otlpTracesUrl: `http://127.0.0.1:${otlpPort}/v1/traces`,
+    otlpGrpcPort,
+    metricsUrl: metricsPort === 0 ? undefined : `http://127.0.0.1:${metricsPort}/metrics`,
+    process: child,
+    stop,
+  };
 }

@@ -12,6 +12,7 @@ function recordingSink(failures = 0) {
   let left = failures;
   // Names one per line stand in for the insert payload, so an insert shows which rows it held.
   const sink: SignalSink = {
+    format: 'JSONCompactEachRow',
     async writeSpans(payload) {
       if (left-- > 0) throw new Error('store down');
       inserts.push(

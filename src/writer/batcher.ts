@@ -1,3 +1,4 @@
+import type { InsertFormat } from '../model/store.js';
 import { retryWithBackoff, type Backoff } from '../util/retry.js';
 
 /**
@@ -6,7 +7,9 @@ import { retryWithBackoff, type Backoff } from '../util/retry.js';
  * instead of row objects that would live long enough to be promoted and collected late.
  */
 export interface SignalSink {
-  /** Inserts a concatenation of span payloads (JSONCompactEachRow lines of the spans table). */
+  /** The payloads' format: the writer encodes rows in it. */
+  format: InsertFormat;
+  /** Inserts a concatenation of span payloads (rows of the spans table in `format`). */
   writeSpans(payload: Buffer): Promise<void>;
   writeLogs(payload: Buffer): Promise<void>;
 }

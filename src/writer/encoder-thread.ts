@@ -4,12 +4,17 @@
  * on the main thread (a thread that used chDB must live as long as the process).
  */
 import { parentPort } from 'node:worker_threads';
+import type { InsertFormat } from '../model/store.js';
+import { nameThisThread } from '../util/thread-name.js';
 import { encodeRecordPayloads, type PackedRecords, type RecordPayloads } from './record-payloads.js';
+
+nameThisThread('svc-encoder');
 
 export interface EncodeRequest {
   seq: number;
   packed: PackedRecords;
   nowMs: number;
+  format: InsertFormat;
 }
 
 export interface EncodeReply {
@@ -18,7 +23,7 @@ export interface EncodeReply {
 }
 
 parentPort!.on('message', (request: EncodeRequest) => {
-  const payloads = encodeRecordPayloads(request.packed, request.nowMs);
+  const payloads = encodeRecordPayloads(request.packed, request.nowMs, request.format);
   const reply: EncodeReply = { seq: request.seq, payloads };
   parentPort!.postMessage(
     reply,

@@ -4,8 +4,8 @@ import { SIGNAL_HEADER, type BusRecord } from '../model/bus.js';
 import { decodeLogs } from '../otlp/decode-logs.js';
 import { decodeTraces } from '../otlp/decode-traces.js';
 import { logsToProtobuf, makeLogs, makeSpans, spansToProtobuf } from '../otlp/otlp-fixtures.test-support.js';
-import { encodeLogLines } from '../store/logs.js';
-import { encodeSpanLines } from '../store/spans.js';
+import { encodeLogRows } from '../store/logs.js';
+import { encodeSpanRows } from '../store/spans.js';
 import { createPayloadEncoder } from './payload-encoder.js';
 
 // The fixtures are stamped around 1_795_000_000 s; "now" a day later keeps them storable.
@@ -33,17 +33,21 @@ const records = [record('traces', spanBytes, 0), record('logs', logBytes, 1), re
 const spans = decodeTraces(spanBytes);
 const logs = decodeLogs(logBytes);
 
-for (const threaded of [true, false]) {
-  const where = threaded ? 'on the encoder thread' : 'inline';
+for (const [threaded, format] of [
+  [true, 'RowBinary'],
+  [false, 'RowBinary'],
+  [true, 'JSONCompactEachRow'],
+] as const) {
+  const where = `${threaded ? 'on the encoder thread' : 'inline'}, ${format}`;
 
   test(`records become the insert payloads of their rows, spans and logs apart (${where})`, async () => {
-    const encoder = createPayloadEncoder({ threaded });
+    const encoder = createPayloadEncoder({ threaded, format });
     try {
       const encoded = await encoder.encode(records, NOW_MS);
       assert.equal(encoded.spanRows, spans.length * 2);
       assert.equal(encoded.logRows, logs.length);
-      assert.equal(Buffer.from(encoded.spans).toString(), encodeSpanLines([...spans, ...spans]).toString());
-      assert.equal(Buffer.from(encoded.logs).toString(), encodeLogLines(logs).toString());
+      assert.equal(Buffer.from(encoded.spans).toString('hex'), encodeSpanRows([...spans, ...spans], format).toString('hex'));
+      assert.equal(Buffer.from(encoded.logs).toString('hex'), encodeLogRows(logs, format).toString('hex'));
       assert.equal(encoded.dropped.size, 0);
       assert.equal(encoded.badRecords, 0);
     } finally {
@@ -52,7 +56,7 @@ for (const threaded of [true, false]) {
   });
 
   test(`items past the raw lifetime are counted, not encoded, and a bad record is skipped with its index (${where})`, async () => {
-    const encoder = createPayloadEncoder({ threaded });
+    const encoder = createPayloadEncoder({ threaded, format });
     try {
       const garbage = record('traces', Uint8Array.from([0x0a, 0xff, 0xff, 0xff, 0x0f]), 3);
       const encoded = await encoder.encode([records[0], garbage, records[1]], NOW_MS + TEN_DAYS_MS);
@@ -68,7 +72,7 @@ for (const threaded of [true, false]) {
 }
 
 test('many requests in flight on the encoder thread are answered, each with its own rows', async () => {
-  const encoder = createPayloadEncoder({ threaded: true });
+  const encoder = createPayloadEncoder({ threaded: true, format: 'RowBinary' });
   try {
     const answers = await Promise.all(Array.from({ length: 50 }, (_, i) => encoder.encode(records.slice(0, 1 + (i % 3)), NOW_MS)));
     answers.forEach((encoded, i) => {

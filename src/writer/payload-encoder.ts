@@ -1,4 +1,5 @@
 import type { BusRecord } from '../model/bus.js';
+import type { InsertFormat } from '../model/store.js';
 import { WorkerRpc } from '../util/worker-rpc.js';
 import type { EncodeReply, EncodeRequest } from './encoder-thread.js';
 import { packRecords } from './pack-records.js';
@@ -19,10 +20,10 @@ export interface PayloadEncoder {
  * thread's busy time against the main thread's total is the share this thread takes off it.
  * Requests are answered in order. The bytes in flight are bounded by the bus's per-group in-flight bound.
  */
-export function createPayloadEncoder(options: { threaded: boolean }): PayloadEncoder {
+export function createPayloadEncoder(options: { threaded: boolean; format: InsertFormat }): PayloadEncoder {
   if (!options.threaded) {
     return {
-      encode: async (records, nowMs) => encodeRecordPayloads(packRecords(records), nowMs),
+      encode: async (records, nowMs) => encodeRecordPayloads(packRecords(records), nowMs, options.format),
       close: async () => {},
     };
   }
@@ -42,7 +43,7 @@ export function createPayloadEncoder(options: { threaded: boolean }): PayloadEnc
     encode(records, nowMs) {
       const packed = packRecords(records);
       return running()
-        .request({ packed, nowMs }, [packed.bytes.buffer as ArrayBuffer])
+        .request({ packed, nowMs, format: options.format }, [packed.bytes.buffer as ArrayBuffer])
         .then((reply) => reply.payloads);
     },
     async close() {

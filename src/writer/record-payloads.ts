@@ -1,8 +1,9 @@
 import type { LogRow, SpanRow } from '../model/signals.js';
+import type { InsertFormat } from '../model/store.js';
 import { decodeLogs } from '../otlp/decode-logs.js';
 import { decodeTraces } from '../otlp/decode-traces.js';
-import { encodeLogLines } from '../store/logs.js';
-import { encodeSpanLines } from '../store/spans.js';
+import { encodeLogRows } from '../store/logs.js';
+import { encodeSpanRows } from '../store/spans.js';
 import { DropTally } from '../otlp/item-validity.js';
 import { logDropReason, spanDropReason, type DropReason } from '../store/drop-reason.js';
 
@@ -36,7 +37,7 @@ export interface RecordPayloads {
  * Decodes OTLP record values and encodes the storable rows straight into the insert payloads.
  * Pure, so it runs the same on the writer's encoder thread and inline.
  */
-export function encodeRecordPayloads(packed: PackedRecords, nowMs: number): RecordPayloads {
+export function encodeRecordPayloads(packed: PackedRecords, nowMs: number, format: InsertFormat): RecordPayloads {
   const nowNs = BigInt(nowMs) * 1_000_000n;
   const spans: SpanRow[] = [];
   const logs: LogRow[] = [];
@@ -67,9 +68,9 @@ export function encodeRecordPayloads(packed: PackedRecords, nowMs: number): Reco
     }
   }
   return {
-    spans: spans.length > 0 ? encodeSpanLines(spans) : EMPTY,
+    spans: spans.length > 0 ? encodeSpanRows(spans, format) : EMPTY,
     spanRows: spans.length,
-    logs: logs.length > 0 ? encodeLogLines(logs) : EMPTY,
+    logs: logs.length > 0 ? encodeLogRows(logs, format) : EMPTY,
     logRows: logs.length,
     dropped: dropped.counts,
     badRecords,

@@ -45,7 +45,7 @@ export function createWriter(settings: { writer: WriterSettings; topic: string }
   });
   let consumer: BusConsumer | undefined;
 
-  const encoder = createPayloadEncoder({ threaded: deps.encoderThread ?? true });
+  const encoder = createPayloadEncoder({ threaded: deps.encoderThread ?? true, format: deps.sink.format });
 
   async function handle(records: BusRecord[]): Promise<void> {
     const encoded = await encoder.encode(records, nowMs());
