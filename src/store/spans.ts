@@ -2,7 +2,7 @@
 
 import type { QueryOptions, Store } from '../model/store.js';
 import type { SpanKind, SpanRow, SpanStatus } from '../model/signals.js';
-import { attrsFromJson, attrsToJson, eventsFromJson, eventsToJson } from './attrs-json.js';
+import { attrsFromJson, attrsToJson, eventsFromJson, eventsToJson, linksFromJson, linksToJson } from './attrs-json.js';
 import { encodeLines } from './compact-json.js';
 import { oldestAllowedNs } from './lifetimes.js';
 
@@ -22,6 +22,7 @@ const SPAN_COLUMNS = [
   'events',
   'scope_name',
   'scope_version',
+  'links',
 ] as const;
 
 const s = JSON.stringify;
@@ -31,7 +32,7 @@ function spanLine(r: SpanRow): string {
   return (
     `[${s(r.traceId)},${s(r.spanId)},${s(r.parentSpanId)},${s(r.serviceName)},${s(r.name)},${s(r.kind)},` +
     `${s(r.status)},${s(r.statusMessage)},${r.startNs},${r.endNs},${s(attrsToJson(r.attrs))},` +
-    `${s(attrsToJson(r.resource))},${s(eventsToJson(r.events))},${s(r.scopeName)},${s(r.scopeVersion)}]\n`
+    `${s(attrsToJson(r.resource))},${s(eventsToJson(r.events))},${s(r.scopeName)},${s(r.scopeVersion)},${s(linksToJson(r.links))}]\n`
   );
 }
 
@@ -61,9 +62,11 @@ interface StoredSpan {
   events: string;
   scope_name: string;
   scope_version: string;
+  links: string;
 }
 
 function toSpanRow(r: StoredSpan): SpanRow {
+  const links = linksFromJson(r.links);
   return {
     traceId: r.trace_id,
     spanId: r.span_id,
@@ -80,6 +83,7 @@ function toSpanRow(r: StoredSpan): SpanRow {
     events: eventsFromJson(r.events),
     scopeName: r.scope_name,
     scopeVersion: r.scope_version,
+    ...(links === undefined ? {} : { links }),
   };
 }
 

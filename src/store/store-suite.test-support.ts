@@ -160,7 +160,11 @@ export function storeSuite(driver: string, open: () => Promise<Store>): void {
 
     it('stores spans and reads them back exactly', async () => {
       const traceId = newTraceId();
-      const rows = [span(traceId, 0), span(traceId, 1, { kind: 'consumer', status: 'ok', events: [] })];
+      const links = [
+        { traceId: newTraceId(), spanId: 'a1a2a3a4a5a6a7a8', traceState: 'vendor=a1', attrs: [['attempt', 2]] as AttrPair[], droppedAttrsCount: 3 },
+        { traceId, spanId: '0000000000000000', traceState: '', attrs: [], droppedAttrsCount: 0 },
+      ];
+      const rows = [span(traceId, 0, { links }), span(traceId, 1, { kind: 'consumer', status: 'ok', events: [] })];
       assert.ok(rows[0].startNs > 2n ** 53n);
       await insertSpans(store, rows);
       assert.deepEqual(await getTraceSpans(store, traceId, { nowMs: NOW_MS }), rows);

@@ -6,7 +6,7 @@
  * parent keeps its times and carries Jaeger's warning naming the delta it would have applied.
  */
 
-import type { AttrPair, AttrValue, SpanRow } from '../../model/signals.js';
+import type { AttrPair, AttrValue, SpanLink, SpanRow } from '../../model/signals.js';
 import type { JaegerKeyValue, JaegerSpan, JaegerTrace } from '../schemas/jaeger.js';
 import { formatGoDuration } from './go-text.js';
 
@@ -87,6 +87,29 @@ function spanLogs(span: SpanRow): JaegerSpan['logs'] {
   });
 }
 
+/** The reference type a link asks for: `opentracing.ref_type: child_of` makes it CHILD_OF, anything else FOLLOWS_FROM. */
+function linkRefType(link: SpanLink): JaegerSpan['references'][number]['refType'] {
+  const marked = link.attrs.find(([key]) => key === 'opentracing.ref_type');
+  return marked?.[1] === 'child_of' ? 'CHILD_OF' : 'FOLLOWS_FROM';
+}
+
+/**
+ * The parent as the first reference, then one per link, as Jaeger's OTLP translator builds them: a
+ * link to the parent itself only retypes the parent's reference.
+ */
+function spanReferences(span: SpanRow, jaegerTraceId: string): JaegerSpan['references'] {
+  const references: JaegerSpan['references'] = span.parentSpanId === '' ? [] : [{ refType: 'CHILD_OF', traceID: jaegerTraceId, spanID: span.parentSpanId }];
+  for (const link of span.links ?? []) {
+    const refType = linkRefType(link);
+    if (span.parentSpanId !== '' && link.traceId === span.traceId && link.spanId === span.parentSpanId) {
+      references[0]!.refType = refType;
+      continue;
+    }
+    references.push({ refType, traceID: jaegerTraceIdOf(link.traceId), spanID: link.spanId });
+  }
+  return references;
+}
+
 /** Jaeger's clock-skew delta of a child against its (unadjusted) parent, in ns. */
 function skewNs(child: SpanRow, parent: SpanRow): bigint {
   const parentDuration = parent.endNs - parent.startNs;
@@ -159,7 +182,7 @@ export function toJaegerTrace(traceId: string, spans: readonly SpanRow[], traceW
       traceID: jaegerTraceId,
       spanID: span.spanId,
       operationName: span.name,
-      references: span.parentSpanId === '' ? [] : [{ refType: 'CHILD_OF', traceID: jaegerTraceId, spanID: span.parentSpanId }],
+      references: spanReferences(span, jaegerTraceId),
       // Unix µs stay below 2^53 until the year 2255: plain numbers, so the reply is JSON.stringify's.
       startTime: Number(span.startNs / 1000n),
       duration: Number((span.endNs - span.startNs) / 1000n),

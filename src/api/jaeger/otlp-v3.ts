@@ -42,6 +42,13 @@ function otlpSpan(span: SpanRow, warnings: readonly string[] | undefined) {
       name: event.name,
       ...(event.attrs.length > 0 ? { attributes: sortedAttributes(event.attrs) } : {}),
     }));
+  const links = (span.links ?? []).map((link) => ({
+    traceId: link.traceId,
+    spanId: link.spanId,
+    ...(link.traceState === '' ? {} : { traceState: link.traceState }),
+    ...(link.attrs.length > 0 ? { attributes: sortedAttributes(link.attrs) } : {}),
+    ...(link.droppedAttrsCount === 0 ? {} : { droppedAttributesCount: link.droppedAttrsCount }),
+  }));
   const status: Record<string, unknown> = {};
   if (span.statusMessage !== '') status.message = span.statusMessage;
   if (span.status !== 'unset') status.code = STATUS_CODE[span.status];
@@ -55,6 +62,7 @@ function otlpSpan(span: SpanRow, warnings: readonly string[] | undefined) {
     endTimeUnixNano: span.endNs.toString(),
     ...(attributes.length > 0 ? { attributes } : {}),
     ...(events.length > 0 ? { events } : {}),
+    ...(links.length > 0 ? { links } : {}),
     status,
   };
 }
