@@ -92,7 +92,7 @@ describe('Traces in the browser', () => {
 
   test('/traces/{id} draws the waterfall in tree order with errors marked, and a row opens its span', async () => {
     const page = await app.page();
-    const traceId = failures.checkoutIds[0];
+    const traceId = failures.checkoutIds[0]!;
     await page.goto(`/traces/${traceId}`);
     await page.locator('.wf-row').first().waitFor();
     assert.equal(await page.locator('h1').textContent(), `${names.frontend} · GET /checkout`);
