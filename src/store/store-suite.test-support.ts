@@ -167,7 +167,9 @@ export function storeSuite(driver: string, open: () => Promise<Store>): void {
       const rows = [span(traceId, 0, { links }), span(traceId, 1, { kind: 'consumer', status: 'ok', events: [] })];
       assert.ok(rows[0].startNs > 2n ** 53n);
       await insertSpans(store, rows);
-      assert.deepEqual(await getTraceSpans(store, traceId, { nowMs: NOW_MS }), rows);
+      assert.deepEqual(await getTraceSpans(store, traceId, { nowMs: NOW_MS, withLinks: true }), rows);
+      const { links: _links, ...withoutLinks } = rows[0]!;
+      assert.deepEqual(await getTraceSpans(store, traceId, { nowMs: NOW_MS }), [withoutLinks, rows[1]], 'links only when asked for');
       assert.deepEqual(await getTraceSpans(store, newTraceId(), { nowMs: NOW_MS }), []);
     });
 
