@@ -143,7 +143,11 @@ function checkoutTrace(): [string, SpanSpec][] {
         kind: 'client',
         startNs: 15n * MS,
         durationNs: 60n * MS,
-        links: [{ traceId: t, spanId: sid(0x201) }],
+        // and a link with an empty (all-zero) trace id, which Jaeger drops with a warning.
+        links: [
+          { traceId: t, spanId: sid(0x201) },
+          { traceId: '0'.repeat(32), spanId: sid(0x999) },
+        ],
       },
     ],
     [
