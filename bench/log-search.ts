@@ -52,7 +52,7 @@ function openApi(data: LogBenchData): Api {
       logger: createLogger('silent'),
       routes: [
         createLogRoutes(data.store, { nowMs: () => data.nowMs }),
-        configRoutes({ trace_viewer_url: '', dashboard_url: '', auth_enabled: false, infra_services: [] }),
+        configRoutes({ trace_viewer_url: '', grafana_trace_url: '', dashboard_url: '', auth_enabled: false, infra_services: [] }),
         ...(existsSync(join(WEB_DIST, 'index.html')) ? [staticRoutes(WEB_DIST)] : []),
       ],
     },

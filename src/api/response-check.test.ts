@@ -94,7 +94,7 @@ describe('declared responses', () => {
       createStoryRoutes(noStore),
       createLogRoutes(noStore),
       createPipelineRoutes({ store: noStore, bus: noBus, registry, logger: createLogger('silent') }),
-      configRoutes({ trace_viewer_url: '', dashboard_url: '', auth_enabled: false, infra_services: [] }),
+      configRoutes({ trace_viewer_url: '', grafana_trace_url: '', dashboard_url: '', auth_enabled: false, infra_services: [] }),
     ]) {
       module(app, context);
     }

@@ -39,6 +39,16 @@ export const httpUrl: Check<string> = (value, path) => (isHttpUrl(value) ? null 
 /** Empty turns a link off; anything else must be a URL. */
 export const optionalHttpUrl: Check<string> = (value, path) => (value === '' ? null : httpUrl(value, path));
 
+/** The placeholder a link template's trace id replaces, as typed or as Grafana's copied URLs encode it. */
+export const TRACE_ID_PLACEHOLDER = /\{trace_id\}|%7Btrace_id%7D/gi;
+
+/** Empty turns the link off; anything else must be an http(s) URL with a `{trace_id}` placeholder. */
+export const optionalTraceUrlTemplate: Check<string> = (value, path) => {
+  if (value === '') return null;
+  if (value.match(TRACE_ID_PLACEHOLDER) === null) return `${path} must contain {trace_id} where the trace id goes`;
+  return httpUrl(value.replace(TRACE_ID_PLACEHOLDER, '0'), path);
+};
+
 export function isHttpUrl(text: string): boolean {
   if (!URL.canParse(text)) return false;
   const url = new URL(text);

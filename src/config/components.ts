@@ -2,7 +2,7 @@ import type { ComponentName } from './settings.js';
 
 /**
  * Groups of settings: the TOML sections, plus the top-level keys grouped by the server that needs
- * them ('api' = query_timeout_secs, record_secs, metric_targets, trace_viewer_url, dashboard_url).
+ * them ('api' = query_timeout_secs, record_secs, metric_targets, trace_viewer_url, grafana_trace_url, dashboard_url).
  */
 export type SettingGroup =
   | 'kafka'

@@ -13,6 +13,7 @@ const ALL_IN_ONE_DEFAULTS: Settings = {
   record_secs: 15,
   metric_targets: [],
   trace_viewer_url: '',
+  grafana_trace_url: '',
   dashboard_url: '',
   kafka: {
     brokers: '',

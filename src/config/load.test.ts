@@ -14,6 +14,7 @@ otlp_http_addr = "127.0.0.1:5318"
 query_timeout_secs = 0
 record_secs = 0
 trace_viewer_url = "https://jaeger.example/trace/"
+grafana_trace_url = "https://grafana.example/explore?left=%7B%22queries%22:%5B%7B%22query%22:%22{trace_id}%22%7D%5D%7D"
 dashboard_url = "https://grafana.example/d/x"
 
 [[metric_targets]]
@@ -87,6 +88,7 @@ test('values from the file alone', () => {
   assert.equal(s.query_timeout_secs, 0);
   assert.equal(s.record_secs, 0);
   assert.equal(s.trace_viewer_url, 'https://jaeger.example/trace/');
+  assert.equal(s.grafana_trace_url, 'https://grafana.example/explore?left=%7B%22queries%22:%5B%7B%22query%22:%22{trace_id}%22%7D%5D%7D');
   assert.equal(s.dashboard_url, 'https://grafana.example/d/x');
   assert.deepEqual(s.metric_targets, [{ job: 'svc-writer', url: 'http://w1:9100/metrics' }]);
   assert.deepEqual(s.kafka, {

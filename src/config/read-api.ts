@@ -1,9 +1,9 @@
-import { httpUrl, listenAddress, nonEmpty, nonNegative, optionalHttpUrl } from './checks.js';
+import { httpUrl, listenAddress, nonEmpty, nonNegative, optionalHttpUrl, optionalTraceUrlTemplate } from './checks.js';
 import type { SettingGroup } from './components.js';
 import { fail, itemString, type SettingReader } from './reader.js';
 import type { ComponentName, MapSettings, MetricTarget, Settings } from './settings.js';
 
-type ApiSettings = Pick<Settings, 'query_timeout_secs' | 'record_secs' | 'metric_targets' | 'trace_viewer_url' | 'dashboard_url'>;
+type ApiSettings = Pick<Settings, 'query_timeout_secs' | 'record_secs' | 'metric_targets' | 'trace_viewer_url' | 'grafana_trace_url' | 'dashboard_url'>;
 type ListenSettings = Pick<Settings, 'http_addr' | 'grpc_addr' | 'otlp_http_addr'>;
 
 /**
@@ -34,6 +34,7 @@ export function readApi(r: SettingReader, component: ComponentName): ApiSettings
       return { job, url };
     }),
     trace_viewer_url: r.string('trace_viewer_url', '', optionalHttpUrl),
+    grafana_trace_url: r.string('grafana_trace_url', '', optionalTraceUrlTemplate),
     dashboard_url: r.string('dashboard_url', '', optionalHttpUrl),
   };
 }

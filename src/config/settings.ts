@@ -135,6 +135,8 @@ export interface Settings {
   record_secs: number;
   metric_targets: MetricTarget[];
   trace_viewer_url: string;
+  /** A URL template with `{trace_id}` that opens one trace in Grafana (Explore, svc's Jaeger data source); '' hides the link. */
+  grafana_trace_url: string;
   dashboard_url: string;
   kafka: KafkaSettings;
   clickhouse: ClickHouseSettings;

@@ -108,6 +108,16 @@ const cases: Case[] = [
   { name: 'clickhouse credentials', env: { SVC__CLICKHOUSE__URL: 'http://user:pw@ch:8123' }, message: 'clickhouse.url must not contain credentials' },
   { name: 'public url', env: { SVC__NOTIFIER__PUBLIC_URL: 'localhost:8090' }, message: 'notifier.public_url must be an http:// or https:// URL' },
   { name: 'trace viewer url', env: { SVC__TRACE_VIEWER_URL: 'jaeger' }, message: 'trace_viewer_url must be an http:// or https:// URL' },
+  {
+    name: 'grafana trace url without placeholder',
+    env: { SVC__GRAFANA_TRACE_URL: 'http://grafana:3000/explore' },
+    message: 'grafana_trace_url must contain {trace_id} where the trace id goes',
+  },
+  {
+    name: 'grafana trace url not http',
+    env: { SVC__GRAFANA_TRACE_URL: 'grafana/{trace_id}' },
+    message: 'grafana_trace_url must be an http:// or https:// URL',
+  },
   { name: 'bad http addr', env: { SVC__HTTP_ADDR: '8090' }, message: 'http_addr must be host:port with a port within 0..=65535, got "8090"' },
   {
     name: 'bad metrics port',

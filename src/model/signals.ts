@@ -22,6 +22,19 @@ export interface SpanEvent {
   attrs: AttrPair[];
 }
 
+/** An OTLP span link: a span this one relates to, in this trace or another. */
+export interface SpanLink {
+  /** 32 lowercase hex characters. */
+  traceId: string;
+  /** 16 lowercase hex characters. */
+  spanId: string;
+  /** W3C trace state of the linked span, '' when none. */
+  traceState: string;
+  attrs: AttrPair[];
+  /** Attributes the sender dropped from the link. */
+  droppedAttrsCount: number;
+}
+
 export interface SpanRow {
   /** 32 lowercase hex characters. */
   traceId: string;
@@ -42,6 +55,8 @@ export interface SpanRow {
   events: SpanEvent[];
   scopeName: string;
   scopeVersion: string;
+  /** Absent when the span has no links (most spans; rows built in code need not say so). */
+  links?: SpanLink[];
 }
 
 export interface LogRow {

@@ -1,9 +1,9 @@
-import type { AttrPair, SpanEvent, SpanRow } from '../model/signals.js';
+import type { AttrPair, SpanEvent, SpanLink, SpanRow } from '../model/signals.js';
 import { SPAN_KIND_NAMES, STATUS_CODE_NAMES } from './enum-names.js';
 import { OtlpDecodeError } from './errors.js';
 import { jsonAttributes } from './json-any-value.js';
 import { decodeJsonEnvelopes, jsonEnvelopeNames } from './json-envelope.js';
-import { jsonArray, jsonEnum, jsonId, jsonObject, jsonString, jsonUint64 } from './json-fields.js';
+import { jsonArray, jsonEnum, jsonId, jsonObject, jsonString, jsonUint32, jsonUint64 } from './json-fields.js';
 import type { ScopeFields } from './read-envelope.js';
 import { spanKindOf, spanStatusOf } from './span-enums.js';
 
@@ -23,6 +23,7 @@ function jsonSpan(value: unknown, resource: AttrPair[], serviceName: string, sco
   const status = jsonObject(span.status, 'status');
   const events: SpanEvent[] = [];
   for (const event of jsonArray(span.events, 'events')) events.push(jsonEvent(event));
+  const links = jsonArray(span.links, 'links');
   return {
     traceId: jsonId(span.traceId, 16, false, 'traceId'),
     spanId: jsonId(span.spanId, 8, false, 'spanId'),
@@ -39,6 +40,19 @@ function jsonSpan(value: unknown, resource: AttrPair[], serviceName: string, sco
     events,
     scopeName: scope.name,
     scopeVersion: scope.version,
+    ...(links.length === 0 ? {} : { links: links.map(jsonLink) }),
+  };
+}
+
+function jsonLink(value: unknown): SpanLink {
+  const link = jsonObject(value, 'link');
+  if (link === null) throw new OtlpDecodeError('link must be an object');
+  return {
+    traceId: jsonId(link.traceId, 16, false, 'link.traceId'),
+    spanId: jsonId(link.spanId, 8, false, 'link.spanId'),
+    traceState: jsonString(link.traceState, 'link.traceState'),
+    attrs: jsonAttributes(link.attributes, []),
+    droppedAttrsCount: jsonUint32(link.droppedAttributesCount, 'link.droppedAttributesCount'),
   };
 }
 

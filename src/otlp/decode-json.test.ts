@@ -127,6 +127,10 @@ describe('decodeTracesJson / decodeLogsJson', () => {
     ['bytesValue not base64', tracesWith({ attributes: [{ key: 'k', value: { bytesValue: '***' } }] })],
     ['arrayValue.values not an array', tracesWith({ attributes: [{ key: 'k', value: { arrayValue: { values: 1 } } }] })],
     ['events not an array', tracesWith({ events: 'x' })],
+    ['links not an array', tracesWith({ links: {} })],
+    ['link without a trace id', tracesWith({ links: [{ spanId: SPAN_ID }] })],
+    ['link span id of 16 bytes', tracesWith({ links: [{ traceId: TRACE_ID, spanId: TRACE_ID }] })],
+    ['link dropped count negative', tracesWith({ links: [{ traceId: TRACE_ID, spanId: SPAN_ID, droppedAttributesCount: -1 }] })],
     ['status not an object', tracesWith({ status: 2 })],
     ['resource not an object', tracesWith({}, { resource: 'r' })],
   ];

@@ -1,4 +1,4 @@
-import type { AttrPair, SpanEvent, SpanRow } from '../model/signals.js';
+import type { AttrPair, SpanEvent, SpanLink, SpanRow } from '../model/signals.js';
 import { readKeyValue } from './any-value.js';
 import { OtlpDecodeError } from './errors.js';
 import { hex8, traceIdHex } from './hex.js';
@@ -22,16 +22,24 @@ import {
   TAG_EVENT_TIME,
   TAG_EVENT_NAME,
   TAG_EVENT_ATTRIBUTES,
+  TAG_LINKS,
+  TAG_LINK_TRACE_ID,
+  TAG_LINK_SPAN_ID,
+  TAG_LINK_TRACE_STATE,
+  TAG_LINK_ATTRIBUTES,
+  TAG_LINK_DROPPED_ATTRIBUTES,
 } from './trace-tags.js';
 
 // Which fields each message reads (tags in trace-tags.ts; the envelope is read-envelope.ts's).
 // Span: trace_id = 1, span_id = 2, parent_span_id = 4, name = 5, kind = 6 (enum),
-// start_time_unix_nano = 7 and end_time_unix_nano = 8 (fixed64), attributes = 9, events = 11, status = 15.
-const SPAN_FIELDS = fieldMask(1, 2, 4, 5, 6, 7, 8, 9, 11, 15);
+// start_time_unix_nano = 7 and end_time_unix_nano = 8 (fixed64), attributes = 9, events = 11, links = 13, status = 15.
+const SPAN_FIELDS = fieldMask(1, 2, 4, 5, 6, 7, 8, 9, 11, 13, 15);
 // Status: message = 2, code = 3 (enum).
 const STATUS_FIELDS = fieldMask(2, 3);
 // Span.Event: time_unix_nano = 1 (fixed64), name = 2, attributes = 3.
 const EVENT_FIELDS = fieldMask(1, 2, 3);
+// Span.Link: trace_id = 1, span_id = 2, trace_state = 3, attributes = 4, dropped_attributes_count = 5.
+const LINK_FIELDS = fieldMask(1, 2, 3, 4, 5);
 
 /**
  * Decodes OTLP `TracesData` or `ExportTraceServiceRequest` protobuf bytes to span rows.
@@ -63,6 +71,7 @@ function readSpan(r: ProtoReader, end: number, resource: AttrPair[], serviceName
   let endNs = 0n;
   const attrs: AttrPair[] = [];
   const events: SpanEvent[] = [];
+  let links: SpanLink[] | undefined;
   let statusCode = 0;
   let statusMessage = '';
   while (r.pos < end) {
@@ -103,6 +112,9 @@ function readSpan(r: ProtoReader, end: number, resource: AttrPair[], serviceName
       case TAG_EVENTS:
         events.push(readEvent(r, r.lengthEnd(end)));
         break;
+      case TAG_LINKS:
+        (links ??= []).push(readLink(r, r.lengthEnd(end)));
+        break;
       case TAG_STATUS: {
         // Inline so both status fields land in locals; a repeated status merges, as protobuf specifies.
         const statusEnd = r.lengthEnd(end);
@@ -136,7 +148,36 @@ function readSpan(r: ProtoReader, end: number, resource: AttrPair[], serviceName
     events,
     scopeName: scope.name,
     scopeVersion: scope.version,
+    ...(links === undefined ? {} : { links }),
   };
+}
+
+function readLink(r: ProtoReader, end: number): SpanLink {
+  let traceId = '';
+  let spanId = '';
+  let traceState = '';
+  const attrs: AttrPair[] = [];
+  let droppedAttrsCount = 0;
+  while (r.pos < end) {
+    const tag = r.varint32(end);
+    if (tag === TAG_LINK_TRACE_ID) {
+      const idEnd = r.lengthEnd(end);
+      if (idEnd - r.pos !== 16) throw new OtlpDecodeError('link trace id must be 16 bytes');
+      traceId = traceIdHex(r.buf, r.pos);
+      r.pos = idEnd;
+    } else if (tag === TAG_LINK_SPAN_ID) {
+      const idEnd = r.lengthEnd(end);
+      if (idEnd - r.pos !== 8) throw new OtlpDecodeError('link span id must be 8 bytes');
+      spanId = hex8(r.buf, r.pos);
+      r.pos = idEnd;
+    } else if (tag === TAG_LINK_TRACE_STATE) traceState = r.string(end);
+    else if (tag === TAG_LINK_ATTRIBUTES) attrs.push(readKeyValue(r, r.lengthEnd(end), 0));
+    else if (tag === TAG_LINK_DROPPED_ATTRIBUTES) droppedAttrsCount = r.varint32(end);
+    else r.skipUnknown(tag, end, LINK_FIELDS);
+  }
+  if (traceId === '') throw new OtlpDecodeError('link trace id must be 16 bytes');
+  if (spanId === '') throw new OtlpDecodeError('link span id must be 8 bytes');
+  return { traceId, spanId, traceState, attrs, droppedAttrsCount };
 }
 
 function readEvent(r: ProtoReader, end: number): SpanEvent {

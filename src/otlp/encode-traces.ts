@@ -1,4 +1,4 @@
-import type { SpanEvent, SpanRow } from '../model/signals.js';
+import type { SpanEvent, SpanLink, SpanRow } from '../model/signals.js';
 import { sizeAttributes, sizeStringField, writeAttributes } from './encode-any-value.js';
 import { encodeEnvelopes } from './encode-envelope.js';
 import { TAG_ITEMS as TAG_SPANS } from './envelope-tags.js';
@@ -21,6 +21,12 @@ import {
   TAG_EVENT_TIME,
   TAG_EVENT_NAME,
   TAG_EVENT_ATTRIBUTES,
+  TAG_LINKS,
+  TAG_LINK_TRACE_ID,
+  TAG_LINK_SPAN_ID,
+  TAG_LINK_TRACE_STATE,
+  TAG_LINK_ATTRIBUTES,
+  TAG_LINK_DROPPED_ATTRIBUTES,
 } from './trace-tags.js';
 
 /** Reused across calls: encoding is synchronous, so one plan buffer serves every call. */
@@ -56,6 +62,7 @@ function sizeSpan(w: ProtoWriter, span: SpanRow): number {
   if (span.endNs !== 0n) bytes += 9;
   bytes += sizeAttributes(w, span.attrs);
   for (const event of span.events) bytes += fieldSize(sizeEvent(w, event));
+  if (span.links !== undefined) for (const link of span.links) bytes += fieldSize(sizeLink(w, link));
   const status = spanStatusValue(span.status);
   if (status !== 0 || span.statusMessage !== '') {
     let statusBytes = 0;
@@ -88,6 +95,7 @@ function writeSpan(w: ProtoWriter, span: SpanRow): void {
   }
   writeAttributes(w, TAG_ATTRIBUTES, span.attrs);
   for (const event of span.events) writeEvent(w, event);
+  if (span.links !== undefined) for (const link of span.links) writeLink(w, link);
   const status = spanStatusValue(span.status);
   if (status !== 0 || span.statusMessage !== '') {
     // Status content is tiny: recompute its size instead of planning a slot for it.
@@ -124,4 +132,28 @@ function writeEvent(w: ProtoWriter, event: SpanEvent): void {
   }
   if (event.name !== '') w.stringField(TAG_EVENT_NAME, event.name);
   writeAttributes(w, TAG_EVENT_ATTRIBUTES, event.attrs);
+}
+
+function sizeLink(w: ProtoWriter, link: SpanLink): number {
+  checkIdLength(link.traceId, 32, 'link trace id');
+  checkIdLength(link.spanId, 16, 'link span id');
+  const slot = w.reserve();
+  let bytes = 18 + 10; // trace id and span id fields
+  if (link.traceState !== '') bytes += sizeStringField(w, link.traceState);
+  bytes += sizeAttributes(w, link.attrs);
+  if (link.droppedAttrsCount !== 0) bytes += 1 + varintSize(link.droppedAttrsCount);
+  w.setPlanned(slot, bytes);
+  return bytes;
+}
+
+function writeLink(w: ProtoWriter, link: SpanLink): void {
+  w.messageHeader(TAG_LINKS, w.next());
+  w.hexField(TAG_LINK_TRACE_ID, link.traceId);
+  w.hexField(TAG_LINK_SPAN_ID, link.spanId);
+  if (link.traceState !== '') w.stringField(TAG_LINK_TRACE_STATE, link.traceState);
+  writeAttributes(w, TAG_LINK_ATTRIBUTES, link.attrs);
+  if (link.droppedAttrsCount !== 0) {
+    w.buf[w.pos++] = TAG_LINK_DROPPED_ATTRIBUTES;
+    w.varint(link.droppedAttrsCount);
+  }
 }

@@ -36,6 +36,13 @@ export function jsonString(value: unknown, what: string): string {
   return value;
 }
 
+/** A uint32 given as an integer number or a decimal string (0 when absent). */
+export function jsonUint32(value: unknown, what: string): number {
+  const result = jsonUint64(value, what);
+  if (result > 0xffffffffn) throw new OtlpDecodeError(`${what} is out of range`);
+  return Number(result);
+}
+
 /** A fixed64 / uint64 given as a decimal string or an integer number (0n when absent). */
 export function jsonUint64(value: unknown, what: string): bigint {
   if (value === undefined || value === null) return 0n;

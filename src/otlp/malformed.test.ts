@@ -55,6 +55,13 @@ describe('malformed OTLP protobuf', () => {
     ['missing trace id', tracesData([message(lenField(2, hexBytes('a1a2a3a4a5a6a7a8')))])],
     ['missing span id', tracesData([message(lenField(1, hexBytes(TRACE_ID)))])],
     ['parent span id of 4 bytes', tracesData([spanMessage([lenField(4, hexBytes('01020304'))])])],
+    [
+      'link trace id of 8 bytes',
+      tracesData([spanMessage([lenField(13, message(lenField(1, hexBytes('0102030405060708')), lenField(2, hexBytes('a1a2a3a4a5a6a7a8'))))])]),
+    ],
+    ['link without a span id', tracesData([spanMessage([lenField(13, message(lenField(1, hexBytes(TRACE_ID))))])])],
+    ['link dropped count as length-delimited', tracesData([spanMessage([lenField(13, message(lenField(5, 'x')))])])],
+    ['links as varint (wrong wire type)', tracesData([spanMessage([varintField(13, 1)])])],
   ];
   for (const [name, bytes] of cases) {
     it(`rejects ${name}`, () => {

@@ -5,6 +5,7 @@
  */
 import { ROOT_CONTEXT, SpanKind, SpanStatusCode, trace, type HrTime } from '@opentelemetry/api';
 import { SeverityNumber } from '@opentelemetry/api-logs';
+import { TraceState } from '@opentelemetry/core';
 import { resourceFromAttributes, type Resource } from '@opentelemetry/resources';
 import { InMemoryLogRecordExporter, LoggerProvider, SimpleLogRecordProcessor, type ReadableLogRecord } from '@opentelemetry/sdk-logs';
 import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor, type ReadableSpan } from '@opentelemetry/sdk-trace-base';
@@ -44,6 +45,16 @@ export function makeSpans(): ReadableSpan[] {
         empty: '',
         unicode: 'żółć 🚀 日本',
       },
+      // Links: one bare, one with trace state, attributes and a dropped count (the serializer also
+      // writes link flags, which the decoders skip).
+      links: [
+        { context: { traceId: '5b8efff798038103d269b633813fc60c', spanId: 'eee19b7ec3c1b174', traceFlags: 1 } },
+        {
+          context: { traceId: '0000000000000000000000000000beef', spanId: '00000000000000ff', traceFlags: 0, traceState: new TraceState('vendor=a1,other=b2') },
+          attributes: { 'link.reason': 'retry', attempt: 2 },
+          droppedAttributesCount: 3,
+        },
+      ],
     });
     root.addEvent('exception', { 'exception.type': 'TimeoutError', 'exception.message': 'db timed out' }, at(1, 5));
     root.addEvent('retry', undefined, at(1, 6));
@@ -146,6 +157,17 @@ export function expectedSpanRows(spans: ReadableSpan[]): SpanRow[] {
     events: span.events.map((event) => ({ tsNs: nanos(event.time), name: event.name, attrs: expectedPairs(event.attributes) })),
     scopeName: span.instrumentationScope.name,
     scopeVersion: span.instrumentationScope.version ?? '',
+    ...(span.links.length === 0
+      ? {}
+      : {
+          links: span.links.map((link) => ({
+            traceId: link.context.traceId,
+            spanId: link.context.spanId,
+            traceState: link.context.traceState?.serialize() ?? '',
+            attrs: expectedPairs(link.attributes ?? {}),
+            droppedAttrsCount: link.droppedAttributesCount ?? 0,
+          })),
+        }),
   }));
 }
 

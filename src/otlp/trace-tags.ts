@@ -19,6 +19,14 @@ export const TAG_STATUS = 0x7a;
 // Status: message = 2, code = 3 (enum).
 export const TAG_STATUS_MESSAGE = 0x12;
 export const TAG_STATUS_CODE = 0x18;
+// Span: links = 13.
+export const TAG_LINKS = 0x6a;
+// Span.Link: trace_id = 1, span_id = 2, trace_state = 3, attributes = 4, dropped_attributes_count = 5 (uint32).
+export const TAG_LINK_TRACE_ID = 0x0a;
+export const TAG_LINK_SPAN_ID = 0x12;
+export const TAG_LINK_TRACE_STATE = 0x1a;
+export const TAG_LINK_ATTRIBUTES = 0x22;
+export const TAG_LINK_DROPPED_ATTRIBUTES = 0x28;
 // Span.Event: time_unix_nano = 1 (fixed64), name = 2, attributes = 3.
 export const TAG_EVENT_TIME = 0x09;
 export const TAG_EVENT_NAME = 0x12;

@@ -4,7 +4,15 @@
  * event timestamps are bigint and travel as decimal strings.
  */
 
-import type { AttrPair, SpanEvent } from '../model/signals.js';
+import type { AttrPair, SpanEvent, SpanLink } from '../model/signals.js';
+
+interface StoredLink {
+  trace_id: string;
+  span_id: string;
+  trace_state: string;
+  attrs: AttrPair[];
+  dropped_attrs: number;
+}
 
 interface StoredEvent {
   ts_ns: string;
@@ -33,4 +41,29 @@ export function eventsToJson(events: readonly SpanEvent[]): string {
 export function eventsFromJson(text: string): SpanEvent[] {
   if (text === '' || text === '[]') return [];
   return (JSON.parse(text) as StoredEvent[]).map((e) => ({ tsNs: BigInt(e.ts_ns), name: e.name, attrs: e.attrs }));
+}
+
+/** JSON text of span links; '' when there are none (most spans), so they cost nothing stored. */
+export function linksToJson(links: readonly SpanLink[] | undefined): string {
+  if (links === undefined || links.length === 0) return '';
+  const stored: StoredLink[] = links.map((l) => ({
+    trace_id: l.traceId,
+    span_id: l.spanId,
+    trace_state: l.traceState,
+    attrs: l.attrs,
+    dropped_attrs: l.droppedAttrsCount,
+  }));
+  return JSON.stringify(stored);
+}
+
+/** Parses stored span links; '' (none, or a span stored before links were) reads as undefined. */
+export function linksFromJson(text: string): SpanLink[] | undefined {
+  if (text === '' || text === '[]') return undefined;
+  return (JSON.parse(text) as StoredLink[]).map((l) => ({
+    traceId: l.trace_id,
+    spanId: l.span_id,
+    traceState: l.trace_state,
+    attrs: l.attrs,
+    droppedAttrsCount: l.dropped_attrs,
+  }));
 }

@@ -13,7 +13,7 @@ import { insertLogs, insertSpans } from '../testing/store-rows.js';
 import { appliedVersions, migrate } from './migrate.js';
 import { MIGRATIONS } from './migrations/index.js';
 import { listServices, MAX_SERVICES } from './services.js';
-import { getTraceSpans } from './spans.js';
+import { getTraceSpans, getTracesSpans } from './spans.js';
 import { storyIdOfTrace } from './story-ids.js';
 
 /** The highest applied version, or 0 on an empty database. */
@@ -160,10 +160,16 @@ export function storeSuite(driver: string, open: () => Promise<Store>): void {
 
     it('stores spans and reads them back exactly', async () => {
       const traceId = newTraceId();
-      const rows = [span(traceId, 0), span(traceId, 1, { kind: 'consumer', status: 'ok', events: [] })];
+      const links = [
+        { traceId: newTraceId(), spanId: 'a1a2a3a4a5a6a7a8', traceState: 'vendor=a1', attrs: [['attempt', 2]] as AttrPair[], droppedAttrsCount: 3 },
+        { traceId, spanId: '0000000000000000', traceState: '', attrs: [], droppedAttrsCount: 0 },
+      ];
+      const rows = [span(traceId, 0, { links }), span(traceId, 1, { kind: 'consumer', status: 'ok', events: [] })];
       assert.ok(rows[0].startNs > 2n ** 53n);
       await insertSpans(store, rows);
-      assert.deepEqual(await getTraceSpans(store, traceId, { nowMs: NOW_MS }), rows);
+      assert.deepEqual(await getTraceSpans(store, traceId, { nowMs: NOW_MS, withLinks: true }), rows);
+      const { links: _links, ...withoutLinks } = rows[0]!;
+      assert.deepEqual(await getTraceSpans(store, traceId, { nowMs: NOW_MS }), [withoutLinks, rows[1]], 'links only when asked for');
       assert.deepEqual(await getTraceSpans(store, newTraceId(), { nowMs: NOW_MS }), []);
     });
 
@@ -217,6 +223,25 @@ export function storeSuite(driver: string, open: () => Promise<Store>): void {
       } finally {
         await store.exec('SYSTEM START MERGES spans');
         await store.exec('SYSTEM START MERGES logs');
+      }
+    });
+
+    it('reads the earliest-starting spans of a trace past a bound, each once', async () => {
+      const traceId = newTraceId();
+      // Inserted latest first, with the same start twice (then the span id orders).
+      const spans = [span(traceId, 3), span(traceId, 2), span(traceId, 1), span(traceId, 0)];
+      spans[1] = { ...spans[1]!, startNs: spans[0]!.startNs };
+      const inOrder = [spans[3]!, spans[2]!, spans[1]!, spans[0]!];
+      await store.exec('SYSTEM STOP MERGES spans');
+      try {
+        await insertSpans(store, spans);
+        await insertSpans(store, spans.slice(1));
+        assert.deepEqual(await getTracesSpans(store, [traceId], { nowMs: NOW_MS, maxSpans: 10 }), inOrder, 'within the bound');
+        assert.deepEqual(await getTracesSpans(store, [traceId], { nowMs: NOW_MS, maxSpans: 4 }), inOrder, 'at the bound, replays counted once');
+        assert.deepEqual(await getTracesSpans(store, [traceId], { nowMs: NOW_MS, maxSpans: 3 }), inOrder.slice(0, 3), 'past the bound');
+        assert.deepEqual(await getTracesSpans(store, [traceId, newTraceId()], { nowMs: NOW_MS }), inOrder, 'several ids');
+      } finally {
+        await store.exec('SYSTEM START MERGES spans');
       }
     });
 

@@ -48,7 +48,7 @@ interface SpanSpec {
   durationNs: bigint;
   attrs?: OtlpAttr[];
   events?: { atNs: bigint; name: string; attrs?: OtlpAttr[] }[];
-  links?: { traceId: string; spanId: string }[];
+  links?: { traceId: string; spanId: string; traceState?: string; attrs?: OtlpAttr[]; droppedAttributesCount?: number }[];
   status?: { code: 1 | 2; message?: string };
 }
 
@@ -117,10 +117,39 @@ function checkoutTrace(): [string, SpanSpec][] {
         startNs: 10n * MS,
         durationNs: 100n * MS,
         attrs: [str('order.id', 'o-981'), dbl('discount', 0.125)],
-        links: [{ traceId: TRACE.health, spanId: sid(0x401) }],
+        // A plain link (FOLLOWS_FROM), one with trace state, attributes (unsorted) and a dropped
+        // count, and one marked child_of (a second CHILD_OF reference in Jaeger's JSON).
+        links: [
+          { traceId: TRACE.health, spanId: sid(0x401) },
+          {
+            traceId: TRACE.skewed,
+            spanId: sid(0x601),
+            traceState: 'vendor=a1,other=b2',
+            attrs: [str('link.reason', 'retry'), int('attempt', 2)],
+            droppedAttributesCount: 3,
+          },
+          { traceId: TRACE.health, spanId: sid(0x402), attrs: [str('opentracing.ref_type', 'child_of')] },
+        ],
       },
     ],
-    ['checkout', { traceId: t, spanId: sid(0x202), parentSpanId: sid(0x201), name: 'charge card', kind: 'client', startNs: 15n * MS, durationNs: 60n * MS }],
+    [
+      'checkout',
+      // A link to its own parent: Jaeger keeps one reference to the parent, typed by the link (FOLLOWS_FROM).
+      {
+        traceId: t,
+        spanId: sid(0x202),
+        parentSpanId: sid(0x201),
+        name: 'charge card',
+        kind: 'client',
+        startNs: 15n * MS,
+        durationNs: 60n * MS,
+        // and a link with an empty (all-zero) trace id, which Jaeger drops with a warning.
+        links: [
+          { traceId: t, spanId: sid(0x201) },
+          { traceId: '0'.repeat(32), spanId: sid(0x999) },
+        ],
+      },
+    ],
     [
       'payment',
       {
@@ -304,7 +333,13 @@ function otlpSpan(spec: SpanSpec, baseNs: bigint) {
     endTimeUnixNano: String(baseNs + spec.startNs + spec.durationNs),
     attributes: spec.attrs ?? [],
     events: (spec.events ?? []).map((event) => ({ timeUnixNano: String(baseNs + event.atNs), name: event.name, attributes: event.attrs ?? [] })),
-    links: (spec.links ?? []).map((link) => ({ traceId: link.traceId, spanId: link.spanId })),
+    links: (spec.links ?? []).map((link) => ({
+      traceId: link.traceId,
+      spanId: link.spanId,
+      ...(link.traceState === undefined ? {} : { traceState: link.traceState }),
+      ...(link.attrs === undefined ? {} : { attributes: link.attrs }),
+      ...(link.droppedAttributesCount === undefined ? {} : { droppedAttributesCount: link.droppedAttributesCount }),
+    })),
     ...(spec.status === undefined
       ? {}
       : { status: { code: spec.status.code, ...(spec.status.message === undefined ? {} : { message: spec.status.message }) } }),

@@ -41,11 +41,10 @@ type Trace = { traceID: string; spans: Span[]; processes: Record<string, { servi
 
 /**
  * What svc does not (yet) keep, applied to Jaeger's answer before comparing. Each is documented in
- * docs/jaeger.md: svc stores no span links, and stores bytes as base64 text and int64 past 2^53 as
- * decimal text (the value is the same text, its type reads `string`).
+ * docs/jaeger.md: svc stores bytes as base64 text and int64 past 2^53 as decimal text (the value is
+ * the same text, its type reads `string`).
  */
 const KNOWN_GAPS = {
-  dropLinks: (span: Span) => ({ ...span, references: span.references.filter((ref) => ref.refType !== 'FOLLOWS_FROM') }),
   textTypes: (tag: KeyValue): KeyValue => (tag.type === 'binary' || (tag.type === 'int64' && typeof tag.value === 'string') ? { ...tag, type: 'string' } : tag),
 };
 
@@ -66,7 +65,6 @@ function normaliseTrace(trace: Trace, baseUs: number, jaeger: boolean): Json {
     return JSON.stringify([process.serviceName, process.tags.map((tag) => (jaeger ? KNOWN_GAPS.textTypes(tag) : tag))]);
   };
   const spans = trace.spans
-    .map((span) => (jaeger ? KNOWN_GAPS.dropLinks(span) : span))
     .map((span) => ({
       ...span,
       startTime: span.startTime - baseUs,
@@ -92,7 +90,7 @@ type OtlpSpan = {
 } & Record<string, Json>;
 type ResourceSpans = { resource: { attributes: OtlpAttr[] }; scopeSpans: { scope: Json; spans: OtlpSpan[] }[] };
 
-/** The same KNOWN_GAPS in OTLP's form: no links, bytes and int64 past 2^53 as their text. */
+/** The same KNOWN_GAPS in OTLP's form: bytes and int64 past 2^53 as their text. */
 function otlpGaps(attr: OtlpAttr): OtlpAttr {
   const { value } = attr;
   if (typeof value.bytesValue === 'string') return { key: attr.key, value: { stringValue: value.bytesValue } };
@@ -119,12 +117,11 @@ function normaliseV3(body: { result: { resourceSpans: ResourceSpans[] } }, baseN
   const spans = body.result.resourceSpans.flatMap((rs) =>
     rs.scopeSpans.flatMap((ss) =>
       ss.spans.map((span) => {
-        const { links: _links, ...rest } = span;
         return {
           resource: attrs(rs.resource.attributes),
           scope: ss.scope,
           span: {
-            ...(jaeger ? rest : span),
+            ...span,
             startTimeUnixNano: rel(span.startTimeUnixNano),
             endTimeUnixNano: rel(span.endTimeUnixNano),
             ...(span.attributes === undefined ? {} : { attributes: attrs(span.attributes) }),

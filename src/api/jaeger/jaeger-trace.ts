@@ -6,7 +6,7 @@
  * parent keeps its times and carries Jaeger's warning naming the delta it would have applied.
  */
 
-import type { AttrPair, AttrValue, SpanRow } from '../../model/signals.js';
+import type { AttrPair, AttrValue, SpanLink, SpanRow } from '../../model/signals.js';
 import type { JaegerKeyValue, JaegerSpan, JaegerTrace } from '../schemas/jaeger.js';
 import { formatGoDuration } from './go-text.js';
 
@@ -87,6 +87,29 @@ function spanLogs(span: SpanRow): JaegerSpan['logs'] {
   });
 }
 
+/** The reference type a link asks for: `opentracing.ref_type: child_of` makes it CHILD_OF, anything else FOLLOWS_FROM. */
+function linkRefType(link: SpanLink): JaegerSpan['references'][number]['refType'] {
+  const marked = link.attrs.find(([key]) => key === 'opentracing.ref_type');
+  return marked?.[1] === 'child_of' ? 'CHILD_OF' : 'FOLLOWS_FROM';
+}
+
+/**
+ * The parent as the first reference, then one per link, as Jaeger's OTLP translator builds them: a
+ * link to the parent itself only retypes the parent's reference.
+ */
+function spanReferences(span: SpanRow, jaegerTraceId: string): JaegerSpan['references'] {
+  const references: JaegerSpan['references'] = span.parentSpanId === '' ? [] : [{ refType: 'CHILD_OF', traceID: jaegerTraceId, spanID: span.parentSpanId }];
+  for (const link of keptLinks(span)) {
+    const refType = linkRefType(link);
+    if (span.parentSpanId !== '' && link.traceId === span.traceId && link.spanId === span.parentSpanId) {
+      references[0]!.refType = refType;
+      continue;
+    }
+    references.push({ refType, traceID: jaegerTraceIdOf(link.traceId), spanID: link.spanId });
+  }
+  return references;
+}
+
 /** Jaeger's clock-skew delta of a child against its (unadjusted) parent, in ns. */
 function skewNs(child: SpanRow, parent: SpanRow): bigint {
   const parentDuration = parent.endNs - parent.startNs;
@@ -105,13 +128,13 @@ function hostKey(span: SpanRow): string {
 }
 
 /** Jaeger's words for a span whose parent is not in the trace: its JSON API's, or its API v3's. */
-export const MISSING_PARENT = {
+const MISSING_PARENT = {
   v1: (parentSpanId: string) => `invalid parent span IDs=${parentSpanId}; skipping clock skew adjustment`,
   v3: (parentSpanId: string) => `parent span ID=${parentSpanId} is not in the trace; skipping clock skew adjustment`,
 };
 
 /** Warnings per span id from Jaeger's clock-skew check with adjustment disabled. */
-export function clockSkewWarnings(spans: readonly SpanRow[], missingParent = MISSING_PARENT.v1): Map<string, string[]> {
+function clockSkewWarnings(spans: readonly SpanRow[], missingParent = MISSING_PARENT.v1): Map<string, string[]> {
   const warnings = new Map<string, string[]>();
   const warn = (spanId: string, text: string) => warnings.set(spanId, [...(warnings.get(spanId) ?? []), text]);
   const byId = new Map(spans.map((span) => [span.spanId, span]));
@@ -140,9 +163,34 @@ export function clockSkewWarnings(spans: readonly SpanRow[], missingParent = MIS
   return warnings;
 }
 
+const EMPTY_TRACE_ID = '0'.repeat(32);
+
+/** Jaeger's words for a link it drops because its trace id is empty: its JSON API's (Go's print of the reference), or its API v3's. */
+const EMPTY_LINK = {
+  v1: (link: SpanLink) =>
+    `Invalid span reference removed {TraceID:${jaegerTraceIdOf(link.traceId)} SpanID:${link.spanId} RefType:${linkRefType(link)} XXX_NoUnkeyedLiteral:{} XXX_unrecognized:[] XXX_sizecache:0}`,
+  v3: () => 'Invalid span link removed',
+};
+
+/** The links Jaeger serves: all but those with an empty trace id. */
+export function keptLinks(span: SpanRow): SpanLink[] {
+  return (span.links ?? []).filter((link) => link.traceId !== EMPTY_TRACE_ID);
+}
+
+/** Every span's warnings, in the order of Jaeger's adjusters: the clock-skew check's, then one per link dropped (its last adjuster). */
+export function spanWarnings(spans: readonly SpanRow[], api: 'v1' | 'v3'): Map<string, string[]> {
+  const warnings = clockSkewWarnings(spans, MISSING_PARENT[api]);
+  for (const span of spans) {
+    for (const link of span.links ?? []) {
+      if (link.traceId === EMPTY_TRACE_ID) warnings.set(span.spanId, [...(warnings.get(span.spanId) ?? []), EMPTY_LINK[api](link)]);
+    }
+  }
+  return warnings;
+}
+
 /** A trace's spans (one trace, any order) as Jaeger's trace; spans keep the order given. */
 export function toJaegerTrace(traceId: string, spans: readonly SpanRow[], traceWarnings: string[] | null = null): JaegerTrace {
-  const warnings = clockSkewWarnings(spans);
+  const warnings = spanWarnings(spans, 'v1');
   const processIds = new Map<string, string>();
   const processes: JaegerTrace['processes'] = {};
   const jaegerTraceId = jaegerTraceIdOf(traceId);
@@ -159,7 +207,7 @@ export function toJaegerTrace(traceId: string, spans: readonly SpanRow[], traceW
       traceID: jaegerTraceId,
       spanID: span.spanId,
       operationName: span.name,
-      references: span.parentSpanId === '' ? [] : [{ refType: 'CHILD_OF', traceID: jaegerTraceId, spanID: span.parentSpanId }],
+      references: spanReferences(span, jaegerTraceId),
       // Unix µs stay below 2^53 until the year 2255: plain numbers, so the reply is JSON.stringify's.
       startTime: Number(span.startNs / 1000n),
       duration: Number((span.endNs - span.startNs) / 1000n),

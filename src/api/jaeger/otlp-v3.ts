@@ -5,7 +5,7 @@
  */
 
 import type { AttrPair, AttrValue, SpanKind, SpanRow } from '../../model/signals.js';
-import { MISSING_PARENT, clockSkewWarnings } from './jaeger-trace.js';
+import { keptLinks, spanWarnings } from './jaeger-trace.js';
 
 type OtlpValue = Record<string, unknown>;
 interface OtlpAttr {
@@ -42,6 +42,13 @@ function otlpSpan(span: SpanRow, warnings: readonly string[] | undefined) {
       name: event.name,
       ...(event.attrs.length > 0 ? { attributes: sortedAttributes(event.attrs) } : {}),
     }));
+  const links = keptLinks(span).map((link) => ({
+    traceId: link.traceId,
+    spanId: link.spanId,
+    ...(link.traceState === '' ? {} : { traceState: link.traceState }),
+    ...(link.attrs.length > 0 ? { attributes: sortedAttributes(link.attrs) } : {}),
+    ...(link.droppedAttrsCount === 0 ? {} : { droppedAttributesCount: link.droppedAttrsCount }),
+  }));
   const status: Record<string, unknown> = {};
   if (span.statusMessage !== '') status.message = span.statusMessage;
   if (span.status !== 'unset') status.code = STATUS_CODE[span.status];
@@ -55,6 +62,7 @@ function otlpSpan(span: SpanRow, warnings: readonly string[] | undefined) {
     endTimeUnixNano: span.endNs.toString(),
     ...(attributes.length > 0 ? { attributes } : {}),
     ...(events.length > 0 ? { events } : {}),
+    ...(links.length > 0 ? { links } : {}),
     status,
   };
 }
@@ -66,7 +74,7 @@ function otlpSpan(span: SpanRow, warnings: readonly string[] | undefined) {
 export function toOtlpTracesData(traces: readonly (readonly SpanRow[])[]) {
   const resourceSpans: { resource: { attributes: OtlpAttr[] }; scopeSpans: { scope: Record<string, string>; spans: ReturnType<typeof otlpSpan>[] }[] }[] = [];
   for (const spans of traces) {
-    const warnings = clockSkewWarnings(spans, MISSING_PARENT.v3);
+    const warnings = spanWarnings(spans, 'v3');
     const byResource = new Map<string, (typeof resourceSpans)[number]>();
     for (const span of spans) {
       const resourceKey = JSON.stringify(span.resource);

@@ -17,7 +17,7 @@ export async function readTraceSpans(
   options: QueryOptions,
   nowMs: number,
 ): Promise<{ byTrace: Map<string, SpanRow[]>; cut: boolean }> {
-  const spans = await getTracesSpans(store, traceIds, { ...options, nowMs, maxSpans: MAX_ANSWER_SPANS + 1 });
+  const spans = await getTracesSpans(store, traceIds, { ...options, nowMs, maxSpans: MAX_ANSWER_SPANS + 1, withLinks: true });
   const cut = spans.length > MAX_ANSWER_SPANS;
   const kept = cut ? spans.slice(0, MAX_ANSWER_SPANS) : spans;
   const found = new Map<string, SpanRow[]>();

@@ -8,6 +8,7 @@ import type { RouteModule } from '../server.js';
 /** The settings the app needs to decide which links and switches to show. */
 export interface AppConfigSettings {
   trace_viewer_url: string;
+  grafana_trace_url: string;
   dashboard_url: string;
   auth_enabled: boolean;
   infra_services: readonly string[];
@@ -21,6 +22,7 @@ export function toConfigResponse(config: AppConfigSettings): ConfigResponse {
   return {
     trace_viewer_url: config.trace_viewer_url === '' ? null : config.trace_viewer_url,
     dashboard_url: config.dashboard_url === '' ? null : config.dashboard_url,
+    grafana_trace_url: config.grafana_trace_url === '' ? null : config.grafana_trace_url,
     auth_enabled: config.auth_enabled,
     infra_services: [...config.infra_services],
   };

@@ -19,4 +19,6 @@ export const appConfig = z.strictObject({
   dashboard_url: z.string().nullable(),
   auth_enabled: z.boolean(),
   infra_services: z.array(z.string()),
+  /** Beyond the contract (its config may gain fields): a `{trace_id}` URL template opening a trace in Grafana, null when unset. */
+  grafana_trace_url: z.string().nullable(),
 });

@@ -15,10 +15,13 @@ import { expectEventually, scriptErrors, startBrowserApp, tableRows, waitForQuer
 
 const names = namesFor(randomBytes(3).toString('hex'));
 let app: BrowserApp;
+/** A Grafana Explore URL as copied from the browser, its trace id replaced by the placeholder. */
+const GRAFANA_TRACE_URL =
+  'http://grafana.test:3000/explore?orgId=1&left=%7B%22datasource%22:%22svc%22,%22queries%22:%5B%7B%22refId%22:%22A%22,%22query%22:%22{trace_id}%22%7D%5D%7D';
 let failures: Failures;
 
 before(async () => {
-  app = await startBrowserApp('traces', FAST_STORIES_ENV);
+  app = await startBrowserApp('traces', { ...FAST_STORIES_ENV, SVC__GRAFANA_TRACE_URL: GRAFANA_TRACE_URL });
   failures = await sendFailures(app.svc, names);
   // Three quiet traces of another service: no story, found only by search.
   const quiet = new SdkTraces();
@@ -89,7 +92,7 @@ describe('Traces in the browser', () => {
 
   test('/traces/{id} draws the waterfall in tree order with errors marked, and a row opens its span', async () => {
     const page = await app.page();
-    const traceId = failures.checkoutIds[0];
+    const traceId = failures.checkoutIds[0]!;
     await page.goto(`/traces/${traceId}`);
     await page.locator('.wf-row').first().waitFor();
     assert.equal(await page.locator('h1').textContent(), `${names.frontend} · GET /checkout`);
@@ -109,6 +112,8 @@ describe('Traces in the browser', () => {
       failures.checkoutSpanNames.map((name, i) => [service[i], name, name !== 'load session']),
     );
     assert.match((await page.locator('.story-meta').textContent()) ?? '', /8 spans · 3 services · 7 error spans · 0 logs/);
+    // One click into Grafana's Explore with the same trace (the setting's template, its id filled in).
+    assert.equal(await page.getByRole('link', { name: 'Open in Grafana' }).getAttribute('href'), GRAFANA_TRACE_URL.replace('{trace_id}', traceId));
 
     await page.locator('.wf-row', { hasText: 'db query' }).click();
     await page.waitForURL((url) => url.searchParams.get('span') !== null);

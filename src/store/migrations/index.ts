@@ -9,6 +9,7 @@ import { migration0006 } from './0006-log-body-scan.js';
 import { migration0007 } from './0007-log-time-delta.js';
 import { migration0008 } from './0008-log-body-words.js';
 import { migration0009 } from './0009-call-minutes.js';
+import { migration0010 } from './0010-span-links.js';
 import type { Migration } from './migration.js';
 
 export const MIGRATIONS: readonly Migration[] = [
@@ -21,4 +22,5 @@ export const MIGRATIONS: readonly Migration[] = [
   migration0007,
   migration0008,
   migration0009,
+  migration0010,
 ];

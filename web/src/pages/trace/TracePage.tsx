@@ -3,7 +3,7 @@ import { apiRoute } from '../../api/client';
 import type { TraceLog } from '../../api/types';
 import { tracePath } from '../../api/prefetch';
 import { useApi } from '../../api/useApi';
-import { traceViewerLink, useConfig } from '../../app/config';
+import { grafanaTraceLink, traceViewerLink, useConfig } from '../../app/config';
 import { Link, setQuery, useQueryParam } from '../../app/router';
 import { useQueryField } from '../../lib/useQueryField';
 import { useTitle } from '../../app/useTitle';
@@ -82,6 +82,7 @@ export default function TracePage({ params }: { params: Record<string, string> }
   const root = tree.rows[0]?.span;
   const selectedSpan = selectedId === '' ? undefined : tree.rows[tree.indexById.get(selectedId) ?? -1]?.span;
   const viewer = traceViewerLink(config.trace_viewer_url, trace.trace_id);
+  const grafana = grafanaTraceLink(config.grafana_trace_url, trace.trace_id);
 
   return (
     <div className="page trace">
@@ -108,6 +109,11 @@ export default function TracePage({ params }: { params: Record<string, string> }
         {viewer !== null && (
           <a href={viewer} className="button secondary" target="_blank" rel="noreferrer">
             Open in the trace viewer
+          </a>
+        )}
+        {grafana !== null && (
+          <a href={grafana} className="button secondary" target="_blank" rel="noreferrer">
+            Open in Grafana
           </a>
         )}
       </p>
