@@ -8,7 +8,7 @@ import { overflowTemplateId, templateId } from './template-id.js';
 import { differsInFirstWordOnly, fitsButFirst } from './first-word.js';
 import { introducesName } from './name-introducer.js';
 import { isNameLike } from './name-like.js';
-import { differsInValueSlot, followsLabel, followsPreposition } from './value-slot.js';
+import { differsInQuotedField, differsInValueSlot, followsLabel, followsPreposition } from './value-slot.js';
 import { skeletonShape } from './token-shape.js';
 import { MAX_LENGTH_DIFFERENCE, elasticFits, elasticShape } from './elastic.js';
 
@@ -165,6 +165,7 @@ export function similarity(template: readonly string[], line: readonly string[],
         !l.includes(WILDCARD) &&
         !((isNameLike(t) || isNameLike(l)) && !partOfCompound(t, l)) &&
         !differsInValueSlot(t, l) &&
+        !differsInQuotedField(t, l) &&
         !(i === compared - 1 && (followsLabel(template, line, i) || followsPreposition(template, line, i))) &&
         !(i > 0 && template[i - 1] === line[i - 1] && introducesName(line[i - 1], t, l)) &&
         !besideArrow(template, line, i)
