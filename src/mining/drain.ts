@@ -11,6 +11,7 @@ import { isNameLike } from './name-like.js';
 import { differsInQuotedField, differsInValueSlot, followsLabel, followsPreposition } from './value-slot.js';
 import { skeletonShape } from './token-shape.js';
 import { MAX_LENGTH_DIFFERENCE, elasticFits, elasticShape } from './elastic.js';
+import { ValueWords } from './value-words.js';
 
 /** Contract limits: tree depth 4 (root, length, two token levels), 100 children per node. */
 export const TREE_DEPTH = 4;
@@ -111,7 +112,13 @@ export const CROWDED_LEAF_TEMPLATES = 4;
  * an older one that generalized later (ids stay put under replay and after a restore). Otherwise
  * the score is the share of the positions holding the same word, values both have left out (below 1).
  */
-export function similarity(template: readonly string[], line: readonly string[], allowWordChange: boolean, core: number = coreLength(line)): number {
+export function similarity(
+  template: readonly string[],
+  line: readonly string[],
+  allowWordChange: boolean,
+  core: number = coreLength(line),
+  values: ValueWords | null = null,
+): number {
   const tn = template.length;
   const ln = line.length;
   if (tn < core) return -1;
@@ -168,7 +175,8 @@ export function similarity(template: readonly string[], line: readonly string[],
         !differsInQuotedField(t, l) &&
         !(i === compared - 1 && (followsLabel(template, line, i) || followsPreposition(template, line, i))) &&
         !(i > 0 && template[i - 1] === line[i - 1] && introducesName(line[i - 1], t, l)) &&
-        !besideArrow(template, line, i)
+        !besideArrow(template, line, i) &&
+        !(values !== null && compared > 3 && (values.has(t) || values.has(l)))
       )
         return -1;
       fits = false;
@@ -200,6 +208,8 @@ export class DrainTree {
    */
   private readonly anyChange: Leaf = { clusters: [], version: 0, forms: null };
   private readonly ids = new Set<string>();
+  /** Words this service's templates have shown to be values (value-words.ts). */
+  private readonly values = new ValueWords();
   private readonly crowdedLeafTemplates: number;
   private readonly prefixLevels: number;
 
@@ -249,7 +259,7 @@ export class DrainTree {
     // Positions compared: the core, and the remarks as one when the line has any.
     const n = tokens.length === core ? core : core + 1;
     for (const cluster of leaf.clusters) {
-      const score = similarity(formIn(leaf, cluster), tokens, crowded, core);
+      const score = similarity(formIn(leaf, cluster), tokens, crowded, core, this.values);
       if (score > bestScore) {
         bestScore = score;
         best = cluster;
@@ -291,7 +301,9 @@ export class DrainTree {
 
   /** The line joins `cluster` of `leaf`, which generalizes where they differ. */
   private join(cluster: Cluster, leaf: Leaf, lengthNode: TreeNode, tokens: readonly string[], core: number): { cluster: Cluster; leaf: Leaf } {
-    if (generalize(formIn(leaf, cluster), tokens, core)) {
+    // In a crowded leaf a word may have been taken as a variable for want of room, not by evidence.
+    const learn = leaf.clusters.length < this.crowdedLeafTemplates ? this.values : null;
+    if (generalize(formIn(leaf, cluster), tokens, core, learn)) {
       leaf.version++;
       this.touch(lengthNode);
     }
@@ -384,7 +396,7 @@ export class DrainTree {
       let bestScore = -1;
       for (const cluster of varLeaf.clusters) {
         const form = formIn(varLeaf, cluster);
-        const score = similarity(form, tokens, false, core);
+        const score = similarity(form, tokens, false, core, this.values);
         if (score > bestScore && (score >= 1 || fitsButFirst(form, tokens, core))) {
           best = cluster;
           bestScore = score;
@@ -410,7 +422,7 @@ export class DrainTree {
         target.clusters.push(cluster);
         cluster.leaf = target;
         cluster.tokens[0] = commonShape(cluster.tokens[0]!, tokens[0]!);
-        generalize(cluster.tokens, tokens, core);
+        generalize(cluster.tokens, tokens, core, this.values);
         this.touch(lengthNode);
         return { cluster, leaf: routing };
       }
@@ -554,16 +566,23 @@ function childFor(node: TreeNode, token: string): TreeNode {
  * tokens begin and end with (`<*>,` from `a1,` and `LOCAL(x),`), and differing trailing remarks
  * into one wildcard; true when it changed.
  */
-function generalize(template: string[], line: readonly string[], core: number): boolean {
+function generalize(template: string[], line: readonly string[], core: number, values: ValueWords | null): boolean {
   let changed = false;
   // A labelled tail of several words that differs becomes one wildcard whatever its length, as
   // remarks do; a tail of one word generalizes like any token (`"<*>"`).
   const labelled = template.length === line.length && line.length - core > 1 && isLabelTail(line, core) && !tailsEqual(template, line, core);
   const compared = template.length === line.length && !labelled ? line.length : core;
   for (let i = 0; i < compared; i++) {
-    const t = template[i];
-    if (t !== line[i] && t !== WILDCARD && !fitsPattern(t, line[i])) {
-      template[i] = commonShape(t, line[i]);
+    const t = template[i]!;
+    const l = line[i]!;
+    if (t === WILDCARD) {
+      if (t !== l) values?.learn(l);
+    } else if (t !== l && !fitsPattern(t, l)) {
+      template[i] = commonShape(t, l);
+      if (template[i] === WILDCARD && values !== null) {
+        values.learn(t);
+        values.learn(l);
+      }
       changed = true;
     }
   }
