@@ -331,7 +331,7 @@ export class DrainTree {
           if (leaf.forms?.has(cluster) === true) continue;
           const distance = Math.abs(cluster.tokens.length - n);
           if (distance === 0 || distance > bestDistance) continue;
-          const shape = elasticFits(cluster.tokens, tokens) ? cluster.tokens : elasticShape(cluster.tokens, tokens);
+          const shape = elasticFits(cluster.tokens, tokens, this.values) ? cluster.tokens : elasticShape(cluster.tokens, tokens, this.values);
           if (shape === null) continue;
           // The nearest token count first; among equals, the first found (lengths and templates
           // in the order they came).
@@ -343,6 +343,8 @@ export class DrainTree {
       }
     }
     if (best === null) return null;
+    // The words of the line the template has nowhere stood in its value slot: values.
+    for (const token of tokens) if (!best.cluster.tokens.includes(token)) this.values.learn(token);
     // A shape equal to the template changes nothing (no version to bump, no cached line to drop).
     if (!sameTokens(best.shape, best.cluster.tokens)) this.reshape(best.cluster, best.leaf, best.lengthNode, best.shape);
     return { cluster: best.cluster, leaf: this.anyChange };
