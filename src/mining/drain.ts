@@ -3,7 +3,7 @@
  * (at most PREFIX_LEVELS) tokens, then a leaf holding clusters compared by positional similarity.
  */
 import { WILDCARD, isPinnedToken } from './masking.js';
-import { coreLength, isLabelTail, remarksNest } from './optional-tail.js';
+import { coreLength, isLabel, isLabelTail, remarksNest } from './optional-tail.js';
 import { overflowTemplateId, templateId } from './template-id.js';
 import { differsInFirstWordOnly, fitsButFirst } from './first-word.js';
 import { introducesName } from './name-introducer.js';
@@ -151,7 +151,7 @@ export function similarity(
     const l = line[i];
     if (t === l) {
       equal++;
-      if (t !== undefined && t.includes(WILDCARD)) equalValues++;
+      if (t !== undefined && (t.includes(WILDCARD) || isListLabel(line, i))) equalValues++;
     } else if (t === WILDCARD) {
       if (isPinnedToken(l)) return -1;
     } else {
@@ -328,10 +328,15 @@ export class DrainTree {
       for (const leaf of [lengthNode.children.get(key)?.leaf ?? null, lengthNode.variableFirst]) {
         if (leaf === null) continue;
         for (const cluster of leaf.clusters) {
-          if (leaf.forms?.has(cluster) === true) continue;
-          const distance = Math.abs(cluster.tokens.length - n);
+          // A template's old form here (it became shorter since) still takes the lines that fit
+          // it, unchanged: a line that fit it across token counts may not fit the shorter form.
+          const old = leaf.forms?.get(cluster);
+          const form = old ?? cluster.tokens;
+          const distance = Math.abs(form.length - n);
           if (distance === 0 || distance > bestDistance) continue;
-          const shape = elasticFits(cluster.tokens, tokens, this.values) ? cluster.tokens : elasticShape(cluster.tokens, tokens, this.values);
+          const fitting = elasticFits(form, tokens, this.values);
+          if (old !== undefined && !fitting) continue;
+          const shape = fitting ? cluster.tokens : elasticShape(cluster.tokens, tokens, this.values);
           if (shape === null) continue;
           // The nearest token count first; among equals, the first found (lengths and templates
           // in the order they came).
@@ -703,6 +708,16 @@ function besideArrow(template: readonly string[], line: readonly string[], i: nu
 
 function isArrow(token: string): boolean {
   return token === '->' || token === '=>' || token === '-->';
+}
+
+/**
+ * Whether tokens[i] labels a field of a list (`, client: <*>, server: <*>`): a label after a token
+ * ending in `,`. Every line of a layout carries the list's labels, so like values both have they
+ * are no evidence of one event.
+ */
+function isListLabel(tokens: readonly string[], i: number): boolean {
+  const before = tokens[i - 1];
+  return before !== undefined && before.charCodeAt(before.length - 1) === 44 && isLabel(tokens[i]!);
 }
 
 /** Template text of a cluster. */
