@@ -12,6 +12,7 @@ import { differsInQuotedField, differsInValueSlot, followsLabel, followsPreposit
 import { skeletonShape } from './token-shape.js';
 import { MAX_LENGTH_DIFFERENCE, elasticFits, elasticShape } from './elastic.js';
 import { ValueWords } from './value-words.js';
+import { isHttpMethod } from './http-method.js';
 
 /** Contract limits: tree depth 4 (root, length, two token levels), 100 children per node. */
 export const TREE_DEPTH = 4;
@@ -176,6 +177,7 @@ export function similarity(
         !(i === compared - 1 && (followsLabel(template, line, i) || followsPreposition(template, line, i))) &&
         !(i > 0 && template[i - 1] === line[i - 1] && introducesName(line[i - 1], t, l)) &&
         !besideArrow(template, line, i) &&
+        !(isHttpMethod(t) && isHttpMethod(l)) &&
         !(values !== null && compared > 3 && (values.has(t) || values.has(l)))
       )
         return -1;

@@ -9,6 +9,7 @@
  */
 import { WILDCARD, isPinnedToken } from './masking.js';
 import { isNameLike } from './name-like.js';
+import { isHttpMethod } from './http-method.js';
 
 /** Literal words (no wildcard) the rest of the line must share with the template. */
 export const MIN_LITERAL_REST = 3;
@@ -26,7 +27,7 @@ export function differsInFirstWordOnly(template: readonly string[], line: readon
   if ((t0 !== WILDCARD && t0.includes(WILDCARD)) || isPinnedToken(t0)) return false;
   // A capitalized first word opens a sentence (`Starting …`, `Ending …`, `DHCPACK …`): a word of
   // the message. Names of users, hosts and programs are mostly written in lower case.
-  if (t0 !== WILDCARD && !startsLower(t0)) return false;
+  if (t0 !== WILDCARD && !startsLower(t0) && !(isHttpMethod(t0) && isHttpMethod(l0))) return false;
   return fitsButFirst(template, line, core);
 }
 
@@ -40,7 +41,7 @@ export function fitsButFirst(template: readonly string[], line: readonly string[
   const n = line.length;
   if (template.length !== n || n < 2 || core < 2) return false;
   const l0 = line[0]!;
-  if (l0.includes(WILDCARD) || !startsLower(l0)) return false;
+  if (l0.includes(WILDCARD) || !(startsLower(l0) || isHttpMethod(l0))) return false;
   let literal = 0;
   for (let i = 1; i < n; i++) {
     const t = template[i]!;
