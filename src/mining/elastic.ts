@@ -28,8 +28,8 @@ import type { ValueWords } from './value-words.js';
 export const MAX_LENGTH_DIFFERENCE = 4;
 /** A run longer than this is more than a value. */
 const MAX_RUN_TOKENS = 6;
-/** Tokens the two must share around the run: fewer are too little evidence of one event. */
-const MIN_SHARED_TOKENS = 4;
+/** Tokens the two must share around the run: fewer are too little evidence of one event (4 kept caddy and etcd lines of one event apart, docs/log-mining.md). */
+const MIN_SHARED_TOKENS = 3;
 
 /** A template token standing for the line's token: equal, a wildcard, or a pattern it fits. */
 function fits(t: string, l: string): boolean {
