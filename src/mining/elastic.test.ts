@@ -129,3 +129,12 @@ test('a run of adjacent wildcards in a template takes a line with one wildcard t
   assert.equal(miner.mine('s', 'GOSSIP localhost 10.0.0.5:6379@16379 node-7').id, a.id);
   assert.equal(templateText(a), 'GOSSIP <*>');
 });
+
+test('across token counts, a labelled value in quotes differing from the template literal becomes a slot', () => {
+  const template = ['closed', 'idle', 'connection,', 'request:', '"POST', '<*>",', 'host:', '"example.com"'];
+  const line = ['closed', 'idle', 'connection,', 'request:', '"POST', '/login', '<*>",', 'host:', '"<*>"'];
+  assert.deepEqual(elasticShape(template, line), ['closed', 'idle', 'connection,', 'request:', '"POST', '<*>",', 'host:', '"<*>"']);
+  // Not after a word that is no label: `previous 'x'` is as often the message's own.
+  const words = ['x', 'overrides', 'previous', "'mode'", 'in', "'defaults'", 'now'];
+  assert.equal(elasticShape(words, ['x', 'overrides', 'previous', "'<*>'", 'in', "'defaults'", 'now', 'here']), null);
+});

@@ -21,8 +21,9 @@
 import { WILDCARD, isPinnedToken } from './masking.js';
 import { isNameLike } from './name-like.js';
 import { MIN_LABEL_CORE_TOKENS, isLabel } from './optional-tail.js';
-import { fitsPattern } from './drain.js';
+import { commonShape, fitsPattern } from './drain.js';
 import type { ValueWords } from './value-words.js';
+import { differsInValueSlot } from './value-slot.js';
 
 /** Lines of one event differ by at most this many tokens in length. */
 export const MAX_LENGTH_DIFFERENCE = 4;
@@ -213,18 +214,61 @@ function fitsFrom(template: readonly string[], line: readonly string[], ti: numb
  * takes the line (a wildcard beside the run takes the extra tokens).
  */
 export function elasticShape(template: readonly string[], line: readonly string[], values: ValueWords | null = null): readonly string[] | null {
+  const found = elasticShapeAround(template, line, values);
+  if (found === null) return null;
+  const { shape, p, s } = found;
+  // Positions around the run that differ in a value slot become that slot (`host: "<*>"` from
+  // `"example.com"` and `"<*>"`), as they would between lines of one token count.
+  let out: string[] | null = null;
+  const generalizeAt = (i: number, l: string): void => {
+    const t = (out ?? shape)[i]!;
+    if (fits(t, l)) return;
+    out ??= [...shape];
+    out[i] = commonShape(t, l);
+  };
+  for (let i = 0; i < p; i++) generalizeAt(i, line[i]!);
+  for (let k = 0; k < s; k++) generalizeAt(shape.length - 1 - k, line[line.length - 1 - k]!);
+  return out ?? shape;
+}
+
+/**
+ * Whether template[ti] stands for line[li], or is a literal where the line has a value in the same
+ * quotes or brackets after a label both share (`host: "example.com"` against `host: "<*>"`).
+ */
+function near(template: readonly string[], line: readonly string[], ti: number, li: number): boolean {
+  const t = template[ti]!;
+  const l = line[li]!;
+  if (fits(t, l)) return true;
+  const label = template[ti - 1];
+  return (
+    label !== undefined &&
+    label === line[li - 1] &&
+    isLabelToken(label) &&
+    !isPinnedToken(t) &&
+    !isPinnedToken(l) &&
+    !t.includes(WILDCARD) &&
+    l.includes(WILDCARD) &&
+    differsInValueSlot(t, l)
+  );
+}
+
+function elasticShapeAround(
+  template: readonly string[],
+  line: readonly string[],
+  values: ValueWords | null,
+): { shape: readonly string[]; p: number; s: number } | null {
   const nT = template.length;
   const nL = line.length;
   if (nT === nL || Math.abs(nT - nL) > MAX_LENGTH_DIFFERENCE) return null;
   if (nL < nT) {
     const collapsed = collapseWildcardRuns(template);
-    if (collapsed.length === nL && collapsed.every((t, i) => fits(t, line[i]!))) return collapsed;
+    if (collapsed.length === nL && collapsed.every((t, i) => fits(t, line[i]!))) return { shape: collapsed, p: 0, s: 0 };
   }
   const shortest = Math.min(nT, nL);
   let p = 0;
-  while (p < shortest && fits(template[p]!, line[p]!)) p++;
+  while (p < shortest && near(template, line, p, p)) p++;
   let s = 0;
-  while (s < shortest - p && fits(template[nT - 1 - s]!, line[nL - 1 - s]!)) s++;
+  while (s < shortest - p && near(template, line, nT - 1 - s, nL - 1 - s)) s++;
   if (p + s < MIN_SHARED_TOKENS) return null;
   const xEnd = nL - s;
   const yEnd = nT - s;
@@ -240,12 +284,12 @@ export function elasticShape(template: readonly string[], line: readonly string[
     if (!before && !isValueSlot(template[yEnd])) return null;
     const from = before ? p - 1 : p;
     const to = before ? xEnd : xEnd + 1;
-    return namesOnly(line, from, to, values) || labelledText(line, p, xEnd) ? template : null;
+    return namesOnly(line, from, to, values) || labelledText(line, p, xEnd) ? { shape: template, p, s } : null;
   }
   if (xLength === 0) {
     // The template has extra tokens beside a wildcard the line has too: they join the wildcard.
     if (!isValueSlot(template[p - 1]) && !isValueSlot(template[yEnd])) return null;
-    return namesOnly(template, p, yEnd, values) || labelledText(template, p, yEnd) ? [...template.slice(0, p), ...template.slice(yEnd)] : null;
+    return namesOnly(template, p, yEnd, values) || labelledText(template, p, yEnd) ? { shape: [...template.slice(0, p), ...template.slice(yEnd)], p, s } : null;
   }
   const x0 = line[p]!;
   const y0 = template[p]!;
@@ -262,7 +306,7 @@ export function elasticShape(template: readonly string[], line: readonly string[
   if (!enclosed && !afterLabel) return null;
   // The slot keeps the quote both open with and the punctuation both end with: `"<*>`, `<*>.`.
   const slot = opening + WILDCARD + closing;
-  return [...template.slice(0, p), slot, ...template.slice(yEnd)];
+  return { shape: [...template.slice(0, p), slot, ...template.slice(yEnd)], p, s };
 }
 
 /**

@@ -45,7 +45,7 @@ const REAL_FLOORS: Record<string, Floors> = {
   kombu: { ga: 0.956, pa: 0.849, fga: 0.677, fta: 0.531 },
   mqtt: { ga: 0.995, pa: 0.918, fga: 0.995, fta: 0.912 },
   nats: { ga: 0.903, pa: 0.693, fga: 0.775, fta: 0.529 },
-  nginx: { ga: 0.694, pa: 0.462, fga: 0.536, fta: 0.328 },
+  nginx: { ga: 0.741, pa: 0.463, fga: 0.589, fta: 0.371 },
   openvpn: { ga: 0.941, pa: 0.824, fga: 0.831, fta: 0.58 },
   'pingora-core': { ga: 0.918, pa: 0.851, fga: 0.789, fta: 0.574 },
   postgresql: { ga: 0.886, pa: 0.845, fga: 0.744, fta: 0.61 },
@@ -57,7 +57,7 @@ const REAL_FLOORS: Record<string, Floors> = {
   tomcat: { ga: 0.993, pa: 0.834, fga: 0.984, fta: 0.683 },
   tornado: { ga: 0.855, pa: 0.743, fga: 0.784, fta: 0.574 },
 };
-// Measured mean ga 0.8921 pa 0.7072 fga 0.8070 fta 0.5775
+// Measured mean ga 0.8936 pa 0.7072 fga 0.8087 fta 0.5789
 const LOGHUB_FLOORS: Record<string, Floors> = {
   Apache: { ga: 0.995, pa: 0.995, fga: 0.995, fta: 0.995 },
   BGL: { ga: 0.983, pa: 0.853, fga: 0.944, fta: 0.52 },
