@@ -207,3 +207,11 @@ test('a word against a compound that ends or begins with it differs as a word: `
   const sync = tree.add(toks('job report started on sync_ledger'), '').cluster;
   assert.equal(tree.add(toks('job report started on billing'), '').cluster, sync);
 });
+
+test('the labels of a list of fields are no evidence of one event, as the values are not', () => {
+  const tail = ['client:', '<*>,', 'server:', '<*>'];
+  assert.equal(similarity(['sent', 'large', 'header,', ...tail], ['sent', 'empty', 'header,', ...tail], true), 2 / 3);
+  assert.equal(similarity(['too', 'large,', ...tail], ['no', 'path,', ...tail], true), 0);
+  // A label that does not follow a comma is a word of the message.
+  assert.equal(similarity(['a', 'x', 'client:', '<*>'], ['b', 'y', 'client:', '<*>'], true), 1 / 3);
+});

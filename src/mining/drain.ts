@@ -3,14 +3,16 @@
  * (at most PREFIX_LEVELS) tokens, then a leaf holding clusters compared by positional similarity.
  */
 import { WILDCARD, isPinnedToken } from './masking.js';
-import { coreLength, isLabelTail, remarksNest } from './optional-tail.js';
+import { coreLength, isLabel, isLabelTail, remarksNest } from './optional-tail.js';
 import { overflowTemplateId, templateId } from './template-id.js';
 import { differsInFirstWordOnly, fitsButFirst } from './first-word.js';
 import { introducesName } from './name-introducer.js';
 import { isNameLike } from './name-like.js';
-import { differsInValueSlot, followsLabel, followsPreposition } from './value-slot.js';
+import { differsInQuotedField, differsInValueSlot, followsLabel, followsPreposition } from './value-slot.js';
 import { skeletonShape } from './token-shape.js';
 import { MAX_LENGTH_DIFFERENCE, elasticFits, elasticShape } from './elastic.js';
+import { ValueWords } from './value-words.js';
+import { isHttpMethod } from './http-method.js';
 
 /** Contract limits: tree depth 4 (root, length, two token levels), 100 children per node. */
 export const TREE_DEPTH = 4;
@@ -111,7 +113,13 @@ export const CROWDED_LEAF_TEMPLATES = 4;
  * an older one that generalized later (ids stay put under replay and after a restore). Otherwise
  * the score is the share of the positions holding the same word, values both have left out (below 1).
  */
-export function similarity(template: readonly string[], line: readonly string[], allowWordChange: boolean, core: number = coreLength(line)): number {
+export function similarity(
+  template: readonly string[],
+  line: readonly string[],
+  allowWordChange: boolean,
+  core: number = coreLength(line),
+  values: ValueWords | null = null,
+): number {
   const tn = template.length;
   const ln = line.length;
   if (tn < core) return -1;
@@ -144,7 +152,7 @@ export function similarity(template: readonly string[], line: readonly string[],
     const l = line[i];
     if (t === l) {
       equal++;
-      if (t !== undefined && t.includes(WILDCARD)) equalValues++;
+      if (t !== undefined && (t.includes(WILDCARD) || isListLabel(line, i))) equalValues++;
     } else if (t === WILDCARD) {
       if (isPinnedToken(l)) return -1;
     } else {
@@ -165,9 +173,12 @@ export function similarity(template: readonly string[], line: readonly string[],
         !l.includes(WILDCARD) &&
         !((isNameLike(t) || isNameLike(l)) && !partOfCompound(t, l)) &&
         !differsInValueSlot(t, l) &&
+        !differsInQuotedField(t, l) &&
         !(i === compared - 1 && (followsLabel(template, line, i) || followsPreposition(template, line, i))) &&
         !(i > 0 && template[i - 1] === line[i - 1] && introducesName(line[i - 1], t, l)) &&
-        !besideArrow(template, line, i)
+        !besideArrow(template, line, i) &&
+        !(isHttpMethod(t) && isHttpMethod(l)) &&
+        !(values !== null && compared > 3 && (values.has(t) || values.has(l)))
       )
         return -1;
       fits = false;
@@ -199,6 +210,8 @@ export class DrainTree {
    */
   private readonly anyChange: Leaf = { clusters: [], version: 0, forms: null };
   private readonly ids = new Set<string>();
+  /** Words this service's templates have shown to be values (value-words.ts). */
+  private readonly values = new ValueWords();
   private readonly crowdedLeafTemplates: number;
   private readonly prefixLevels: number;
 
@@ -248,7 +261,7 @@ export class DrainTree {
     // Positions compared: the core, and the remarks as one when the line has any.
     const n = tokens.length === core ? core : core + 1;
     for (const cluster of leaf.clusters) {
-      const score = similarity(formIn(leaf, cluster), tokens, crowded, core);
+      const score = similarity(formIn(leaf, cluster), tokens, crowded, core, this.values);
       if (score > bestScore) {
         bestScore = score;
         best = cluster;
@@ -290,7 +303,9 @@ export class DrainTree {
 
   /** The line joins `cluster` of `leaf`, which generalizes where they differ. */
   private join(cluster: Cluster, leaf: Leaf, lengthNode: TreeNode, tokens: readonly string[], core: number): { cluster: Cluster; leaf: Leaf } {
-    if (generalize(formIn(leaf, cluster), tokens, core)) {
+    // In a crowded leaf a word may have been taken as a variable for want of room, not by evidence.
+    const learn = leaf.clusters.length < this.crowdedLeafTemplates ? this.values : null;
+    if (generalize(formIn(leaf, cluster), tokens, core, learn)) {
       leaf.version++;
       this.touch(lengthNode);
     }
@@ -315,10 +330,15 @@ export class DrainTree {
       for (const leaf of [lengthNode.children.get(key)?.leaf ?? null, lengthNode.variableFirst]) {
         if (leaf === null) continue;
         for (const cluster of leaf.clusters) {
-          if (leaf.forms?.has(cluster) === true) continue;
-          const distance = Math.abs(cluster.tokens.length - n);
+          // A template's old form here (it became shorter since) still takes the lines that fit
+          // it, unchanged: a line that fit it across token counts may not fit the shorter form.
+          const old = leaf.forms?.get(cluster);
+          const form = old ?? cluster.tokens;
+          const distance = Math.abs(form.length - n);
           if (distance === 0 || distance > bestDistance) continue;
-          const shape = elasticFits(cluster.tokens, tokens) ? cluster.tokens : elasticShape(cluster.tokens, tokens);
+          const fitting = elasticFits(form, tokens, this.values);
+          if (old !== undefined && !fitting) continue;
+          const shape = fitting ? cluster.tokens : elasticShape(cluster.tokens, tokens, this.values);
           if (shape === null) continue;
           // The nearest token count first; among equals, the first found (lengths and templates
           // in the order they came).
@@ -330,6 +350,8 @@ export class DrainTree {
       }
     }
     if (best === null) return null;
+    // The words of the line the template has nowhere stood in its value slot: values.
+    for (const token of tokens) if (!best.cluster.tokens.includes(token)) this.values.learn(token);
     // A shape equal to the template changes nothing (no version to bump, no cached line to drop).
     if (!sameTokens(best.shape, best.cluster.tokens)) this.reshape(best.cluster, best.leaf, best.lengthNode, best.shape);
     return { cluster: best.cluster, leaf: this.anyChange };
@@ -383,7 +405,7 @@ export class DrainTree {
       let bestScore = -1;
       for (const cluster of varLeaf.clusters) {
         const form = formIn(varLeaf, cluster);
-        const score = similarity(form, tokens, false, core);
+        const score = similarity(form, tokens, false, core, this.values);
         if (score > bestScore && (score >= 1 || fitsButFirst(form, tokens, core))) {
           best = cluster;
           bestScore = score;
@@ -409,7 +431,7 @@ export class DrainTree {
         target.clusters.push(cluster);
         cluster.leaf = target;
         cluster.tokens[0] = commonShape(cluster.tokens[0]!, tokens[0]!);
-        generalize(cluster.tokens, tokens, core);
+        generalize(cluster.tokens, tokens, core, this.values);
         this.touch(lengthNode);
         return { cluster, leaf: routing };
       }
@@ -553,16 +575,23 @@ function childFor(node: TreeNode, token: string): TreeNode {
  * tokens begin and end with (`<*>,` from `a1,` and `LOCAL(x),`), and differing trailing remarks
  * into one wildcard; true when it changed.
  */
-function generalize(template: string[], line: readonly string[], core: number): boolean {
+function generalize(template: string[], line: readonly string[], core: number, values: ValueWords | null): boolean {
   let changed = false;
   // A labelled tail of several words that differs becomes one wildcard whatever its length, as
   // remarks do; a tail of one word generalizes like any token (`"<*>"`).
   const labelled = template.length === line.length && line.length - core > 1 && isLabelTail(line, core) && !tailsEqual(template, line, core);
   const compared = template.length === line.length && !labelled ? line.length : core;
   for (let i = 0; i < compared; i++) {
-    const t = template[i];
-    if (t !== line[i] && t !== WILDCARD && !fitsPattern(t, line[i])) {
-      template[i] = commonShape(t, line[i]);
+    const t = template[i]!;
+    const l = line[i]!;
+    if (t === WILDCARD) {
+      if (t !== l) values?.learn(l);
+    } else if (t !== l && !fitsPattern(t, l)) {
+      template[i] = commonShape(t, l);
+      if (template[i] === WILDCARD && values !== null) {
+        values.learn(t);
+        values.learn(l);
+      }
       changed = true;
     }
   }
@@ -681,6 +710,16 @@ function besideArrow(template: readonly string[], line: readonly string[], i: nu
 
 function isArrow(token: string): boolean {
   return token === '->' || token === '=>' || token === '-->';
+}
+
+/**
+ * Whether tokens[i] labels a field of a list (`, client: <*>, server: <*>`): a label after a token
+ * ending in `,`. Every line of a layout carries the list's labels, so like values both have they
+ * are no evidence of one event.
+ */
+function isListLabel(tokens: readonly string[], i: number): boolean {
+  const before = tokens[i - 1];
+  return before !== undefined && before.charCodeAt(before.length - 1) === 44 && isLabel(tokens[i]!);
 }
 
 /** Template text of a cluster. */

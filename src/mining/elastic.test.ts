@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { elasticShape } from './elastic.js';
+import { collapseWildcardRuns, elasticShape } from './elastic.js';
 import { DEFAULT_MINER_OPTIONS, LogMiner } from './miner.js';
 import { templateText } from './drain.js';
 import { restoreMiner, snapshotMiner, type MinerSnapshot } from './snapshot.js';
@@ -112,4 +112,29 @@ test('a template that became shorter restores with its id, and lines of both len
     ids,
   );
   assert.equal(restored.templateCount(), 1);
+});
+
+test('a run of adjacent wildcards in a template takes a line with one wildcard there', () => {
+  assert.deepEqual(collapseWildcardRuns(['GOSSIP', '<*>', '<*>']), ['GOSSIP', '<*>']);
+  assert.deepEqual(collapseWildcardRuns(['a', '<*>', 'b', '<*>']), ['a', '<*>', 'b', '<*>']);
+  assert.deepEqual(elasticShape(['GOSSIP', '<*>', '<*>'], ['GOSSIP', '<*>']), ['GOSSIP', '<*>']);
+  // The rest must fit as it stands.
+  assert.equal(elasticShape(['GOSSIP', '<*>', '<*>', 'up'], ['GOSSIP', '<*>', 'down']), null);
+  // Lines of the event in all three shapes share one template.
+  const miner = new LogMiner(DEFAULT_MINER_OPTIONS);
+  const a = miner.mine('s', 'GOSSIP db-1.prod.internal 10.0.0.1:6379@16379 audit.log');
+  miner.mine('s', 'GOSSIP db-1.prod.internal 10.0.0.2:6379@16379 node-2');
+  miner.mine('s', 'GOSSIP localhost 10.0.0.3:6379@16379 audit.log');
+  assert.equal(miner.mine('s', 'GOSSIP db-1.prod.internal 10.0.0.4:6379@16379 v1.orders').id, a.id);
+  assert.equal(miner.mine('s', 'GOSSIP localhost 10.0.0.5:6379@16379 node-7').id, a.id);
+  assert.equal(templateText(a), 'GOSSIP <*>');
+});
+
+test('across token counts, a labelled value in quotes differing from the template literal becomes a slot', () => {
+  const template = ['closed', 'idle', 'connection,', 'request:', '"POST', '<*>",', 'host:', '"example.com"'];
+  const line = ['closed', 'idle', 'connection,', 'request:', '"POST', '/login', '<*>",', 'host:', '"<*>"'];
+  assert.deepEqual(elasticShape(template, line), ['closed', 'idle', 'connection,', 'request:', '"POST', '<*>",', 'host:', '"<*>"']);
+  // Not after a word that is no label: `previous 'x'` is as often the message's own.
+  const words = ['x', 'overrides', 'previous', "'mode'", 'in', "'defaults'", 'now'];
+  assert.equal(elasticShape(words, ['x', 'overrides', 'previous', "'<*>'", 'in', "'defaults'", 'now', 'here']), null);
 });

@@ -21,14 +21,16 @@
 import { WILDCARD, isPinnedToken } from './masking.js';
 import { isNameLike } from './name-like.js';
 import { MIN_LABEL_CORE_TOKENS, isLabel } from './optional-tail.js';
-import { fitsPattern } from './drain.js';
+import { commonShape, fitsPattern } from './drain.js';
+import type { ValueWords } from './value-words.js';
+import { differsInValueSlot } from './value-slot.js';
 
 /** Lines of one event differ by at most this many tokens in length. */
 export const MAX_LENGTH_DIFFERENCE = 4;
 /** A run longer than this is more than a value. */
 const MAX_RUN_TOKENS = 6;
-/** Tokens the two must share around the run: fewer are too little evidence of one event. */
-const MIN_SHARED_TOKENS = 4;
+/** Tokens the two must share around the run: fewer are too little evidence of one event (4 kept caddy and etcd lines of one event apart, docs/log-mining.md). */
+const MIN_SHARED_TOKENS = 3;
 
 /** A template token standing for the line's token: equal, a wildcard, or a pattern it fits. */
 function fits(t: string, l: string): boolean {
@@ -125,11 +127,11 @@ function isValueSlot(token: string | undefined): boolean {
  * least one not a bare wildcard (the masker joins adjacent values, so a bare wildcard says
  * nothing); not plain words, which are as often the message's own.
  */
-function namesOnly(tokens: readonly string[], from: number, to: number): boolean {
+function namesOnly(tokens: readonly string[], from: number, to: number, values: ValueWords | null = null): boolean {
   let named = false;
   for (let i = from; i < to; i++) {
     const t = tokens[i]!;
-    if (!(isNameLike(t) || t.charCodeAt(0) === 47 || t.includes(WILDCARD))) return false;
+    if (!(isNameLike(t) || t.charCodeAt(0) === 47 || t.includes(WILDCARD) || values?.has(t) === true)) return false;
     if (t !== WILDCARD) named = true;
   }
   return named;
@@ -159,10 +161,10 @@ function wordsOnly(tokens: readonly string[], from: number, to: number): boolean
  * run into a slot, after which the earlier line differs from it in two runs, which `elasticShape`
  * alone would refuse; without this, replays would create templates.
  */
-export function elasticFits(template: readonly string[], line: readonly string[]): boolean {
+export function elasticFits(template: readonly string[], line: readonly string[], values: ValueWords | null = null): boolean {
   const extra = line.length - template.length;
   if (extra <= 0 || extra > MAX_LENGTH_DIFFERENCE) return false;
-  return fitsFrom(template, line, 0, 0, extra);
+  return fitsFrom(template, line, 0, 0, extra, values);
 }
 
 /**
@@ -180,12 +182,12 @@ function quotedRun(line: readonly string[], from: number, to: number, open: stri
  * values, one quoted value, a text of words after a label (before the run, or ending its first
  * token, as an exception's name does).
  */
-function slotTakes(line: readonly string[], from: number, to: number, open: string): boolean {
-  if (namesOnly(line, from, to) || labelledText(line, from, to) || quotedRun(line, from, to, open)) return true;
+function slotTakes(line: readonly string[], from: number, to: number, open: string, values: ValueWords | null): boolean {
+  if (namesOnly(line, from, to, values) || labelledText(line, from, to) || quotedRun(line, from, to, open)) return true;
   return from + 1 >= MIN_LABEL_CORE_TOKENS && isLabelToken(line[from]) && labelledText(line, from + 1, to);
 }
 
-function fitsFrom(template: readonly string[], line: readonly string[], ti: number, li: number, extra: number): boolean {
+function fitsFrom(template: readonly string[], line: readonly string[], ti: number, li: number, extra: number, values: ValueWords | null): boolean {
   for (; ti < template.length; ti++, li++) {
     const t = template[ti]!;
     if (extra > 0 && isValueSlot(t)) {
@@ -196,7 +198,8 @@ function fitsFrom(template: readonly string[], line: readonly string[], ti: numb
         for (let k = 1; k <= extra; k++) {
           const last = line[li + k]!;
           if (isPinnedToken(last)) break;
-          if (last.endsWith(close) && slotTakes(line, li, li + k + 1, open) && fitsFrom(template, line, ti + 1, li + k + 1, extra - k)) return true;
+          if (last.endsWith(close) && slotTakes(line, li, li + k + 1, open, values) && fitsFrom(template, line, ti + 1, li + k + 1, extra - k, values))
+            return true;
         }
       }
     }
@@ -210,15 +213,62 @@ function fitsFrom(template: readonly string[], line: readonly string[], ti: numb
  * when the line is not of its event. The result is `template` itself when the template already
  * takes the line (a wildcard beside the run takes the extra tokens).
  */
-export function elasticShape(template: readonly string[], line: readonly string[]): readonly string[] | null {
+export function elasticShape(template: readonly string[], line: readonly string[], values: ValueWords | null = null): readonly string[] | null {
+  const found = elasticShapeAround(template, line, values);
+  if (found === null) return null;
+  const { shape, p, s } = found;
+  // Positions around the run that differ in a value slot become that slot (`host: "<*>"` from
+  // `"example.com"` and `"<*>"`), as they would between lines of one token count.
+  let out: string[] | null = null;
+  const generalizeAt = (i: number, l: string): void => {
+    const t = (out ?? shape)[i]!;
+    if (fits(t, l)) return;
+    out ??= [...shape];
+    out[i] = commonShape(t, l);
+  };
+  for (let i = 0; i < p; i++) generalizeAt(i, line[i]!);
+  for (let k = 0; k < s; k++) generalizeAt(shape.length - 1 - k, line[line.length - 1 - k]!);
+  return out ?? shape;
+}
+
+/**
+ * Whether template[ti] stands for line[li], or is a literal where the line has a value in the same
+ * quotes or brackets after a label both share (`host: "example.com"` against `host: "<*>"`).
+ */
+function near(template: readonly string[], line: readonly string[], ti: number, li: number): boolean {
+  const t = template[ti]!;
+  const l = line[li]!;
+  if (fits(t, l)) return true;
+  const label = template[ti - 1];
+  return (
+    label !== undefined &&
+    label === line[li - 1] &&
+    isLabelToken(label) &&
+    !isPinnedToken(t) &&
+    !isPinnedToken(l) &&
+    !t.includes(WILDCARD) &&
+    l.includes(WILDCARD) &&
+    differsInValueSlot(t, l)
+  );
+}
+
+function elasticShapeAround(
+  template: readonly string[],
+  line: readonly string[],
+  values: ValueWords | null,
+): { shape: readonly string[]; p: number; s: number } | null {
   const nT = template.length;
   const nL = line.length;
   if (nT === nL || Math.abs(nT - nL) > MAX_LENGTH_DIFFERENCE) return null;
+  if (nL < nT) {
+    const collapsed = collapseWildcardRuns(template);
+    if (collapsed.length === nL && collapsed.every((t, i) => fits(t, line[i]!))) return { shape: collapsed, p: 0, s: 0 };
+  }
   const shortest = Math.min(nT, nL);
   let p = 0;
-  while (p < shortest && fits(template[p]!, line[p]!)) p++;
+  while (p < shortest && near(template, line, p, p)) p++;
   let s = 0;
-  while (s < shortest - p && fits(template[nT - 1 - s]!, line[nL - 1 - s]!)) s++;
+  while (s < shortest - p && near(template, line, nT - 1 - s, nL - 1 - s)) s++;
   if (p + s < MIN_SHARED_TOKENS) return null;
   const xEnd = nL - s;
   const yEnd = nT - s;
@@ -234,12 +284,12 @@ export function elasticShape(template: readonly string[], line: readonly string[
     if (!before && !isValueSlot(template[yEnd])) return null;
     const from = before ? p - 1 : p;
     const to = before ? xEnd : xEnd + 1;
-    return namesOnly(line, from, to) || labelledText(line, p, xEnd) ? template : null;
+    return namesOnly(line, from, to, values) || labelledText(line, p, xEnd) ? { shape: template, p, s } : null;
   }
   if (xLength === 0) {
     // The template has extra tokens beside a wildcard the line has too: they join the wildcard.
     if (!isValueSlot(template[p - 1]) && !isValueSlot(template[yEnd])) return null;
-    return namesOnly(template, p, yEnd) || labelledText(template, p, yEnd) ? [...template.slice(0, p), ...template.slice(yEnd)] : null;
+    return namesOnly(template, p, yEnd, values) || labelledText(template, p, yEnd) ? { shape: [...template.slice(0, p), ...template.slice(yEnd)], p, s } : null;
   }
   const x0 = line[p]!;
   const y0 = template[p]!;
@@ -256,5 +306,19 @@ export function elasticShape(template: readonly string[], line: readonly string[
   if (!enclosed && !afterLabel) return null;
   // The slot keeps the quote both open with and the punctuation both end with: `"<*>`, `<*>.`.
   const slot = opening + WILDCARD + closing;
-  return [...template.slice(0, p), slot, ...template.slice(yEnd)];
+  return { shape: [...template.slice(0, p), slot, ...template.slice(yEnd)], p, s };
+}
+
+/**
+ * The template with each run of adjacent bare wildcards made one (`GOSSIP <*> <*>` gives `GOSSIP
+ * <*>`): the masker joins adjacent values into one token, and a name beside a value is joined or
+ * not (`db-1.lan` is a name, `v1.orders` a value), so one line's single `<*>` is another's `<*>
+ * <*>`. A line fitting the collapsed template is of the template's event, which becomes the
+ * collapsed one.
+ */
+export function collapseWildcardRuns(template: readonly string[]): readonly string[] {
+  let runs = false;
+  for (let i = 1; i < template.length && !runs; i++) runs = template[i] === WILDCARD && template[i - 1] === WILDCARD;
+  if (!runs) return template;
+  return template.filter((t, i) => !(t === WILDCARD && template[i - 1] === WILDCARD));
 }

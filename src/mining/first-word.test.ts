@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { DrainTree, templateText } from './drain.js';
 import { evalCorpora } from './eval-corpora.test-support.js';
-import { differsInFirstWordOnly } from './first-word.js';
+import { differsInFirstWordOnly, isVerbForm } from './first-word.js';
 import { maskLine } from './masking.js';
 import { DEFAULT_MINER_OPTIONS, LogMiner } from './miner.js';
 import { restoreMiner, snapshotMiner } from './snapshot.js';
@@ -56,4 +56,14 @@ test('with variable first words, cache on and off and a restore give the same te
   const restored = restoreMiner(snapshotMiner(on), DEFAULT_MINER_OPTIONS);
   assert.deepEqual(mine(restored), mine(on));
   assert.equal(restored.templateCount(), on.templateCount());
+});
+
+test('a first word that is a verb form is a word of the message, not a variable', () => {
+  assert.equal(isVerbForm('failed'), true);
+  assert.equal(isVerbForm('starting:'), true);
+  assert.equal(isVerbForm('ivan:'), false);
+  assert.equal(isVerbForm('bed'), false);
+  const rest = ['to', 'bind', 'the', 'listener', 'socket'];
+  assert.equal(differsInFirstWordOnly(['failed', ...rest], ['started', ...rest], 6), false);
+  assert.equal(differsInFirstWordOnly(['gateway', ...rest], ['cache', ...rest], 6), true);
 });

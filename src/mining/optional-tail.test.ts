@@ -1,6 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { MAX_REMARK_TOKENS, coreLength, isLabel, isLabelTail, remarksNest } from './optional-tail.js';
+import { maskLine } from './masking.js';
+import { DEFAULT_MINER_OPTIONS, LogMiner } from './miner.js';
 
 const split = (s: string): string[] => s.split(' ');
 
@@ -52,4 +54,15 @@ test('a labelled tail of up to 5 words after a label ends the core, when no firs
 test('a label is a word or a value before a colon, not a group, a quote, fields or `::`', () => {
   for (const label of ['error:', 'IP:', 'tcp_stream:', '<*>:', 'Route53:']) assert.ok(isLabel(label), label);
   for (const word of ['::', ':', 'A::', '(x):', '[y]:', '<cfg.main>:', '"x":', 'k=v:', 'error']) assert.ok(!isLabel(word), word);
+});
+
+test('a parenthesized remark with a value, closed by a word and a colon, labels the tail after it', () => {
+  const a = maskLine('Retrying tenant-42 (failed 1097 times): timed out', { keepHttpStatus: true }).tokens;
+  assert.equal(coreLength(a), a.length - 2);
+  // A remark of words only is a part of the message.
+  const b = maskLine('Error moving file /a/b on /c/d (in server root dir main): No such file', { keepHttpStatus: true }).tokens;
+  assert.equal(coreLength(b), b.length);
+  const miner = new LogMiner(DEFAULT_MINER_OPTIONS);
+  const first = miner.mine('s', 'Retrying tenant-42 (failed 1097 times): timed out');
+  assert.equal(miner.mine('s', 'Retrying tenant-7 (failed 4742 times): Name or service not known').id, first.id);
 });

@@ -64,7 +64,7 @@ function labelTailStart(tokens: readonly string[]): number {
     // of several words holds words only: `loaded: 1 with <*> records` is a sentence of the
     // message with a value in it, not an error's text.
     if (isField(t) || (i < n - 1 && t.includes(WILDCARD)) || (i === n - 2 && tokens[n - 1]!.includes(WILDCARD))) return n;
-    if (isLabel(tokens[i - 1]!)) return endsWithColon(tokens[0]!) ? n : i;
+    if (isLabel(tokens[i - 1]!) || isRemarkLabel(tokens, i - 1)) return endsWithColon(tokens[0]!) ? n : i;
   }
   return n;
 }
@@ -104,7 +104,12 @@ function endsWithColon(token: string): boolean {
 
 /** Whether the tokens from `core` on are a labelled tail (rather than bracketed remarks). */
 export function isLabelTail(tokens: readonly string[], core: number): boolean {
-  return core < tokens.length && isLabel(tokens[core - 1] ?? '') && remarkStart(tokens, tokens.length) < 0 && labelTailStart(tokens) === core;
+  return (
+    core < tokens.length &&
+    (isLabel(tokens[core - 1] ?? '') || isRemarkLabel(tokens, core - 1)) &&
+    remarkStart(tokens, tokens.length) < 0 &&
+    labelTailStart(tokens) === core
+  );
 }
 
 /** First token of a bracketed group ending at tokens[end - 1], or -1 when there is none. */
@@ -150,4 +155,26 @@ export function remarksNest(a: readonly string[], b: readonly string[], core: nu
     if (s !== long[core + shift + i]) suffix = false;
   }
   return prefix || suffix;
+}
+
+/**
+ * Whether tokens[at] closes a parenthesized remark holding a value with a word and a colon
+ * (`Retrying <*> (failed <*> times): timed out`): the remark labels what follows as a word before
+ * a colon does. A remark of words only (`(in server root dir main):`) is a part of the message.
+ */
+function isRemarkLabel(tokens: readonly string[], at: number): boolean {
+  const token = tokens[at];
+  if (token === undefined) return false;
+  const n = token.length;
+  if (n < 4 || token.charCodeAt(n - 1) !== COLON || token.charCodeAt(n - 2) !== CLOSE_PAREN || token.includes('(') || token.includes('=')) return false;
+  const c = token.charCodeAt(n - 3) | 32;
+  if (c < 97 || c > 122) return false;
+  let value = false;
+  for (let i = at - 1; i >= Math.max(0, at - MAX_REMARK_TOKENS); i--) {
+    const t = tokens[i]!;
+    if (t.includes(WILDCARD)) value = true;
+    if (t.charCodeAt(0) === OPEN_PAREN) return value && !t.includes(')');
+    if (t.includes('(') || t.includes(')')) return false;
+  }
+  return false;
 }

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { differsInValueSlot, followsLabel, followsPreposition } from './value-slot.js';
+import { differsInQuotedField, differsInValueSlot, followsLabel, followsPreposition } from './value-slot.js';
 import { LogMiner, DEFAULT_MINER_OPTIONS } from './miner.js';
 import { templateText } from './drain.js';
 
@@ -18,6 +18,18 @@ test('a word in the same quotes or brackets is in a value slot', () => {
   assert.equal(differsInValueSlot('[]', '[]'), false);
   // A word in parentheses is as often a remark of the message: `(usable)` and `(reserved)` differ.
   assert.equal(differsInValueSlot('(usable)', '(reserved)'), false);
+});
+
+test('a quoted word as the value of the same key is in a value slot', () => {
+  assert.equal(differsInQuotedField('Subject="users"', 'Subject="inventory"'), true);
+  assert.equal(differsInQuotedField("name='a',", "name='bb',"), true);
+  assert.equal(differsInQuotedField('type:"x"', 'type:"y"'), true);
+  // Another key, other closing punctuation, an unquoted word, or a quote opening a sentence are not.
+  assert.equal(differsInQuotedField('Subject="users"', 'Topic="users2"'), false);
+  assert.equal(differsInQuotedField('Subject="users"', 'Subject="inventory",'), false);
+  assert.equal(differsInQuotedField('Subject=users', 'Subject=inventory'), false);
+  assert.equal(differsInQuotedField('msg="starting', 'msg="stopping'), false);
+  assert.equal(differsInQuotedField('k="a"b"', 'k="c"b"'), false);
 });
 
 test('a word after a shared label ending in a colon follows that label', () => {

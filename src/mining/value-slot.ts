@@ -22,6 +22,36 @@ export function differsInValueSlot(a: string | undefined, b: string | undefined)
 }
 
 /**
+ * Whether two tokens are one field with a quoted word as its value, the same key and quotes
+ * around different words (`Subject="users"` against `Subject="inventory"`, `name='a',` against
+ * `name='b',`): a key names what the statement prints, and the quotes wrap the printed value, so
+ * the word varies like a value. The key ends in `=` or `:` right before the quote.
+ */
+export function differsInQuotedField(a: string | undefined, b: string | undefined): boolean {
+  if (a === undefined || b === undefined) return false;
+  const q = quoteAfterKey(a);
+  if (q < 0 || q !== quoteAfterKey(b) || !a.startsWith(b.slice(0, q + 1))) return false;
+  const quote = a.charCodeAt(q);
+  const endA = a.indexOf(a[q]!, q + 1);
+  const endB = b.indexOf(b[q]!, q + 1);
+  if (endA <= q + 1 || endB <= q + 1 || a.charCodeAt(endA) !== quote) return false;
+  // The same closing punctuation after the quote, and one word inside (no second quote).
+  return a.slice(endA) === b.slice(endB) && a.indexOf(a[q]!, endA + 1) < 0;
+}
+
+/** Index of a quote right after a key's `=` or `:` (`key="`), or -1. */
+function quoteAfterKey(token: string): number {
+  for (let i = 1; i < token.length - 1; i++) {
+    const c = token.charCodeAt(i);
+    if (c === 34 || c === 39) {
+      const before = token.charCodeAt(i - 1);
+      return (before === 61 || before === 58) && i >= 2 ? i : -1;
+    }
+  }
+  return -1;
+}
+
+/**
  * Whether position `i` follows a label, a token ending in `:` that the template and the line
  * share (`searching authorities for: primary`, `Shutter: false`): what a label introduces is the
  * value it labels. Only the line's last word is taken so (the caller checks): inside a line a
