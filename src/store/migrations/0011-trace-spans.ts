@@ -3,7 +3,9 @@
  * and API v3's by-id routes). A read of the spans table pays per column it reads (each is its own
  * compressed file to seek and decompress, ~0.3 ms per column on chDB) and its granules of 8192
  * rows hold hundreds of traces; here a span is one String and a granule holds 256 rows, so a
- * 20-span trace is one seek into one small block.
+ * 20-span trace is one seek into one small block. Compressed blocks of 4 to 16 KiB (not 64 KiB to
+ * 1 MiB): each part the lookup touches decompresses one, measured 2.55 -> 2.35 ms per 20-span read
+ * on 1M spans for +17% of this table's bytes.
  * packed: JSON [span_id, parent_span_id, service_name, name, kind, status, status_message,
  * "start_ns", "end_ns", attrs, resource, events, scope_name, scope_version, links|null] where
  * attrs, resource, events and links are the spans table's JSON texts as stored (see ../attrs-json.ts)
@@ -39,7 +41,7 @@ export const migration0011: Migration = {
     PARTITION BY toDate(${nsTime('start_ns')})
     ORDER BY (trace_id, span_id)
     TTL ${nsTime('start_ns')} + INTERVAL 3 DAY
-    SETTINGS ttl_only_drop_parts = 1, index_granularity = 256`,
+    SETTINGS ttl_only_drop_parts = 1, index_granularity = 256, min_compress_block_size = 4096, max_compress_block_size = 16384`,
     `CREATE MATERIALIZED VIEW IF NOT EXISTS trace_spans_mv TO trace_spans AS ${SELECT_PACKED}`,
     // Spans stored before this migration. A span inserted while it runs is written by the view
     // and copied too: the copies collapse in merges and reads dedupe, as for any replay.
