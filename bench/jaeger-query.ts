@@ -25,6 +25,10 @@ const SERVICES = 12;
 const RUNS = 200;
 const BATCH_TRACES = 500;
 
+function median(samples: number[]): number {
+  return [...samples].sort((a, b) => a - b)[Math.floor(samples.length / 2)] ?? 0;
+}
+
 function p95(samples: number[]): number {
   const sorted = [...samples].sort((a, b) => a - b);
   return sorted[Math.min(sorted.length - 1, Math.ceil(sorted.length * 0.95) - 1)] ?? 0;
@@ -185,7 +189,7 @@ export async function main(argv: string[]): Promise<void> {
     const loadAfter = loadavg()[0]!;
     for (const target of targets) {
       console.log(
-        `jaeger-query ${target.name} GET /api/traces/{id} p95 ${p95(byId.get(target.name)!).toFixed(1)} ms, GET /api/traces?service=&limit=20 p95 ${p95(search.get(target.name)!).toFixed(1)} ms (${RUNS} each)`,
+        `jaeger-query ${target.name} GET /api/traces/{id} p95 ${p95(byId.get(target.name)!).toFixed(1)} ms (median ${median(byId.get(target.name)!).toFixed(1)}), GET /api/traces?service=&limit=20 p95 ${p95(search.get(target.name)!).toFixed(1)} ms (median ${median(search.get(target.name)!).toFixed(1)}) (${RUNS} each)`,
       );
     }
     if (jaeger === undefined) console.log('jaeger-query: Jaeger not built (bash scripts/jaeger/fetch.sh), svc only');

@@ -7,7 +7,8 @@
  *   answers of GET /jaeger/api/traces/{id} and svc's GET /api/v1/traces/{id};
  * - storage: bytes on disk of spans and trace_spans per 1M spans, each merged to one part a day;
  * - insert: CPU µs per span of inserting into spans with trace_spans_mv attached and detached,
- *   alternating, medians over the rounds.
+ *   alternating, medians over the rounds;
+ * - upgrade: the wall time of migration 11's one-time copy of the stored spans, into a scratch table.
  * Usage: node dist/bench/trace-read-costs.js [spans, default 1000000]
  */
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -22,6 +23,7 @@ import type { SpanRow } from '../src/model/signals.js';
 import { createStore } from '../src/store/create-store.js';
 import { oldestAllowedNs } from '../src/store/lifetimes.js';
 import { migrate } from '../src/store/migrate.js';
+import { migration0011 } from '../src/store/migrations/0011-trace-spans.js';
 import { getTracesSpans } from '../src/store/spans.js';
 import { insertSpans } from '../src/testing/store-rows.js';
 import { createLogger } from '../src/util/log.js';
@@ -95,6 +97,14 @@ export async function main(argv: string[]): Promise<void> {
       `trace-read-costs insert into spans: ${median(withView).toFixed(1)} µs CPU/span with trace_spans_mv, ${median(withoutView).toFixed(1)} without (+${(median(withView) - median(withoutView)).toFixed(1)}; medians of ${INSERT_ROUNDS} rounds of ${BATCH_TRACES * SPANS_PER_TRACE} spans; load ${loadInsert.toFixed(2)})`,
     );
 
+    await store.exec('CREATE TABLE trace_spans_copy AS trace_spans');
+    const copy = migration0011.statements.at(-1)!.replace('INSERT INTO trace_spans ', 'INSERT INTO trace_spans_copy ');
+    const copyMs = await timed(() => store.exec(copy));
+    const [copied] = await store.query<{ n: string }>('SELECT count() AS n FROM trace_spans_copy');
+    console.log(
+      `trace-read-costs upgrade copy (migration 11): ${((copyMs / Number(copied?.n ?? 1)) * 1e3).toFixed(2)} s per 1M spans (${copied?.n} spans in ${(copyMs / 1000).toFixed(1)} s; load ${loadavg()[0]!.toFixed(2)})`,
+    );
+    await store.exec('DROP TABLE trace_spans_copy');
     for (const table of ['spans', 'trace_spans']) await store.exec(`OPTIMIZE TABLE ${table} FINAL`);
     const sizes = await store.query<{ table: string; bytes: string; rows: string }>(
       "SELECT table, sum(bytes_on_disk) AS bytes, sum(rows) AS rows FROM system.parts WHERE database = currentDatabase() AND active AND table IN ('spans', 'trace_spans') GROUP BY table ORDER BY table",
