@@ -20,10 +20,14 @@ import { insertSpans } from '../src/testing/store-rows.js';
 import { startJaeger, waitFor, type RunningJaeger } from '../src/testing/jaeger.js';
 import { createLogger } from '../src/util/log.js';
 
-const SPANS_PER_TRACE = 20;
+export const SPANS_PER_TRACE = 20;
 const SERVICES = 12;
 const RUNS = 200;
 const BATCH_TRACES = 500;
+
+function median(samples: number[]): number {
+  return [...samples].sort((a, b) => a - b)[Math.floor(samples.length / 2)] ?? 0;
+}
 
 function p95(samples: number[]): number {
   const sorted = [...samples].sort((a, b) => a - b);
@@ -31,10 +35,10 @@ function p95(samples: number[]): number {
 }
 
 const hex = (n: number, width: number) => n.toString(16).padStart(width, '0');
-const traceIdOf = (t: number) => `${hex(0x5eed0000 + (t % 65_536), 16)}${hex(t, 16)}`;
+export const traceIdOf = (t: number) => `${hex(0x5eed0000 + (t % 65_536), 16)}${hex(t, 16)}`;
 
 /** One trace's spans: a server root and 19 children over the services, a few attributes each. */
-function traceSpans(t: number, startNs: bigint): SpanRow[] {
+export function traceSpans(t: number, startNs: bigint): SpanRow[] {
   const traceId = traceIdOf(t);
   return Array.from({ length: SPANS_PER_TRACE }, (_, i): SpanRow => {
     const service = `service-${(t + i) % SERVICES}`;
@@ -157,13 +161,15 @@ export async function main(argv: string[]): Promise<void> {
     // under a steady stream (bounded wait).
     let parts = -1;
     for (let settled = 0, waited = 0; settled < 5 && waited < 120; waited++) {
-      const [row] = await store.query<{ n: string }>("SELECT count() AS n FROM system.parts WHERE database = currentDatabase() AND table = 'spans' AND active");
+      const [row] = await store.query<{ n: string }>(
+        "SELECT count() AS n FROM system.parts WHERE database = currentDatabase() AND table IN ('spans', 'trace_spans') AND active",
+      );
       const now = Number(row?.n ?? 0);
       settled = now === parts ? settled + 1 : 0;
       parts = now;
       await new Promise((resolve) => setTimeout(resolve, 1_000));
     }
-    console.log(`jaeger-query spans table settled at ${parts} parts`);
+    console.log(`jaeger-query spans and trace_spans tables settled at ${parts} parts`);
     const startUs = (firstNs / 1000n).toString();
     const endUs = ((firstNs + 3_600_000_000_000n) / 1000n).toString();
     const targets = [{ name: 'svc', url: svcUrl }, ...(jaeger === undefined ? [] : [{ name: 'jaeger+badger', url: jaeger.queryUrl }])];
@@ -183,7 +189,7 @@ export async function main(argv: string[]): Promise<void> {
     const loadAfter = loadavg()[0]!;
     for (const target of targets) {
       console.log(
-        `jaeger-query ${target.name} GET /api/traces/{id} p95 ${p95(byId.get(target.name)!).toFixed(1)} ms, GET /api/traces?service=&limit=20 p95 ${p95(search.get(target.name)!).toFixed(1)} ms (${RUNS} each)`,
+        `jaeger-query ${target.name} GET /api/traces/{id} p95 ${p95(byId.get(target.name)!).toFixed(1)} ms (median ${median(byId.get(target.name)!).toFixed(1)}), GET /api/traces?service=&limit=20 p95 ${p95(search.get(target.name)!).toFixed(1)} ms (median ${median(search.get(target.name)!).toFixed(1)}) (${RUNS} each)`,
       );
     }
     if (jaeger === undefined) console.log('jaeger-query: Jaeger not built (bash scripts/jaeger/fetch.sh), svc only');

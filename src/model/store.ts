@@ -41,6 +41,11 @@ export interface QueryOptions {
    */
   timeoutSecs?: number;
   signal?: AbortSignal;
+  /**
+   * A read of a few granules (a trace by id): run it in one engine thread (max_threads = 1). The
+   * thread pool's hand-offs cost such a read more than they save (~0.2 of ~2 ms on chDB).
+   */
+  singleThread?: boolean;
 }
 
 /** The store failed; the API answers 503 storage unavailable. */

@@ -1,7 +1,8 @@
 /**
  * Attribute lists and span events as stored JSON text. AttrValue is already plain JSON (int64
  * beyond 2^53 arrives as a decimal string), so attributes round-trip through JSON unchanged;
- * event timestamps are bigint and travel as decimal strings.
+ * event timestamps are bigint and travel as decimal strings. Spans' events and links are read back
+ * from trace_spans' packed form (./packed-spans.ts).
  */
 
 import type { AttrPair, SpanEvent, SpanLink } from '../model/signals.js';
@@ -37,12 +38,6 @@ export function eventsToJson(events: readonly SpanEvent[]): string {
   return JSON.stringify(stored);
 }
 
-/** Parses stored span events back to SpanEvent with bigint timestamps. */
-export function eventsFromJson(text: string): SpanEvent[] {
-  if (text === '' || text === '[]') return [];
-  return (JSON.parse(text) as StoredEvent[]).map((e) => ({ tsNs: BigInt(e.ts_ns), name: e.name, attrs: e.attrs }));
-}
-
 /** JSON text of span links; '' when there are none (most spans), so they cost nothing stored. */
 export function linksToJson(links: readonly SpanLink[] | undefined): string {
   if (links === undefined || links.length === 0) return '';
@@ -54,16 +49,4 @@ export function linksToJson(links: readonly SpanLink[] | undefined): string {
     dropped_attrs: l.droppedAttrsCount,
   }));
   return JSON.stringify(stored);
-}
-
-/** Parses stored span links; '' (none, or a span stored before links were) reads as undefined. */
-export function linksFromJson(text: string): SpanLink[] | undefined {
-  if (text === '' || text === '[]') return undefined;
-  return (JSON.parse(text) as StoredLink[]).map((l) => ({
-    traceId: l.trace_id,
-    spanId: l.span_id,
-    traceState: l.trace_state,
-    attrs: l.attrs,
-    droppedAttrsCount: l.dropped_attrs,
-  }));
 }

@@ -80,9 +80,10 @@ function openSession(dataDir: string): Session {
   }
 }
 
-/** Appends the per-query execution limit; callers' SQL must not carry its own SETTINGS clause. */
-function withLimit(sql: string, limitSecs: number): string {
-  return limitSecs > 0 ? `${sql}\nSETTINGS max_execution_time = ${limitSecs}` : sql;
+/** Appends the per-query execution limit and thread bound; callers' SQL must not carry its own SETTINGS clause. */
+function withLimit(sql: string, limitSecs: number, singleThread: boolean): string {
+  const settings = [...(limitSecs > 0 ? [`max_execution_time = ${limitSecs}`] : []), ...(singleThread ? ['max_threads = 1'] : [])];
+  return settings.length > 0 ? `${sql}\nSETTINGS ${settings.join(', ')}` : sql;
 }
 
 export class ChdbStore extends StoreDriver {
@@ -130,7 +131,7 @@ export class ChdbStore extends StoreDriver {
 
   async query<T = Record<string, unknown>>(sql: string, params?: QueryParams, options?: QueryOptions): Promise<T[]> {
     this.assertOpen();
-    const text = withLimit(sql, executionLimitSecs(options?.timeoutSecs));
+    const text = withLimit(sql, executionLimitSecs(options?.timeoutSecs), options?.singleThread === true);
     const opts = { format: 'JSONEachRow', signal: options?.signal };
     try {
       const result = hasParams(params) ? await this.reader.queryBindAsync(text, params, opts) : await this.reader.queryAsync(text, opts);

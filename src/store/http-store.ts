@@ -72,7 +72,10 @@ export class HttpStore extends StoreDriver {
         query: sql,
         format: 'JSONEachRow',
         query_params: hasParams(params) ? params : undefined,
-        clickhouse_settings: limitSecs > 0 ? { ...BASE_SETTINGS, max_execution_time: limitSecs } : undefined,
+        clickhouse_settings:
+          limitSecs > 0 || options?.singleThread === true
+            ? { ...BASE_SETTINGS, ...(limitSecs > 0 ? { max_execution_time: limitSecs } : {}), ...(options?.singleThread === true ? { max_threads: 1 } : {}) }
+            : undefined,
         abort_signal: options?.signal,
       });
       return await result.json<T>();

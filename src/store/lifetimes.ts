@@ -18,6 +18,8 @@ export const LIFETIME_MS = {
   notifier_deliveries: 30 * DAY_MS,
   /** Derived from spans; only the last 24 h are read, kept as long as the spans they count. */
   span_services: 3 * DAY_MS,
+  /** The spans again, packed for trace reads (migration 11): dropped with the spans they copy. */
+  trace_spans: 3 * DAY_MS,
   /** Incident statistics: a window may start 7 days back and is compared with the hour before. */
   op_minutes: 8 * DAY_MS,
   call_minutes: 8 * DAY_MS,

@@ -141,6 +141,8 @@ export function storeSuite(driver: string, open: () => Promise<Store>): void {
           'template_hits',
           'template_minutes',
           'templates',
+          'trace_spans',
+          'trace_spans_mv',
           'trace_summaries',
         ],
       );
@@ -205,6 +207,7 @@ export function storeSuite(driver: string, open: () => Promise<Store>): void {
       const logs = [log(traceId, 0)];
       // Merges would collapse the copies at any moment; stopped, the copies are surely there.
       await store.exec('SYSTEM STOP MERGES spans');
+      await store.exec('SYSTEM STOP MERGES trace_spans');
       await store.exec('SYSTEM STOP MERGES logs');
       try {
         await insertSpans(store, spans);
@@ -212,16 +215,18 @@ export function storeSuite(driver: string, open: () => Promise<Store>): void {
         await insertSpans(store, [spans[1]]);
         await insertLogs(store, logs);
         await insertLogs(store, logs);
-        const stored = await store.query<{ spans: string; logs: string }>(
+        const stored = await store.query<{ spans: string; packed: string; logs: string }>(
           `SELECT (SELECT count() FROM spans WHERE trace_id = {t:String}) AS spans,
+                  (SELECT count() FROM trace_spans WHERE trace_id = {t:String}) AS packed,
                   (SELECT count() FROM logs WHERE trace_id = {t:String}) AS logs`,
           { t: traceId },
         );
-        assert.deepEqual(stored, [{ spans: '5', logs: '2' }], 'the replays are stored');
+        assert.deepEqual(stored, [{ spans: '5', packed: '5', logs: '2' }], 'the replays are stored');
         assert.deepEqual(await getTraceSpans(store, traceId, { nowMs: NOW_MS }), spans);
         assert.deepEqual(await getTraceLogs(store, traceId, { nowMs: NOW_MS }), logs);
       } finally {
         await store.exec('SYSTEM START MERGES spans');
+        await store.exec('SYSTEM START MERGES trace_spans');
         await store.exec('SYSTEM START MERGES logs');
       }
     });
@@ -233,6 +238,7 @@ export function storeSuite(driver: string, open: () => Promise<Store>): void {
       spans[1] = { ...spans[1]!, startNs: spans[0]!.startNs };
       const inOrder = [spans[3]!, spans[2]!, spans[1]!, spans[0]!];
       await store.exec('SYSTEM STOP MERGES spans');
+      await store.exec('SYSTEM STOP MERGES trace_spans');
       try {
         await insertSpans(store, spans);
         await insertSpans(store, spans.slice(1));
@@ -242,6 +248,7 @@ export function storeSuite(driver: string, open: () => Promise<Store>): void {
         assert.deepEqual(await getTracesSpans(store, [traceId, newTraceId()], { nowMs: NOW_MS }), inOrder, 'several ids');
       } finally {
         await store.exec('SYSTEM START MERGES spans');
+        await store.exec('SYSTEM START MERGES trace_spans');
       }
     });
 

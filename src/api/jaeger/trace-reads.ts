@@ -21,7 +21,11 @@ export async function readTraceSpans(
   const cut = spans.length > MAX_ANSWER_SPANS;
   const kept = cut ? spans.slice(0, MAX_ANSWER_SPANS) : spans;
   const found = new Map<string, SpanRow[]>();
-  for (const span of kept) found.set(span.traceId, [...(found.get(span.traceId) ?? []), span]);
+  for (const span of kept) {
+    const rows = found.get(span.traceId);
+    if (rows === undefined) found.set(span.traceId, [span]);
+    else rows.push(span);
+  }
   const byTrace = new Map<string, SpanRow[]>();
   for (const traceId of traceIds) {
     const rows = found.get(traceId);

@@ -10,6 +10,7 @@ import { migration0007 } from './0007-log-time-delta.js';
 import { migration0008 } from './0008-log-body-words.js';
 import { migration0009 } from './0009-call-minutes.js';
 import { migration0010 } from './0010-span-links.js';
+import { migration0011 } from './0011-trace-spans.js';
 import type { Migration } from './migration.js';
 
 export const MIGRATIONS: readonly Migration[] = [
@@ -23,4 +24,5 @@ export const MIGRATIONS: readonly Migration[] = [
   migration0008,
   migration0009,
   migration0010,
+  migration0011,
 ];
