@@ -28,11 +28,11 @@ async function storedSpans(apiUrl: string): Promise<number> {
   return metricValue(await (await fetch(`${apiUrl}/metrics`)).text(), 'svc_writer_rows_written_total', { table: 'spans' });
 }
 
-/** The stored count once it reaches `wanted` or stops rising for 10 s. */
+/** The stored count once it reaches `wanted` or stops rising for 30 s (an insert behind a large merge may take that long). */
 async function settledStoredSpans(apiUrl: string, wanted: number): Promise<number> {
   let last = await storedSpans(apiUrl);
   let lastChangeMs = Date.now();
-  while (last < wanted && Date.now() - lastChangeMs < 10_000) {
+  while (last < wanted && Date.now() - lastChangeMs < 30_000) {
     await new Promise((resolve) => setTimeout(resolve, 250));
     const now = await storedSpans(apiUrl);
     if (now !== last) lastChangeMs = Date.now();
