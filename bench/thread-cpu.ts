@@ -1,7 +1,7 @@
 /**
  * CPU of each thread of a process from /proc/<pid>/task/<tid>/stat (utime + stime), grouped by
  * what the thread does. The embedded engine names its threads (MergeMutate runs merges, ThreadPool
- * runs query pipelines); svc names its writer's encoder thread; Node leaves every other thread
+ * runs query pipelines); svc names its writer's encoder thread and the bus's write and sync threads; Node leaves every other thread
  * "node": the main thread (its id is the process id), V8's helpers (concurrent marking, compiling)
  * and libuv's pool, where chDB runs each insert and query the main thread issued asynchronously.
  */
@@ -39,6 +39,7 @@ export function readThreadTicks(pid: number): ThreadTicks {
 export const THREAD_GROUPS = [
   'main thread',
   'writer encoder thread',
+  'bus I/O threads',
   'libuv pool + V8 helpers',
   'engine merges',
   'engine query pool',
@@ -52,6 +53,7 @@ function groupOf(pid: number, tid: number, name: string): ThreadGroup {
   // The --cpu-prof sampler's thread: the bench's cost, not svc's.
   if (name.startsWith('v8:Prof')) return 'V8 profiler (bench only)';
   if (name === 'svc-encoder') return 'writer encoder thread';
+  if (name === 'svc-bus-io') return 'bus I/O threads';
   if (name === 'node') return 'libuv pool + V8 helpers';
   if (name === 'MergeMutate') return 'engine merges';
   if (name === 'ThreadPool' || name.startsWith('QueryPipeline')) return 'engine query pool';

@@ -6,6 +6,7 @@ import { encodeExportResponse } from './partial-success.js';
 import type { DecodedExport, SignalCodec } from './codec.js';
 import { createGrpcAdmission, retryLaterStatus, unavailableWithRetryInfo } from './grpc-admission.js';
 import { BROKER_UNAVAILABLE_MESSAGE } from './refusal.js';
+import { widenConnectionWindows, widenStreamWindows } from './grpc-windows.js';
 import { MAX_OTLP_MESSAGE_BYTES } from './http-body.js';
 import type { InFlightBudget } from './in-flight-budget.js';
 import type { IngestMetrics } from './metrics.js';
@@ -33,9 +34,10 @@ export interface OtlpGrpcDeps {
 }
 
 /**
- * Streams one client connection may have open at once. Each holds at most HTTP/2's flow-control
- * window until admitted, so this bounds what a connection can make grpc-js buffer; exporters send a
- * few exports at a time (OTel JS: up to 30), and more wait on the client side.
+ * Streams one client connection may have open at once. Each holds at most its HTTP/2 flow-control
+ * window (1 MiB) until admitted, and all of a connection's streams together at most the connection
+ * window (4 MiB, grpc-windows.ts), which bounds what a connection can make grpc-js buffer; exporters
+ * send a few exports at a time (OTel JS: up to 30), and more wait on the client side.
  */
 const MAX_CONCURRENT_STREAMS = 64;
 
@@ -71,6 +73,7 @@ export function createOtlpGrpcServer(deps: OtlpGrpcDeps) {
     'grpc.max_concurrent_streams': MAX_CONCURRENT_STREAMS,
     interceptors: [admission.interceptor],
   });
+  widenStreamWindows(server);
 
   function handler(signal: 'traces' | 'logs'): grpc.handleUnaryCall<Buffer, Buffer> {
     return (call, callback) => {
@@ -122,9 +125,11 @@ export function createOtlpGrpcServer(deps: OtlpGrpcDeps) {
   return {
     async listen(host: string, port: number): Promise<number> {
       const target = host.includes(':') ? `[${host}]:${port}` : `${host}:${port}`;
-      return new Promise((resolve, reject) =>
-        server.bindAsync(target, grpc.ServerCredentials.createInsecure(), (error, boundPort) => (error ? reject(error) : resolve(boundPort))),
+      const boundPort = await new Promise<number>((resolve, reject) =>
+        server.bindAsync(target, grpc.ServerCredentials.createInsecure(), (error, port) => (error ? reject(error) : resolve(port))),
       );
+      widenConnectionWindows(server);
+      return boundPort;
     },
     /**
      * Stops accepting at once: the port closes and every connection is told to go away (HTTP/2

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import { AnswerRateLimit } from './answer-rate-limit.js';
 import { InFlightBudget, type InFlightLease, type Refusal } from './in-flight-budget.js';
 import { heldBytesFor, HELD_BYTES_PER_BODY_BYTE } from './in-flight-estimate.js';
 
@@ -142,4 +143,21 @@ test('held bytes: the body times the decode factor, plus the compressed bytes wh
   assert.equal(heldBytesFor(1000, 1000), 1000 * HELD_BYTES_PER_BODY_BYTE);
   assert.equal(heldBytesFor(100, 1000), 100 + 1000 * HELD_BYTES_PER_BODY_BYTE);
   assert.ok(HELD_BYTES_PER_BODY_BYTE >= 25, 'covers rows of tiny items (25-35x the wire size)');
+});
+
+test('with an answer-rate limit, exports past what is answered within the target are refused at once, and the limit follows the answers', async () => {
+  let nowMs = 0;
+  const limit = new AnswerRateLimit({ targetAnswerMs: 1_000, floorRequests: 2, windowMs: 1_000 });
+  const budget = new InFlightBudget({ maxInFlightRequests: 100, maxInFlightBytes: 1_000_000, maxWaitMs: 5000, answerRate: { limit, nowMs: () => nowMs } });
+  const cold = [await lease(budget, 10), await lease(budget, 10)];
+  assert.equal(await budget.acquire(10), 'in_flight_requests', 'cold: the floor of 2');
+  for (const each of cold) each.release();
+  // Ten answers within the last second: ten may be in flight.
+  for (let i = 0; i < 8; i++) (await lease(budget, 10)).release();
+  nowMs = 900;
+  const held: InFlightLease[] = [];
+  for (let i = 0; i < 10; i++) held.push(await lease(budget, 10));
+  assert.equal(await budget.acquire(10), 'in_flight_requests');
+  for (const each of held) each.release();
+  assert.deepEqual(budget.inFlight(), { requests: 0, bytes: 0 });
 });

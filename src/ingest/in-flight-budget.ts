@@ -10,11 +10,15 @@
  * until those in flight finish; only one waits at a time, so waiting cannot pile up.
  */
 
+import type { AnswerRateLimit } from './answer-rate-limit.js';
+
 export interface InFlightLimits {
   maxInFlightRequests: number;
   maxInFlightBytes: number;
   /** How long the one waiting export may wait for the others to finish before it is refused. */
   maxWaitMs: number;
+  /** Lowers the requests allowed in flight to what is answered within a target time (answer-rate-limit.ts). */
+  answerRate?: { limit: AnswerRateLimit; nowMs: () => number };
 }
 
 /** Why an export was refused; the label of the refusal counter (docs/ingest.md lists each, held by the docs drift test). */
@@ -85,8 +89,14 @@ export class InFlightBudget {
   private admissionRefusal(bytes: number): Refusal | null {
     if (this.closed) return 'stopping';
     if (this.requests === 0 && this.waiter === undefined) return null;
-    if (this.requests >= this.limits.maxInFlightRequests) return 'in_flight_requests';
+    if (this.requests >= this.requestLimit()) return 'in_flight_requests';
     return this.bytes + this.pendingGrowth() + bytes <= this.limits.maxInFlightBytes ? null : 'in_flight_bytes';
+  }
+
+  private requestLimit(): number {
+    const answerRate = this.limits.answerRate;
+    if (answerRate === undefined) return this.limits.maxInFlightRequests;
+    return Math.min(this.limits.maxInFlightRequests, answerRate.limit.limit(answerRate.nowMs()));
   }
 
   /** What the waiter is about to take: counted as held, so that new exports make way for it. */
@@ -130,6 +140,7 @@ export class InFlightBudget {
       release: () => {
         if (released) return;
         released = true;
+        this.limits.answerRate?.limit.answered(this.limits.answerRate.nowMs());
         this.requests -= 1;
         this.bytes -= held;
         this.wakeWaiter();

@@ -8,6 +8,7 @@ import { createAcceptor } from './accept.js';
 import type { SignalCodec } from './codec.js';
 import { createOtlpGrpcServer } from './grpc-server.js';
 import { createOtlpHttpServer } from './http-server.js';
+import { AnswerRateLimit } from './answer-rate-limit.js';
 import { InFlightBudget } from './in-flight-budget.js';
 import { createIngestMetrics, registerInFlightGauges } from './metrics.js';
 
@@ -31,6 +32,12 @@ const HTTP_FORCE_CLOSE_MS = 3_000;
 const IN_FLIGHT_WAIT_MS = 5_000;
 /** How long an export larger than the whole budget may wait for the others (in-flight-budget.ts). */
 const MAX_BUDGET_WAIT_MS = 5_000;
+/**
+ * Under a flood, exports in flight are held to what is answered within about a second (a fifth of
+ * the OTel SDKs' 10 s export timeout); the rest are refused at once, retryably. 16 are always
+ * allowed, and ingest.max_in_flight_requests stays the upper bound.
+ */
+const ANSWER_RATE_LIMIT = { targetAnswerMs: 1_000, floorRequests: 16, windowMs: 2_000 };
 
 export interface IngestDeps {
   bus: Bus;
@@ -52,6 +59,7 @@ export function createIngest(settings: IngestOptions, deps: IngestDeps): Ingest 
     maxInFlightRequests: settings.ingest.max_in_flight_requests,
     maxInFlightBytes: settings.ingest.max_in_flight_bytes,
     maxWaitMs: MAX_BUDGET_WAIT_MS,
+    answerRate: { limit: new AnswerRateLimit(ANSWER_RATE_LIMIT), nowMs: () => performance.now() },
   });
   registerInFlightGauges(deps.registry, () => budget.inFlight());
   const acceptor = createAcceptor({

@@ -9,10 +9,11 @@ import {
   type TopicSpec,
 } from '../../model/bus.js';
 import { partitionForKey } from '../../util/murmur2.js';
-import { nodeDiskFs, type DiskFs } from './disk-fs.js';
+import type { DiskFs } from './disk-fs.js';
 import { encodeRecordFrame, type PartitionNext } from './entry-codec.js';
 import { LogConsumer, type LogSource } from './log-consumer.js';
 import { copyOffsets, readOffsets, writeOffsets, type CommittedOffsets } from './offsets-file.js';
+import { createSegmentIo, type SegmentIo } from './segment-io.js';
 import { partitionKey, SegmentLog, type AppendFrame, type RecoveryReport, type Segment } from './segment-log.js';
 import { TailCache, type PositionedRecord } from './tail-cache.js';
 import { readTopics, writeTopics } from './topics-file.js';
@@ -30,7 +31,7 @@ export interface DiskBusOptions {
   onConsumerError?: (group: string, error: unknown) => void;
   /** How long commits wait to be written together to the offsets file. */
   offsetsFlushMs?: number;
-  /** The file system (node's; tests hand in one that fails chosen calls). */
+  /** The file system (default: node's, with the log's writes and syncs on the bus's I/O threads; tests hand in one that fails chosen calls). */
   fs?: DiskFs;
 }
 
@@ -84,8 +85,11 @@ export class DiskBus implements Bus {
     private readonly log: SegmentLog,
     offsets: CommittedOffsets,
     topics: TopicSpec[],
+    fs: DiskFs,
+    /** The I/O threads the bus started (none when handed a file system). */
+    private readonly io: SegmentIo | undefined,
   ) {
-    this.fs = options.fs ?? nodeDiskFs;
+    this.fs = fs;
     this.committed = offsets;
     this.persisted = copyOffsets(offsets);
     this.tail = new TailCache(options.maxTailBytes ?? DEFAULT_TAIL_BYTES);
@@ -109,9 +113,19 @@ export class DiskBus implements Bus {
     let bus: DiskBus | undefined;
     const partitionsNow = (): PartitionNext[] => bus?.partitionsNow() ?? [];
     const segmentBytes = options.segmentBytes ?? Math.min(DEFAULT_SEGMENT_BYTES, Math.floor(options.maxBytes / SEGMENTS_PER_BOUND));
-    const fs = options.fs ?? nodeDiskFs;
-    const log = await SegmentLog.open(fs, options.dir, segmentBytes, partitionsNow);
-    bus = new DiskBus(options, log, await readOffsets(fs, options.dir), await readTopics(fs, options.dir));
+    let fs = options.fs;
+    let io: SegmentIo | undefined;
+    if (fs === undefined) {
+      io = createSegmentIo();
+      fs = io.fs;
+    }
+    try {
+      const log = await SegmentLog.open(fs, options.dir, segmentBytes, partitionsNow);
+      bus = new DiskBus(options, log, await readOffsets(fs, options.dir), await readTopics(fs, options.dir), fs, io);
+    } catch (error) {
+      await io?.close();
+      throw error;
+    }
     return bus;
   }
 
@@ -223,6 +237,7 @@ export class DiskBus implements Bus {
     if (this.flushTimer !== undefined) clearTimeout(this.flushTimer);
     await this.flushOffsets();
     await this.log.close();
+    await this.io?.close();
   }
 
   private readonly source: LogSource = {

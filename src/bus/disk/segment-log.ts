@@ -34,20 +34,50 @@ export interface AppendFrame {
   record: BusRecord;
 }
 
+/** One append waiting to be written: its frames and who is told when they are durable. */
+interface PendingAppend {
+  frames: AppendFrame[];
+  bytes: number;
+  resolve: () => void;
+  reject: (error: unknown) => void;
+}
+
+/** A group written to the active segment whose fdatasync runs. */
+interface SyncingGroup {
+  appends: PendingAppend[];
+  bytes: number;
+  /** Settles with the sync's error, or undefined once the group is durable. */
+  synced: Promise<unknown>;
+}
+
+/**
+ * Most bytes one group commit writes: a flood's appends are cut into groups of about this size, so
+ * each sync (and the wait of the appends in it) stays short, and the next group is being written
+ * while this one syncs. An append larger than this is written alone.
+ */
+export const MAX_GROUP_BYTES = 4 * 1024 * 1024;
+
 /**
  * The append side of the embedded bus's log: segment files in one directory, one active segment
- * written with a group commit (every append waiting at once shares one write and one fdatasync),
- * rolled at `segmentBytes`, older segments deleted when the caller says they are no longer needed.
+ * written with a pipelined group commit, rolled at `segmentBytes`, older segments deleted when the
+ * caller says they are no longer needed. Appends waiting at once share one write and one fdatasync
+ * (a group, at most MAX_GROUP_BYTES); while one group's fdatasync runs, the next group is written
+ * behind it, and its sync starts once the one before it finished. Appends are acknowledged in
+ * order, each only once its own group's sync succeeded.
  *
- * Failures never cost an acknowledged record: a failed write or sync rejects the appends it
- * carried and cuts the active segment back to its durable bytes (again before the next write, if
- * the cut itself failed); a failed roll leaves the full segment as it is and is tried again before
- * the next write, which is refused (the caller answers retryably) while the roll keeps failing.
+ * Failures never cost an acknowledged record: a failed write or sync rejects the appends of its
+ * group, of the group written behind it and of every append still queued (nothing after a
+ * failure is acknowledged, and every offset they took is given back), and cuts the active segment
+ * back to its durable bytes (again before the next write, if the cut itself failed); a failed
+ * roll leaves the full segment as it is and is tried again before the next write, which is
+ * refused (the caller answers retryably) while the roll keeps failing.
  */
 export class SegmentLog {
   private active!: DiskFile;
   private writer: Promise<void> | undefined;
-  private queued: { frames: AppendFrame[]; waiters: { resolve: () => void; reject: (error: unknown) => void }[] } | undefined;
+  private queued: PendingAppend[] = [];
+  /** Resolved by the next append: the pipeline waits on it beside a running sync. */
+  private appended: { promise: Promise<void>; resolve: () => void } | undefined;
   private closed = false;
   /** Set when a failed write may have left bytes past the active segment's durable end. */
   private tailDirty = false;
@@ -122,7 +152,7 @@ export class SegmentLog {
 
   /** Global position after the last durable frame. */
   get endPosition(): number {
-    const last = this.segments[this.segments.length - 1];
+    const last = this.activeSegment;
     return last.base + last.bytes;
   }
 
@@ -143,10 +173,11 @@ export class SegmentLog {
    */
   append(frames: AppendFrame[], partitionsNow: () => PartitionNext[]): Promise<void> {
     if (this.closed) return Promise.reject(new Error('bus closed'));
-    this.queued ??= { frames: [], waiters: [] };
-    const queued = this.queued;
-    for (const frame of frames) queued.frames.push(frame);
-    const done = new Promise<void>((resolve, reject) => queued.waiters.push({ resolve, reject }));
+    let bytes = 0;
+    for (const frame of frames) bytes += frame.bytes;
+    const done = new Promise<void>((resolve, reject) => this.queued.push({ frames, bytes, resolve, reject }));
+    this.appended?.resolve();
+    this.appended = undefined;
     this.kick(partitionsNow);
     return done;
   }
@@ -158,7 +189,7 @@ export class SegmentLog {
       .then(() => this.writeQueued(partitionsNow))
       .finally(() => {
         this.writer = undefined;
-        if (this.queued !== undefined) this.kick(partitionsNow);
+        if (this.queued.length > 0) this.kick(partitionsNow);
       });
   }
 
@@ -221,52 +252,141 @@ export class SegmentLog {
     return low;
   }
 
+  /**
+   * The pipeline: takes a group, writes it behind the group whose sync runs, then waits for that
+   * sync (acknowledging its group, or refusing everything after a failure) and starts its own.
+   */
   private async writeQueued(partitionsNow: () => PartitionNext[]): Promise<void> {
-    while (this.queued !== undefined) {
-      const { frames, waiters } = this.queued;
-      this.queued = undefined;
-      try {
-        await this.readyForWrite(partitionsNow);
-      } catch (error) {
-        this.refuse(frames, waiters, error);
+    let syncing: SyncingGroup | undefined;
+    for (;;) {
+      if (this.queued.length === 0) {
+        if (syncing === undefined) break;
+        // Whichever comes first: an append to write behind the sync, or the sync's end.
+        await Promise.race([syncing.synced, this.nextAppend()]);
+        if (this.queued.length > 0) continue;
+        await this.settle(syncing);
+        syncing = undefined;
         continue;
       }
-      const segment = this.activeSegment;
-      const durableBytes = segment.bytes;
-      try {
-        const buffers: Buffer[] = [];
-        let bytes = 0;
-        for (const frame of frames) {
-          for (const buffer of frame.buffers) buffers.push(buffer);
-          bytes += frame.bytes;
+      // A repair or a roll needs the file quiet: the group in sync first.
+      if (syncing !== undefined && (this.tailDirty || this.activeSegment.bytes + syncing.bytes >= this.segmentBytes)) {
+        const ok = await this.settle(syncing);
+        syncing = undefined;
+        if (!ok) continue;
+      }
+      const appends = this.takeGroup();
+      if (syncing === undefined) {
+        try {
+          await this.readyForWrite(partitionsNow);
+        } catch (error) {
+          this.refuseFrom(appends, error);
+          continue;
         }
-        await writeAll(this.active, Buffer.concat(buffers, bytes), durableBytes);
-        await this.active.datasync();
-        segment.bytes = durableBytes + bytes;
+      }
+      const position = this.activeSegment.bytes + (syncing?.bytes ?? 0);
+      const buffers: Buffer[] = [];
+      let bytes = 0;
+      for (const append of appends) {
+        for (const frame of append.frames) for (const buffer of frame.buffers) buffers.push(buffer);
+        bytes += append.bytes;
+      }
+      let writeError: { error: unknown } | undefined;
+      try {
+        await writeAll(this.active, Buffer.concat(buffers, bytes), position);
       } catch (error) {
+        writeError = { error };
+      }
+      if (syncing !== undefined) {
+        // Bytes written behind a group that did not become durable are cut with it; settle()
+        // refused the queue, this group is refused here.
+        const ok = await this.settle(syncing, appends);
+        syncing = undefined;
+        if (!ok) continue;
+      }
+      if (writeError !== undefined) {
         // Whatever part of the write reached the file was never acknowledged: cut it, so the log
         // stays whole frames. If the cut fails too, it is made again before the next write.
         this.tailDirty = true;
         await this.cutToDurable().catch(() => undefined);
-        this.refuse(frames, waiters, error);
+        this.refuseFrom(appends, writeError.error);
         continue;
       }
-      for (const frame of frames) raise(segment.maxOffsets, frame.key, frame.record.offset);
-      this.onDurable(frames, segment.base + segment.bytes);
-      for (const waiter of waiters) waiter.resolve();
-      // Rolled now, so a full segment is deletable without waiting for the next append; a roll
-      // that fails here is tried again before that append (readyForWrite), never undone by cutting.
-      await this.rollWhenFull(partitionsNow).catch(() => undefined);
+      syncing = {
+        appends,
+        bytes,
+        synced: this.active.datasync().then(
+          () => undefined,
+          (error: unknown) => error ?? new Error('fdatasync failed'),
+        ),
+      };
     }
+    // Rolled now, so a full segment is deletable without waiting for the next append; a roll
+    // that fails here is tried again before that append (readyForWrite), never undone by cutting.
+    await this.rollWhenFull(partitionsNow).catch(() => undefined);
   }
 
-  private refuse(frames: AppendFrame[], waiters: { reject: (error: unknown) => void }[], error: unknown): void {
-    this.onRefused(frames);
-    for (const waiter of waiters) waiter.reject(error);
+  private nextAppend(): Promise<void> {
+    if (this.appended === undefined) {
+      let resolve!: () => void;
+      const promise = new Promise<void>((done) => (resolve = done));
+      this.appended = { promise, resolve };
+    }
+    return this.appended.promise;
   }
 
+  /** Queued appends of the next group, oldest first, at most MAX_GROUP_BYTES (one at least). */
+  private takeGroup(): PendingAppend[] {
+    let count = 0;
+    let bytes = 0;
+    for (const append of this.queued) {
+      if (count > 0 && bytes + append.bytes > MAX_GROUP_BYTES) break;
+      bytes += append.bytes;
+      count += 1;
+    }
+    return this.queued.splice(0, count);
+  }
+
+  /**
+   * Waits for the group's sync: acknowledges it, or refuses it, `behind` (written after it) and
+   * every queued append. True when the group is durable.
+   */
+  private async settle(group: SyncingGroup, behind: PendingAppend[] = []): Promise<boolean> {
+    const error = await group.synced;
+    const segment = this.activeSegment;
+    if (error !== undefined) {
+      this.tailDirty = true;
+      await this.cutToDurable().catch(() => undefined);
+      this.refuseFrom([...group.appends, ...behind], error);
+      return false;
+    }
+    segment.bytes += group.bytes;
+    const frames: AppendFrame[] = [];
+    for (const append of group.appends) {
+      for (const frame of append.frames) {
+        raise(segment.maxOffsets, frame.key, frame.record.offset);
+        frames.push(frame);
+      }
+    }
+    this.onDurable(frames, segment.base + segment.bytes);
+    for (const append of group.appends) append.resolve();
+    return true;
+  }
+
+  /**
+   * Refuses `appends` and every append still queued: none of them is acknowledged, and their
+   * offsets are given back newest first, so partition ends count only durable records.
+   */
+  private refuseFrom(appends: PendingAppend[], error: unknown): void {
+    const refused = [...appends, ...this.queued.splice(0)];
+    for (const append of [...refused].reverse()) this.onRefused(append.frames);
+    for (const append of refused) append.reject(error);
+  }
+
+  /** The segment appended to: the log always holds one (open() makes it). */
   private get activeSegment(): Segment {
-    return this.segments[this.segments.length - 1];
+    const segment = this.segments.at(-1);
+    if (segment === undefined) throw new Error('the embedded bus log has no segment');
+    return segment;
   }
 
   /** Repairs what an earlier failure left (bytes past the durable end, a full segment not rolled); throws while it cannot. */

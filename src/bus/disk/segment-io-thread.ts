@@ -1,0 +1,35 @@
+/**
+ * A thread of the embedded bus's file I/O (see segment-io.ts): writes a whole buffer at a position,
+ * or fdatasyncs a file, synchronously on this thread, and answers with the bytes written or the
+ * error's code and message. Named, so that `top -H` and the CPU benchmark tell it apart.
+ */
+import { fdatasyncSync, writeSync } from 'node:fs';
+import { parentPort } from 'node:worker_threads';
+import { nameThisThread } from '../../util/thread-name.js';
+
+nameThisThread('svc-bus-io');
+
+export type SegmentIoRequest = { seq: number; op: 'write'; fd: number; bytes: Uint8Array; position: number } | { seq: number; op: 'datasync'; fd: number };
+
+export interface SegmentIoReply {
+  seq: number;
+  bytesWritten: number;
+  error?: { code: string | undefined; message: string };
+}
+
+parentPort!.on('message', (request: SegmentIoRequest) => {
+  let bytesWritten = 0;
+  try {
+    if (request.op === 'write') {
+      while (bytesWritten < request.bytes.length) {
+        bytesWritten += writeSync(request.fd, request.bytes, bytesWritten, request.bytes.length - bytesWritten, request.position + bytesWritten);
+      }
+    } else {
+      fdatasyncSync(request.fd);
+    }
+    parentPort!.postMessage({ seq: request.seq, bytesWritten } satisfies SegmentIoReply);
+  } catch (error) {
+    const { code, message } = error as NodeJS.ErrnoException;
+    parentPort!.postMessage({ seq: request.seq, bytesWritten, error: { code, message } } satisfies SegmentIoReply);
+  }
+});
