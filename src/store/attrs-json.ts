@@ -7,7 +7,8 @@
 
 import type { AttrPair, SpanEvent, SpanLink } from '../model/signals.js';
 
-interface StoredLink {
+/** A span link as stored (and packed in trace_spans). */
+export interface StoredLink {
   trace_id: string;
   span_id: string;
   trace_state: string;
@@ -15,7 +16,8 @@ interface StoredLink {
   dropped_attrs: number;
 }
 
-interface StoredEvent {
+/** A span event as stored (and packed in trace_spans). */
+export interface StoredEvent {
   ts_ns: string;
   name: string;
   attrs: AttrPair[];

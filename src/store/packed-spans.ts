@@ -4,20 +4,7 @@
  */
 
 import type { AttrPair, SpanKind, SpanRow, SpanStatus } from '../model/signals.js';
-
-interface PackedEvent {
-  ts_ns: string;
-  name: string;
-  attrs: AttrPair[];
-}
-
-interface PackedLink {
-  trace_id: string;
-  span_id: string;
-  trace_state: string;
-  attrs: AttrPair[];
-  dropped_attrs: number;
-}
+import type { StoredEvent, StoredLink } from './attrs-json.js';
 
 /** The packed array's slots, in the migration's order. */
 export type PackedSpan = [
@@ -32,10 +19,10 @@ export type PackedSpan = [
   endNs: string,
   attrs: AttrPair[],
   resource: AttrPair[],
-  events: PackedEvent[],
+  events: StoredEvent[],
   scopeName: string,
   scopeVersion: string,
-  links: PackedLink[] | null,
+  links: StoredLink[] | null,
 ];
 
 /** Parses one packed text. */
