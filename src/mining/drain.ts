@@ -3,7 +3,7 @@
  * (at most PREFIX_LEVELS) tokens, then a leaf holding clusters compared by positional similarity.
  */
 import { WILDCARD, isPinnedToken } from './masking.js';
-import { coreLength, isLabel, isLabelTail, remarksNest } from './optional-tail.js';
+import { coreLength, isLabelTail, remarksNest } from './optional-tail.js';
 import { overflowTemplateId, templateId } from './template-id.js';
 import { differsInFirstWordOnly, fitsButFirst } from './first-word.js';
 import { introducesName } from './name-introducer.js';
@@ -13,6 +13,7 @@ import { skeletonShape } from './token-shape.js';
 import { MAX_LENGTH_DIFFERENCE, elasticFits, elasticShape } from './elastic.js';
 import { ValueWords } from './value-words.js';
 import { isHttpMethod } from './http-method.js';
+import { isListLabel, isListValue } from './list-field.js';
 
 /** Contract limits: tree depth 4 (root, length, two token levels), 100 children per node. */
 export const TREE_DEPTH = 4;
@@ -144,6 +145,8 @@ export function similarity(
   }
   let equal = 0;
   let equalValues = 0;
+  // Positions where both hold differing values of a list field (list-field.ts): no evidence either way.
+  let listValues = 0;
   let fits = true;
   // A labelled tail (optional-tail.ts) varies at once, word by word or in length.
   const labelled = isLabelTail(line, core);
@@ -159,6 +162,12 @@ export function similarity(
       if (isPinnedToken(t) || isPinnedToken(l)) return -1;
       // `blk_<*>` stands for `blk_<*>` and `blk_x`, like a wildcard does for any token.
       if (fitsPattern(t, l)) continue;
+      // The values of a list's fields (list-field.ts) vary and weigh neither way: a line differing
+      // there still fits, so it keeps its own event's template rather than one that took it all.
+      if (isListValue(line, i) && isListValue(template, i)) {
+        listValues++;
+        continue;
+      }
       // Tokens carrying a masked part (`user=<*>` against `user=`) differ in a value, not a word;
       // where either token is a compound name, the position holds names (`gamma` against
       // `alpha,beta`, `report` against `sync_ledger`), which vary, unless the word is a part of the
@@ -194,7 +203,7 @@ export function similarity(
   // both have. Values equal in both (`<*>,` against `<*>,`) are no evidence of one event, since every
   // line of that layout has them: with them counted, a long shared tail of fields (`, client: <*>,
   // server: <*>, request: "<*>"`) made lines of distinct events similar enough to merge.
-  const wordPositions = positions - equalValues;
+  const wordPositions = positions - equalValues - listValues;
   return wordPositions === 0 ? 0 : (equal - equalValues) / wordPositions;
 }
 
@@ -710,16 +719,6 @@ function besideArrow(template: readonly string[], line: readonly string[], i: nu
 
 function isArrow(token: string): boolean {
   return token === '->' || token === '=>' || token === '-->';
-}
-
-/**
- * Whether tokens[i] labels a field of a list (`, client: <*>, server: <*>`): a label after a token
- * ending in `,`. Every line of a layout carries the list's labels, so like values both have they
- * are no evidence of one event.
- */
-function isListLabel(tokens: readonly string[], i: number): boolean {
-  const before = tokens[i - 1];
-  return before !== undefined && before.charCodeAt(before.length - 1) === 44 && isLabel(tokens[i]!);
 }
 
 /** Template text of a cluster. */
