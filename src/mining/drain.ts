@@ -14,6 +14,7 @@ import { MAX_LENGTH_DIFFERENCE, elasticFits, elasticShape } from './elastic.js';
 import { ValueWords } from './value-words.js';
 import { isHttpMethod } from './http-method.js';
 import { isListLabel, isListValue } from './list-field.js';
+import { isProgramName } from './program-name.js';
 
 /** Contract limits: tree depth 4 (root, length, two token levels), 100 children per node. */
 export const TREE_DEPTH = 4;
@@ -254,7 +255,7 @@ export class DrainTree {
     for (let d = 0; d < levels; d++) {
       const parent = node;
       const before = parent.children.size;
-      node = childFor(parent, treeKey(tokens[d]));
+      node = childFor(parent, d === 0 ? firstKey(tokens, core) : treeKey(tokens[d]!));
       if (parent.children.size !== before) this.touch(lengthNode);
     }
     if (node.leaf === null) node.leaf = { clusters: [], version: 0, forms: null };
@@ -288,7 +289,7 @@ export class DrainTree {
     if (this.prefixLevels === 1 && core > 0) {
       // Its own first-word leaf first; then templates whose first word is a variable, or a
       // sibling's template that differs from the line in the first word only (first-word.ts).
-      const own = lengthNode.children.get(treeKey(tokens[0]!));
+      const own = lengthNode.children.get(firstKey(tokens, core));
       const ownLeaf = own === undefined ? null : own.leaf;
       if (ownLeaf !== null) {
         const match = this.bestMatch(ownLeaf, tokens);
@@ -330,7 +331,7 @@ export class DrainTree {
   private joinOtherLength(tokens: readonly string[]): { cluster: Cluster; leaf: Leaf } | null {
     const n = tokens.length;
     if (n === 0) return null;
-    const key = treeKey(tokens[0]!);
+    const key = firstKey(tokens, coreLength(tokens));
     let best: { cluster: Cluster; leaf: Leaf; lengthNode: TreeNode; shape: readonly string[] } | null = null;
     let bestDistance = MAX_LENGTH_DIFFERENCE + 1;
     // Templates are keyed by their core's length, which a trailing remark or tail leaves shorter.
@@ -548,6 +549,22 @@ function detach(s: string): string {
  */
 function treeKey(token: string): string {
   return token !== WILDCARD && (token.includes(WILDCARD) || isNameLike(token)) ? WILDCARD : token;
+}
+
+/**
+ * The key of a line's first tree level: its first token's, or, after a program's name
+ * (program-name.ts), the name's with the next token's.
+ */
+/**
+ * Tokens a line needs for its program's name to key with the next word: in a shorter one
+ * (`status: stopped -> READY`, `registered: <*> as: <*>`) the word after a label is as often its
+ * value.
+ */
+const MIN_PROGRAM_LINE_TOKENS = 5;
+
+function firstKey(tokens: readonly string[], core: number): string {
+  const first = tokens[0]!;
+  return core >= MIN_PROGRAM_LINE_TOKENS && isProgramName(first) ? `${first} ${treeKey(tokens[1]!)}` : treeKey(first);
 }
 
 function sameTokens(a: readonly string[], b: readonly string[]): boolean {

@@ -31,7 +31,7 @@ const REAL_FLOORS: Record<string, Floors> = {
   cassandra: { ga: 0.896, pa: 0.842, fga: 0.865, fta: 0.612 },
   celery: { ga: 0.955, pa: 0.622, fga: 0.799, fta: 0.593 },
   chrony: { ga: 0.864, pa: 0.76, fga: 0.755, fta: 0.6 },
-  coredns: { ga: 0.767, pa: 0.618, fga: 0.522, fta: 0.318 },
+  coredns: { ga: 0.768, pa: 0.618, fga: 0.529, fta: 0.318 },
   dnsmasq: { ga: 0.885, pa: 0.426, fga: 0.786, fta: 0.592 },
   'engine-io': { ga: 0.875, pa: 0.784, fga: 0.85, fta: 0.758 },
   etcd: { ga: 0.958, pa: 0.633, fga: 0.94, fta: 0.678 },
@@ -50,14 +50,14 @@ const REAL_FLOORS: Record<string, Floors> = {
   'pingora-core': { ga: 0.92, pa: 0.852, fga: 0.799, fta: 0.584 },
   postgresql: { ga: 0.886, pa: 0.845, fga: 0.744, fta: 0.61 },
   prometheus: { ga: 0.857, pa: 0.541, fga: 0.798, fta: 0.566 },
-  raft: { ga: 0.755, pa: 0.578, fga: 0.627, fta: 0.457 },
+  raft: { ga: 0.911, pa: 0.637, fga: 0.678, fta: 0.471 },
   redis: { ga: 0.985, pa: 0.564, fga: 0.97, fta: 0.792 },
   scrapy: { ga: 0.938, pa: 0.539, fga: 0.752, fta: 0.412 },
   squid: { ga: 0.874, pa: 0.733, fga: 0.867, fta: 0.549 },
   tomcat: { ga: 0.993, pa: 0.834, fga: 0.984, fta: 0.683 },
   tornado: { ga: 0.855, pa: 0.743, fga: 0.784, fta: 0.574 },
 };
-// Measured mean ga 0.8945 pa 0.7085 fga 0.8106 fta 0.5809
+// Measured mean ga 0.8996 pa 0.7104 fga 0.8126 fta 0.5813
 const LOGHUB_FLOORS: Record<string, Floors> = {
   Apache: { ga: 0.995, pa: 0.995, fga: 0.995, fta: 0.995 },
   BGL: { ga: 0.983, pa: 0.853, fga: 0.944, fta: 0.52 },
