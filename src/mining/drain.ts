@@ -15,6 +15,7 @@ import { ValueWords } from './value-words.js';
 import { isHttpMethod } from './http-method.js';
 import { isListLabel, isListValue } from './list-field.js';
 import { isProgramName } from './program-name.js';
+import { isVerbObject } from './verb-object.js';
 
 /** Contract limits: tree depth 4 (root, length, two token levels), 100 children per node. */
 export const TREE_DEPTH = 4;
@@ -188,6 +189,7 @@ export function similarity(
         !(i > 0 && template[i - 1] === line[i - 1] && introducesName(line[i - 1], t, l)) &&
         !besideArrow(template, line, i) &&
         !(isHttpMethod(t) && isHttpMethod(l)) &&
+        !(i === 1 && template[0] === line[0] && template[2] === line[2] && isVerbObject(line[0]!, t!, l!, line[2], compared)) &&
         !(values !== null && compared > 3 && (values.has(t) || values.has(l)))
       )
         return -1;
