@@ -3,7 +3,7 @@
  * (at most PREFIX_LEVELS) tokens, then a leaf holding clusters compared by positional similarity.
  */
 import { WILDCARD, isPinnedToken } from './masking.js';
-import { coreLength, isLabelTail, remarksNest } from './optional-tail.js';
+import { MIN_LABEL_CORE_TOKENS, coreLength, isLabelTail, remarksNest } from './optional-tail.js';
 import { overflowTemplateId, templateId } from './template-id.js';
 import { differsInFirstWordOnly, fitsButFirst } from './first-word.js';
 import { introducesName } from './name-introducer.js';
@@ -150,6 +150,11 @@ export function similarity(
   // Positions where both hold differing values of a list field (list-field.ts): no evidence either way.
   let listValues = 0;
   let fits = true;
+  // Whether the core fits: beside a core that fits, of more than MIN_LABEL_CORE_TOKENS tokens, a
+  // labelled tail's words may all differ from the template's (an error's texts of one length:
+  // `failed: Address already in use`, `failed: too many open files`); beside a core of four, the
+  // text is as often the message itself (`MASTER <-> REPLICA sync: Finished with success`).
+  let coreFits = true;
   // A labelled tail (optional-tail.ts) varies at once, word by word or in length.
   const labelled = isLabelTail(line, core);
   for (let i = 0; i < compared; i++) {
@@ -179,7 +184,7 @@ export function similarity(
       // (value-slot.ts); so does a word beside an arrow (`stopped -> READY`).
       if (
         !allowWordChange &&
-        !(labelled && i >= core && fits) &&
+        !(labelled && i >= core && coreFits && core > MIN_LABEL_CORE_TOKENS) &&
         !t.includes(WILDCARD) &&
         !l.includes(WILDCARD) &&
         !((isNameLike(t) || isNameLike(l)) && !partOfCompound(t, l)) &&
@@ -194,6 +199,7 @@ export function similarity(
       )
         return -1;
       fits = false;
+      if (i < core) coreFits = false;
     }
   }
   // A labelled tail varies at once only beside a core that fits: with a value differing too, two

@@ -26,7 +26,7 @@ interface Floors {
 
 const REAL_FLOORS: Record<string, Floors> = {
   activemq: { ga: 0.88, pa: 0.823, fga: 0.788, fta: 0.519 },
-  'actix-server': { ga: 0.928, pa: 0.932, fga: 0.758, fta: 0.722 },
+  'actix-server': { ga: 0.947, pa: 0.94, fga: 0.809, fta: 0.772 },
   caddy: { ga: 0.981, pa: 0.87, fga: 0.922, fta: 0.654 },
   cassandra: { ga: 0.896, pa: 0.842, fga: 0.865, fta: 0.612 },
   celery: { ga: 0.955, pa: 0.622, fga: 0.799, fta: 0.593 },
@@ -38,7 +38,7 @@ const REAL_FLOORS: Record<string, Floors> = {
   express: { ga: 0.995, pa: 0.939, fga: 0.995, fta: 0.895 },
   gunicorn: { ga: 0.937, pa: 0.79, fga: 0.87, fta: 0.724 },
   haproxy: { ga: 0.933, pa: 0.759, fga: 0.813, fta: 0.437 },
-  'hickory-server': { ga: 0.85, pa: 0.555, fga: 0.783, fta: 0.443 },
+  'hickory-server': { ga: 0.867, pa: 0.561, fga: 0.806, fta: 0.463 },
   ioredis: { ga: 0.899, pa: 0.815, fga: 0.771, fta: 0.628 },
   jetty: { ga: 0.821, pa: 0.335, fga: 0.704, fta: 0.331 },
   'kafka-clients': { ga: 0.801, pa: 0.396, fga: 0.837, fta: 0.175 },
@@ -47,17 +47,17 @@ const REAL_FLOORS: Record<string, Floors> = {
   nats: { ga: 0.903, pa: 0.693, fga: 0.775, fta: 0.529 },
   nginx: { ga: 0.765, pa: 0.498, fga: 0.626, fta: 0.411 },
   openvpn: { ga: 0.941, pa: 0.824, fga: 0.831, fta: 0.58 },
-  'pingora-core': { ga: 0.92, pa: 0.852, fga: 0.799, fta: 0.584 },
-  postgresql: { ga: 0.886, pa: 0.845, fga: 0.744, fta: 0.61 },
+  'pingora-core': { ga: 0.922, pa: 0.855, fga: 0.811, fta: 0.595 },
+  postgresql: { ga: 0.888, pa: 0.848, fga: 0.752, fta: 0.619 },
   prometheus: { ga: 0.857, pa: 0.541, fga: 0.798, fta: 0.566 },
   raft: { ga: 0.911, pa: 0.637, fga: 0.678, fta: 0.471 },
   redis: { ga: 0.985, pa: 0.564, fga: 0.97, fta: 0.792 },
-  scrapy: { ga: 0.938, pa: 0.539, fga: 0.752, fta: 0.412 },
+  scrapy: { ga: 0.94, pa: 0.539, fga: 0.765, fta: 0.414 },
   squid: { ga: 0.874, pa: 0.733, fga: 0.867, fta: 0.549 },
   tomcat: { ga: 0.993, pa: 0.834, fga: 0.984, fta: 0.683 },
   tornado: { ga: 0.855, pa: 0.743, fga: 0.784, fta: 0.574 },
 };
-// Measured mean ga 0.9084 pa 0.7136 fga 0.8132 fta 0.5819
+// Measured mean ga 0.9098 pa 0.7143 fga 0.8167 fta 0.5848
 const LOGHUB_FLOORS: Record<string, Floors> = {
   Apache: { ga: 0.995, pa: 0.995, fga: 0.995, fta: 0.995 },
   BGL: { ga: 0.983, pa: 0.853, fga: 0.944, fta: 0.52 },
