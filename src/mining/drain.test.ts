@@ -215,3 +215,15 @@ test('the labels of a list of fields are no evidence of one event, as the values
   // A label that does not follow a comma is a word of the message.
   assert.equal(similarity(['a', 'x', 'client:', '<*>'], ['b', 'y', 'client:', '<*>'], true), 1 / 3);
 });
+
+test("an error's texts of one length after a label join beside a core of more than four tokens, however many of their words differ", () => {
+  const tree = new DrainTree('svc', opts);
+  const a = tree.add(toks('binding socket as MPTCP failed: Address already in use'), '').cluster;
+  const b = tree.add(toks('binding socket as MPTCP failed: too many open files'), '').cluster;
+  assert.equal(a, b);
+  assert.equal(templateText(a), 'binding socket as MPTCP failed: <*>');
+  // Beside a core of four tokens the text is as often the message itself.
+  const c = tree.add(toks('MASTER <-> REPLICA sync: Finished with success'), '').cluster;
+  const d = tree.add(toks('MASTER <-> REPLICA sync: Partial resynchronization refused'), '').cluster;
+  assert.notEqual(c, d);
+});

@@ -3,7 +3,7 @@
  * (at most PREFIX_LEVELS) tokens, then a leaf holding clusters compared by positional similarity.
  */
 import { WILDCARD, isPinnedToken } from './masking.js';
-import { coreLength, isLabel, isLabelTail, remarksNest } from './optional-tail.js';
+import { MIN_LABEL_CORE_TOKENS, coreLength, isLabelTail, remarksNest } from './optional-tail.js';
 import { overflowTemplateId, templateId } from './template-id.js';
 import { differsInFirstWordOnly, fitsButFirst } from './first-word.js';
 import { introducesName } from './name-introducer.js';
@@ -13,6 +13,9 @@ import { skeletonShape } from './token-shape.js';
 import { MAX_LENGTH_DIFFERENCE, elasticFits, elasticShape } from './elastic.js';
 import { ValueWords } from './value-words.js';
 import { isHttpMethod } from './http-method.js';
+import { isListLabel, isListValue } from './list-field.js';
+import { isProgramName } from './program-name.js';
+import { isVerbObject } from './verb-object.js';
 
 /** Contract limits: tree depth 4 (root, length, two token levels), 100 children per node. */
 export const TREE_DEPTH = 4;
@@ -144,7 +147,14 @@ export function similarity(
   }
   let equal = 0;
   let equalValues = 0;
+  // Positions where both hold differing values of a list field (list-field.ts): no evidence either way.
+  let listValues = 0;
   let fits = true;
+  // Whether the core fits: beside a core that fits, of more than MIN_LABEL_CORE_TOKENS tokens, a
+  // labelled tail's words may all differ from the template's (an error's texts of one length:
+  // `failed: Address already in use`, `failed: too many open files`); beside a core of four, the
+  // text is as often the message itself (`MASTER <-> REPLICA sync: Finished with success`).
+  let coreFits = true;
   // A labelled tail (optional-tail.ts) varies at once, word by word or in length.
   const labelled = isLabelTail(line, core);
   for (let i = 0; i < compared; i++) {
@@ -159,6 +169,12 @@ export function similarity(
       if (isPinnedToken(t) || isPinnedToken(l)) return -1;
       // `blk_<*>` stands for `blk_<*>` and `blk_x`, like a wildcard does for any token.
       if (fitsPattern(t, l)) continue;
+      // The values of a list's fields (list-field.ts) vary and weigh neither way: a line differing
+      // there still fits, so it keeps its own event's template rather than one that took it all.
+      if (isListValue(line, i) && isListValue(template, i)) {
+        listValues++;
+        continue;
+      }
       // Tokens carrying a masked part (`user=<*>` against `user=`) differ in a value, not a word;
       // where either token is a compound name, the position holds names (`gamma` against
       // `alpha,beta`, `report` against `sync_ledger`), which vary, unless the word is a part of the
@@ -168,7 +184,7 @@ export function similarity(
       // (value-slot.ts); so does a word beside an arrow (`stopped -> READY`).
       if (
         !allowWordChange &&
-        !(labelled && i >= core && fits) &&
+        !(labelled && i >= core && coreFits && core > MIN_LABEL_CORE_TOKENS) &&
         !t.includes(WILDCARD) &&
         !l.includes(WILDCARD) &&
         !((isNameLike(t) || isNameLike(l)) && !partOfCompound(t, l)) &&
@@ -178,10 +194,12 @@ export function similarity(
         !(i > 0 && template[i - 1] === line[i - 1] && introducesName(line[i - 1], t, l)) &&
         !besideArrow(template, line, i) &&
         !(isHttpMethod(t) && isHttpMethod(l)) &&
+        !(i === 1 && template[0] === line[0] && template[2] === line[2] && isVerbObject(line[0]!, t!, l!, line[2], compared)) &&
         !(values !== null && compared > 3 && (values.has(t) || values.has(l)))
       )
         return -1;
       fits = false;
+      if (i < core) coreFits = false;
     }
   }
   // A labelled tail varies at once only beside a core that fits: with a value differing too, two
@@ -194,7 +212,7 @@ export function similarity(
   // both have. Values equal in both (`<*>,` against `<*>,`) are no evidence of one event, since every
   // line of that layout has them: with them counted, a long shared tail of fields (`, client: <*>,
   // server: <*>, request: "<*>"`) made lines of distinct events similar enough to merge.
-  const wordPositions = positions - equalValues;
+  const wordPositions = positions - equalValues - listValues;
   return wordPositions === 0 ? 0 : (equal - equalValues) / wordPositions;
 }
 
@@ -245,7 +263,7 @@ export class DrainTree {
     for (let d = 0; d < levels; d++) {
       const parent = node;
       const before = parent.children.size;
-      node = childFor(parent, treeKey(tokens[d]));
+      node = childFor(parent, d === 0 ? firstKey(tokens, core) : treeKey(tokens[d]!));
       if (parent.children.size !== before) this.touch(lengthNode);
     }
     if (node.leaf === null) node.leaf = { clusters: [], version: 0, forms: null };
@@ -279,7 +297,7 @@ export class DrainTree {
     if (this.prefixLevels === 1 && core > 0) {
       // Its own first-word leaf first; then templates whose first word is a variable, or a
       // sibling's template that differs from the line in the first word only (first-word.ts).
-      const own = lengthNode.children.get(treeKey(tokens[0]!));
+      const own = lengthNode.children.get(firstKey(tokens, core));
       const ownLeaf = own === undefined ? null : own.leaf;
       if (ownLeaf !== null) {
         const match = this.bestMatch(ownLeaf, tokens);
@@ -321,7 +339,7 @@ export class DrainTree {
   private joinOtherLength(tokens: readonly string[]): { cluster: Cluster; leaf: Leaf } | null {
     const n = tokens.length;
     if (n === 0) return null;
-    const key = treeKey(tokens[0]!);
+    const key = firstKey(tokens, coreLength(tokens));
     let best: { cluster: Cluster; leaf: Leaf; lengthNode: TreeNode; shape: readonly string[] } | null = null;
     let bestDistance = MAX_LENGTH_DIFFERENCE + 1;
     // Templates are keyed by their core's length, which a trailing remark or tail leaves shorter.
@@ -541,6 +559,22 @@ function treeKey(token: string): string {
   return token !== WILDCARD && (token.includes(WILDCARD) || isNameLike(token)) ? WILDCARD : token;
 }
 
+/**
+ * The key of a line's first tree level: its first token's, or, after a program's name
+ * (program-name.ts), the name's with the next token's.
+ */
+/**
+ * Tokens a line needs for its program's name to key with the next word: in a shorter one
+ * (`status: stopped -> READY`, `registered: <*> as: <*>`) the word after a label is as often its
+ * value.
+ */
+const MIN_PROGRAM_LINE_TOKENS = 5;
+
+function firstKey(tokens: readonly string[], core: number): string {
+  const first = tokens[0]!;
+  return core >= MIN_PROGRAM_LINE_TOKENS && isProgramName(first) ? `${first} ${treeKey(tokens[1]!)}` : treeKey(first);
+}
+
 function sameTokens(a: readonly string[], b: readonly string[]): boolean {
   if (a === b) return true;
   if (a.length !== b.length) return false;
@@ -710,16 +744,6 @@ function besideArrow(template: readonly string[], line: readonly string[], i: nu
 
 function isArrow(token: string): boolean {
   return token === '->' || token === '=>' || token === '-->';
-}
-
-/**
- * Whether tokens[i] labels a field of a list (`, client: <*>, server: <*>`): a label after a token
- * ending in `,`. Every line of a layout carries the list's labels, so like values both have they
- * are no evidence of one event.
- */
-function isListLabel(tokens: readonly string[], i: number): boolean {
-  const before = tokens[i - 1];
-  return before !== undefined && before.charCodeAt(before.length - 1) === 44 && isLabel(tokens[i]!);
 }
 
 /** Template text of a cluster. */
