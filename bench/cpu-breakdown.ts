@@ -58,6 +58,9 @@ function print(b: Breakdown): void {
   console.log(
     `cpu breakdown [${b.label}]: ${micros(b.figures.cpuSecs)} µs of CPU per stored item over all threads, the profiler's own thread aside (${b.figures.storedItems} items stored, ${Math.round(b.figures.spansPerSec)} spans/s + ${Math.round(b.figures.logsPerSec)} logs/s accepted, ${b.figures.lost} lost); load average ${b.figures.loadAverage.map((l) => l.toFixed(2)).join(' ')}`,
   );
+  console.log(
+    `  peak RSS of the process tree: anonymous ${b.figures.maxAnonMiB.toFixed(0)} MiB, file-backed ${b.figures.maxFileMiB.toFixed(0)} MiB; ${b.figures.retries} retry-later answers`,
+  );
   for (const [group, secs] of b.figures.threadCpuSecs) console.log(`  ${group.padEnd(28)} ${micros(secs).padStart(6)} µs/item`);
   const background = [...b.figures.backgroundCpuSecs].sort((x, y) => y[1] - x[1]).filter(([, secs]) => secs > 0);
   console.log(`  engine background by thread name: ${background.map(([name, secs]) => `${name} ${micros(secs)}`).join(', ')}`);

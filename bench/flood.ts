@@ -3,7 +3,7 @@
  * (800 OTLP/HTTP, 200 OTLP/gRPC, each on a connection of its own) sending 1,000-span exports one
  * at a time for 30 s, each honouring Retry-After / RetryInfo and giving an export up after 10 s,
  * as OTel exporters do. Prints the answer time (p50/p99) of accepted exports and of all answers,
- * the refused and given-up counts, the peak RSS of svc's process tree split anonymous /
+ * the refused and given-up counts (svc's refusals by reason), the peak RSS of svc's process tree split anonymous /
  * file-backed, and whether every acknowledged trace was stored: the writer's span rows against the
  * acknowledged spans, and a sample of acknowledged traces read back whole through the API.
  *   SVC_BENCH_FLOOD_SECS       seconds of flood (default 30)
@@ -14,6 +14,7 @@ import os from 'node:os';
 import { startAllInOne, tempDataDir } from '../src/testing/all-in-one.js';
 import { metricValue } from '../src/testing/http.js';
 import { quantile, runFlood, treeRss, type TreeRss } from '../src/testing/flood-load.js';
+import { RETRY_REASONS } from '../src/ingest/refusal.js';
 
 const GIB = 2 ** 30;
 const SAMPLED_TRACES = 200;
@@ -59,6 +60,12 @@ function sampleOf<T>(values: T[], count: number): T[] {
   return Array.from({ length: count }, (_, i) => values[Math.floor(i * step)]).filter((value): value is T => value !== undefined);
 }
 
+/** svc's own count of retry-later answers, by reason (both transports). */
+async function refusalsByReason(apiUrl: string): Promise<string> {
+  const text = await (await fetch(`${apiUrl}/metrics`)).text();
+  return RETRY_REASONS.map((reason) => `${reason} ${metricValue(text, 'svc_ingest_backpressure_total', { reason })}`).join(', ');
+}
+
 const ms = (value: number) => `${Math.round(value)} ms`;
 const gib = (bytes: number) => `${(bytes / GIB).toFixed(2)} GiB`;
 
@@ -98,6 +105,7 @@ export async function main(): Promise<void> {
     console.log(
       `flood: exports accepted ${accepted.length}, refused ${count('refused')} (retry after ${result.retryDelaysSecs.join(', ')} s), given up at 10 s ${count('timeout')}, failed ${count('error')}`,
     );
+    console.log(`flood: refusals by reason: ${await refusalsByReason(svc.apiUrl)}`);
     console.log(`flood: accepted spans/s ${Math.round(result.acceptedSpans / seconds)}`);
     console.log(`flood: answer of accepted exports p50 ${ms(quantile(accepted, 0.5))}, p99 ${ms(quantile(accepted, 0.99))}, max ${ms(quantile(accepted, 1))}`);
     console.log(`flood: answer of all exports p50 ${ms(quantile(all, 0.5))}, p99 ${ms(quantile(all, 0.99))}`);

@@ -16,6 +16,8 @@ import { encodeLogsData } from '../src/otlp/encode-logs.js';
 import { encodeTracesData } from '../src/otlp/encode-traces.js';
 import { startAllInOne, tempDataDir } from '../src/testing/all-in-one.js';
 import { metricValue } from '../src/testing/http.js';
+import { treeRss } from '../src/testing/flood-load.js';
+import { RETRY_REASONS } from '../src/ingest/refusal.js';
 import { startThreadCpuSampler, type ThreadGroup } from './thread-cpu.js';
 
 // The SDK's BatchSpanProcessor exports up to 512 items per request; many exporters in flight, as
@@ -100,6 +102,11 @@ export interface IngestBenchFigures {
   logsPerSec: number;
   lost: number;
   rssMiB: number;
+  /** Peak anonymous and file-backed resident MiB of the process tree during the run. */
+  maxAnonMiB: number;
+  maxFileMiB: number;
+  /** Exports answered retry-later (the bench's clients retry them). */
+  retries: number;
   storedItems: number;
   cpuSecs: number;
   /** CPU seconds per thread group from the load's start until everything was stored. */
@@ -133,6 +140,9 @@ export async function main(_args: readonly string[] = [], options: IngestBenchOp
   const deadlineMs = Date.now() + seconds * 1000;
   const startedMs = Date.now();
   let maxRssMiB = 0;
+  // Peaks of the process tree's anonymous and file-backed (mapped files, shared memory) resident memory.
+  let maxAnonMiB = 0;
+  let maxFileMiB = 0;
   const rssSampler = setInterval(() => {
     readFile(`/proc/${svc.process.pid}/status`, 'utf8')
       .then((status) => {
@@ -140,6 +150,9 @@ export async function main(_args: readonly string[] = [], options: IngestBenchOp
         maxRssMiB = Math.max(maxRssMiB, kib / 1024);
       })
       .catch(() => undefined);
+    const tree = treeRss(svc.process.pid!);
+    maxAnonMiB = Math.max(maxAnonMiB, tree.anonBytes / 2 ** 20);
+    maxFileMiB = Math.max(maxFileMiB, tree.fileBytes / 2 ** 20);
   }, 500);
 
   async function client(path: string, build: (nowNs: bigint, sequence: number) => Buffer, items: number, onAccepted: () => void): Promise<void> {
@@ -227,6 +240,9 @@ export async function main(_args: readonly string[] = [], options: IngestBenchOp
     logsPerSec: acceptedLogs / elapsedSecs,
     lost,
     rssMiB,
+    maxAnonMiB,
+    maxFileMiB,
+    retries,
     storedItems,
     cpuSecs,
     threadCpuSecs,
@@ -247,16 +263,14 @@ export async function main(_args: readonly string[] = [], options: IngestBenchOp
   );
   const perThread = [...threadCpuSecs].map(([group, secs]) => `${group} ${((secs * 1e6) / Math.max(1, storedItems)).toFixed(1)}`).join(', ');
   console.log(`ingest e2e CPU by thread, µs per item stored: ${perThread}`);
-  const refusals = ['in_flight_requests', 'in_flight_bytes', 'bus_full', 'stopping']
-    .map((reason) => `${reason} ${metricValue(metrics, 'svc_ingest_backpressure_total', { reason })}`)
-    .join(', ');
+  const refusals = RETRY_REASONS.map((reason) => `${reason} ${metricValue(metrics, 'svc_ingest_backpressure_total', { reason })}`).join(', ');
   console.log(`ingest e2e retry-later answers by reason: ${refusals}; bus log at end ${(metricValue(metrics, 'svc_bus_log_bytes') / 2 ** 20).toFixed(0)} MiB`);
   const mib = (name: string) => (metricValue(metrics, name) / 2 ** 20).toFixed(0);
   console.log(
     `ingest e2e memory at end: JS heap ${mib('nodejs_heap_size_used_bytes')} MiB used of ${mib('nodejs_heap_size_total_bytes')} MiB, external ${mib('nodejs_external_memory_bytes')} MiB`,
   );
   console.log(
-    `ingest e2e RSS at end: ${rssMiB.toFixed(0)} MiB, at most ${maxRssMiB.toFixed(0)} MiB during the run; load average ${os
+    `ingest e2e RSS at end: ${rssMiB.toFixed(0)} MiB, at most ${maxRssMiB.toFixed(0)} MiB during the run (process tree at most: anonymous ${maxAnonMiB.toFixed(0)} MiB, file-backed ${maxFileMiB.toFixed(0)} MiB); load average ${os
       .loadavg()
       .map((load) => load.toFixed(2))
       .join(' ')}`,

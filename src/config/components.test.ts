@@ -72,7 +72,7 @@ test('an ignored section keeps its defaults when its values are bad, and its val
 test('the [ingest] section is read by the components that run ingest, and ignored (defaults kept) by the others', () => {
   const env = files.env('[ingest]\nmax_in_flight_requests = 8\nmax_in_flight_bytes = 8388608', SPLIT_REQUIRED);
   for (const component of ['ingest', 'all-in-one'] as const) {
-    assert.deepEqual(loadSettings(component, env).ingest, { max_in_flight_requests: 8, max_in_flight_bytes: 8388608 }, component);
+    assert.deepEqual(loadSettings(component, env).ingest, { max_in_flight_requests: 8, max_in_flight_bytes: 8388608, max_memory_bytes: 1073741824 }, component);
   }
   const bad = files.env('[ingest]\nmax_in_flight_bytes = 5', SPLIT_REQUIRED);
   assert.equal(loadSettings('writer', bad).ingest.max_in_flight_bytes, 268435456);

@@ -25,7 +25,7 @@ const ALL_IN_ONE_DEFAULTS: Settings = {
   },
   clickhouse: { url: '', database: 'svc' },
   embedded: { data_dir: './svc-data', bus_max_bytes: 1073741824 },
-  ingest: { max_in_flight_requests: 256, max_in_flight_bytes: 268435456 },
+  ingest: { max_in_flight_requests: 256, max_in_flight_bytes: 268435456, max_memory_bytes: 1073741824 },
   writer: { max_rows: 10000, max_age_ms: 1000, metrics_addr: '0.0.0.0:9100' },
   assembler: {
     gap_ms: 10000,

@@ -40,6 +40,7 @@ bus_max_bytes = 2147483648
 [ingest]
 max_in_flight_requests = 32
 max_in_flight_bytes = 67108864
+max_memory_bytes = 0
 
 [writer]
 max_rows = 500
@@ -102,7 +103,7 @@ test('values from the file alone', () => {
   assert.deepEqual(s.clickhouse, { url: 'http://ch:8123', database: 'obs_1' });
   assert.equal(s.embedded.data_dir, '/var/lib/svc');
   assert.equal(s.embedded.bus_max_bytes, 2147483648);
-  assert.deepEqual(s.ingest, { max_in_flight_requests: 32, max_in_flight_bytes: 67108864 });
+  assert.deepEqual(s.ingest, { max_in_flight_requests: 32, max_in_flight_bytes: 67108864, max_memory_bytes: 0 });
   assert.deepEqual(s.writer, { max_rows: 500, max_age_ms: 250, metrics_addr: '127.0.0.1:9101' });
   assert.equal(s.thresholds.slow_trace_factor, 3);
   assert.equal(s.thresholds.new_op_presence, 0.2);
@@ -141,6 +142,7 @@ const overrides: { name: string; value: string; read: (s: ReturnType<typeof load
   { name: 'SVC__EMBEDDED__BUS_MAX_BYTES', value: '33554432', read: (s) => s.embedded.bus_max_bytes, expected: 33554432 },
   { name: 'SVC__INGEST__MAX_IN_FLIGHT_REQUESTS', value: '4', read: (s) => s.ingest.max_in_flight_requests, expected: 4 },
   { name: 'SVC__INGEST__MAX_IN_FLIGHT_BYTES', value: '1048576', read: (s) => s.ingest.max_in_flight_bytes, expected: 1048576 },
+  { name: 'SVC__INGEST__MAX_MEMORY_BYTES', value: '536870912', read: (s) => s.ingest.max_memory_bytes, expected: 536870912 },
 ];
 
 for (const { name, value, read, expected } of overrides) {

@@ -31,6 +31,8 @@ export interface IngestSettings {
   max_in_flight_requests: number;
   /** Request bytes plus the estimated decoded rows not yet acknowledged by the bus. */
   max_in_flight_bytes: number;
+  /** Anonymous resident bytes of the process above which new exports are refused; 0 turns it off. */
+  max_memory_bytes: number;
 }
 
 export interface WriterSettings {

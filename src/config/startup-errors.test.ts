@@ -86,6 +86,11 @@ const cases: Case[] = [
     message: 'ingest.max_in_flight_bytes must be at least 1048576',
     component: 'ingest',
   },
+  {
+    name: 'memory bound too small',
+    env: { SVC__INGEST__MAX_MEMORY_BYTES: '1048576' },
+    message: 'ingest.max_memory_bytes must be 0 (off) or at least 67108864',
+  },
   { name: 'flush 0', env: { SVC__LOGMINER__FLUSH_MS: '0' }, message: 'logminer.flush_ms must be a positive integer' },
   { name: 'writer rows 0', env: { SVC__WRITER__MAX_ROWS: '0' }, message: 'writer.max_rows must be a positive integer' },
   { name: 'assembler gap -1', env: { SVC__ASSEMBLER__GAP_MS: '-1' }, message: 'assembler.gap_ms must be a positive integer' },

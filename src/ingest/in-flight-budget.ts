@@ -11,6 +11,7 @@
  */
 
 import type { AnswerRateLimit } from './answer-rate-limit.js';
+import type { MemoryGate } from './memory-gate.js';
 
 export interface InFlightLimits {
   maxInFlightRequests: number;
@@ -19,10 +20,12 @@ export interface InFlightLimits {
   maxWaitMs: number;
   /** Lowers the requests allowed in flight to what is answered within a target time (answer-rate-limit.ts). */
   answerRate?: { limit: AnswerRateLimit; nowMs: () => number };
+  /** Refuses new exports while the process's memory is above its bound (memory-gate.ts). */
+  memory?: Pick<MemoryGate, 'refuses'>;
 }
 
 /** Why an export was refused; the label of the refusal counter (docs/ingest.md lists each, held by the docs drift test). */
-export const REFUSALS = ['in_flight_requests', 'in_flight_bytes', 'stopping'] as const;
+export const REFUSALS = ['in_flight_requests', 'in_flight_bytes', 'memory', 'stopping'] as const;
 export type Refusal = (typeof REFUSALS)[number];
 
 export interface InFlightLease {
@@ -88,6 +91,13 @@ export class InFlightBudget {
 
   private admissionRefusal(bytes: number): Refusal | null {
     if (this.closed) return 'stopping';
+    const bound = this.boundRefusal(bytes);
+    if (bound !== null) return bound;
+    // Asked last: an export the gate lets through while memory is high is one actually admitted.
+    return this.limits.memory?.refuses() === true ? 'memory' : null;
+  }
+
+  private boundRefusal(bytes: number): Refusal | null {
     if (this.requests === 0 && this.waiter === undefined) return null;
     if (this.requests >= this.requestLimit()) return 'in_flight_requests';
     return this.bytes + this.pendingGrowth() + bytes <= this.limits.maxInFlightBytes ? null : 'in_flight_bytes';

@@ -10,6 +10,8 @@ import { createOtlpGrpcServer } from './grpc-server.js';
 import { createOtlpHttpServer } from './http-server.js';
 import { AnswerRateLimit } from './answer-rate-limit.js';
 import { InFlightBudget } from './in-flight-budget.js';
+import { readAnonRssBytes } from './anon-rss.js';
+import { MemoryGate } from './memory-gate.js';
 import { createIngestMetrics, registerInFlightGauges } from './metrics.js';
 
 export interface IngestOptions {
@@ -38,6 +40,11 @@ const MAX_BUDGET_WAIT_MS = 5_000;
  * allowed, and ingest.max_in_flight_requests stays the upper bound.
  */
 const ANSWER_RATE_LIMIT = { targetAnswerMs: 1_000, floorRequests: 16, windowMs: 2_000 };
+/**
+ * Memory is read at most every 50 ms (a /proc read, ~20 us); while it is above
+ * ingest.max_memory_bytes, one export a second is still admitted.
+ */
+const MEMORY_GATE = { checkEveryMs: 50, admitEveryMs: 1_000 };
 
 export interface IngestDeps {
   bus: Bus;
@@ -60,6 +67,16 @@ export function createIngest(settings: IngestOptions, deps: IngestDeps): Ingest 
     maxInFlightBytes: settings.ingest.max_in_flight_bytes,
     maxWaitMs: MAX_BUDGET_WAIT_MS,
     answerRate: { limit: new AnswerRateLimit(ANSWER_RATE_LIMIT), nowMs: () => performance.now() },
+    ...(settings.ingest.max_memory_bytes > 0
+      ? {
+          memory: new MemoryGate({
+            ...MEMORY_GATE,
+            maxBytes: settings.ingest.max_memory_bytes,
+            readAnonBytes: readAnonRssBytes,
+            nowMs: () => performance.now(),
+          }),
+        }
+      : {}),
   });
   registerInFlightGauges(deps.registry, () => budget.inFlight());
   const acceptor = createAcceptor({

@@ -6,7 +6,7 @@ export interface IngestMetrics {
   rejected: Counter<'transport' | 'reason'>;
   droppedItems: Counter<'reason'>;
   acceptedItems: Counter<'signal'>;
-  /** Exports answered "retry later" for back-pressure; `reason` is a Refusal or `bus_full`. */
+  /** Exports answered "retry later" for back-pressure; `reason` is a Refusal (memory among them) or `bus_full`. */
   busy: Counter<'transport' | 'reason'>;
   exportSeconds: Histogram<'signal'>;
 }
@@ -31,7 +31,7 @@ export function createIngestMetrics(registry: Registry): IngestMetrics {
     acceptedItems: new Counter({ name: 'svc_ingest_accepted_items_total', help: 'Spans and logs accepted', labelNames: ['signal'], registers }),
     busy: new Counter({
       name: 'svc_ingest_backpressure_total',
-      help: 'Exports answered retry-later (HTTP 503 + Retry-After, gRPC UNAVAILABLE + RetryInfo): in-flight bounds reached, bus full, or stopping',
+      help: 'Exports answered retry-later (HTTP 503 + Retry-After, gRPC UNAVAILABLE + RetryInfo): in-flight bounds reached, memory above its bound, bus full, or stopping',
       labelNames: ['transport', 'reason'],
       registers,
     }),

@@ -1,6 +1,6 @@
 import { REFUSALS, type Refusal } from './in-flight-budget.js';
 
-/** Why an export is answered "retry later": a bound of the in-flight budget, a full bus, or a stop. */
+/** Why an export is answered "retry later": a bound of the in-flight budget, memory, a full bus, or a stop. */
 export type RetryReason = Refusal | 'bus_full';
 
 /** Every `reason` label of svc_ingest_backpressure_total. */
@@ -15,5 +15,6 @@ export const BROKER_UNAVAILABLE_MESSAGE = 'the message broker is unavailable, re
 export function retryMessage(reason: RetryReason): string {
   if (reason === 'stopping') return 'ingest is stopping, retry later';
   if (reason === 'bus_full') return 'the bus is full, retry later';
+  if (reason === 'memory') return 'svc is short of memory, retry later';
   return 'ingest is at capacity, retry later';
 }

@@ -80,3 +80,85 @@ test('close gives up on a store that stays down after the grace period, rejectin
   await batcher.close(30);
   await assert.rejects(pending, /store down/);
 });
+
+test('rows piled up behind a running insert go in inserts of at most max_rows rows, oldest first, each add resolved with its own insert', async () => {
+  const inserts: string[][] = [];
+  let releaseFirst!: () => void;
+  const firstHeld = new Promise<void>((resolve) => (releaseFirst = resolve));
+  const sink: SignalSink = {
+    format: 'JSONCompactEachRow',
+    async writeSpans(payload) {
+      inserts.push(
+        payload
+          .toString()
+          .split('\n')
+          .filter((name) => name !== ''),
+      );
+      if (inserts.length === 1) await firstHeld;
+    },
+    async writeLogs() {},
+  };
+  const batcher = new Batcher(sink, options({ maxRows: 3, maxAgeMs: 60_000 }));
+  const resolved: string[] = [];
+  const track = (name: string, stored: Promise<void>) => stored.then(() => resolved.push(name));
+  const first = track('a', batcher.add(spans('a1', 'a2', 'a3')));
+  // The store is busy with a1..a3: these pile up, 8 rows in all.
+  const piled = [
+    track('b', batcher.add(spans('b1', 'b2'))),
+    track('c', batcher.add(spans('c1'))),
+    track('d', batcher.add(spans('d1', 'd2'))),
+    track('e', batcher.add(spans('e1', 'e2', 'e3'))),
+  ];
+  assert.equal(batcher.bufferedRows, 8);
+  releaseFirst();
+  await Promise.all([first, ...piled]);
+  assert.deepEqual(inserts, [
+    ['a1', 'a2', 'a3'],
+    ['b1', 'b2', 'c1'],
+    ['d1', 'd2'],
+    ['e1', 'e2', 'e3'],
+  ]);
+  assert.deepEqual(resolved, ['a', 'b', 'c', 'd', 'e']);
+  assert.equal(batcher.bufferedRows, 0);
+});
+
+test('one add larger than max_rows is inserted whole, alone', async () => {
+  const { sink, inserts } = recordingSink();
+  const batcher = new Batcher(sink, options({ maxRows: 2, maxAgeMs: 60_000 }));
+  const adds = [batcher.add(spans('a', 'b', 'c', 'd')), batcher.add(spans('e'))];
+  await batcher.close();
+  await Promise.all(adds);
+  assert.deepEqual(inserts, [['a', 'b', 'c', 'd'], ['e']]);
+});
+
+test('span and log rows are capped each at max_rows in one insert', async () => {
+  const spanInserts: number[] = [];
+  const logInserts: number[] = [];
+  let releaseFirst!: () => void;
+  const firstHeld = new Promise<void>((resolve) => (releaseFirst = resolve));
+  const lines = (payload: Buffer) => payload.toString().split('\n').length - 1;
+  const sink: SignalSink = {
+    format: 'JSONCompactEachRow',
+    async writeSpans(payload) {
+      spanInserts.push(lines(payload));
+      if (spanInserts.length === 1) await firstHeld;
+    },
+    async writeLogs(payload) {
+      logInserts.push(lines(payload));
+    },
+  };
+  const both = (spanRows: number, logRows: number): EncodedRows => ({
+    spans: Buffer.from('s\n'.repeat(spanRows)),
+    spanRows,
+    logs: Buffer.from('l\n'.repeat(logRows)),
+    logRows,
+  });
+  const batcher = new Batcher(sink, options({ maxRows: 4, maxAgeMs: 60_000 }));
+  const adds = [batcher.add(both(4, 0)), batcher.add(both(2, 3)), batcher.add(both(2, 1)), batcher.add(both(0, 2))];
+  releaseFirst();
+  // The last add (2 rows) is below max_rows and would wait max_age_ms: close stores it now.
+  await batcher.close();
+  await Promise.all(adds);
+  assert.deepEqual(spanInserts, [4, 4]);
+  assert.deepEqual(logInserts, [4, 2]);
+});

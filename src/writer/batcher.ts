@@ -22,13 +22,19 @@ export interface EncodedRows {
   logRows: number;
 }
 
-interface Pending {
-  spanChunks: Uint8Array[];
+/** One add()'s rows, waiting to be inserted. */
+interface Added {
+  rows: EncodedRows;
+  addedAtMs: number;
+  resolve: () => void;
+  reject: (error: unknown) => void;
+}
+
+/** The adds of one insert. */
+interface Batch {
+  adds: Added[];
   spanRows: number;
-  logChunks: Uint8Array[];
   logRows: number;
-  waiters: { resolve: () => void; reject: (error: unknown) => void }[];
-  firstAtMs: number;
 }
 
 export interface BatcherOptions {
@@ -46,9 +52,18 @@ export interface BatcherOptions {
  * row is `maxAgeMs` old. Each add() resolves once its rows are stored, which is when the bus may
  * commit them. A failed insert is retried with the same rows until it succeeds or the batcher
  * closes, so nothing acknowledged is lost.
+ *
+ * Rows added while an insert runs wait for the next one. When the writer is behind (catching up
+ * from the bus, or the store slow), many bus batches arrive meanwhile; each insert still takes at
+ * most `maxRows` rows per table, the oldest adds first, instead of one insert of everything
+ * waiting: a 90k-row insert holds its concatenated copy and makes the store build blocks of that
+ * size, both large holders of memory, for no gain in throughput.
  */
 export class Batcher {
-  private pending: Pending = emptyPending();
+  /** Adds not yet taken by an insert, oldest first. */
+  private queue: Added[] = [];
+  private queuedSpanRows = 0;
+  private queuedLogRows = 0;
   private flushing: Promise<void> | undefined;
   private timer: NodeJS.Timeout | undefined;
   /** Set by close(): past it a failing insert gives up (its rows stay uncommitted on the bus). */
@@ -60,21 +75,14 @@ export class Batcher {
   ) {}
 
   get bufferedRows(): number {
-    return this.pending.spanRows + this.pending.logRows;
+    return this.queuedSpanRows + this.queuedLogRows;
   }
 
   add(rows: EncodedRows): Promise<void> {
     if (rows.spanRows === 0 && rows.logRows === 0) return Promise.resolve();
-    if (this.bufferedRows === 0) this.pending.firstAtMs = this.options.nowMs();
-    if (rows.spanRows > 0) {
-      this.pending.spanChunks.push(rows.spans);
-      this.pending.spanRows += rows.spanRows;
-    }
-    if (rows.logRows > 0) {
-      this.pending.logChunks.push(rows.logs);
-      this.pending.logRows += rows.logRows;
-    }
-    const stored = new Promise<void>((resolve, reject) => this.pending.waiters.push({ resolve, reject }));
+    const stored = new Promise<void>((resolve, reject) => this.queue.push({ rows, addedAtMs: this.options.nowMs(), resolve, reject }));
+    this.queuedSpanRows += rows.spanRows;
+    this.queuedLogRows += rows.logRows;
     if (this.bufferedRows >= this.options.maxRows) this.kick();
     else this.arm();
     return stored;
@@ -91,8 +99,9 @@ export class Batcher {
   }
 
   private arm(): void {
-    if (this.timer !== undefined || this.flushing !== undefined) return;
-    const waitMs = Math.max(0, this.pending.firstAtMs + this.options.maxAgeMs - this.options.nowMs());
+    const oldest = this.queue[0];
+    if (this.timer !== undefined || this.flushing !== undefined || oldest === undefined) return;
+    const waitMs = Math.max(0, oldest.addedAtMs + this.options.maxAgeMs - this.options.nowMs());
     this.timer = setTimeout(() => {
       this.timer = undefined;
       this.kick();
@@ -105,8 +114,7 @@ export class Batcher {
       clearTimeout(this.timer);
       this.timer = undefined;
     }
-    const batch = this.pending;
-    this.pending = emptyPending();
+    const batch = this.take();
     this.flushing = this.store(batch).finally(() => {
       this.flushing = undefined;
       if (this.bufferedRows >= this.options.maxRows) this.kick();
@@ -114,12 +122,30 @@ export class Batcher {
     });
   }
 
-  private async store(batch: Pending): Promise<void> {
+  /** The oldest adds, up to maxRows rows per table (at least one add, however large). */
+  private take(): Batch {
+    const batch: Batch = { adds: [], spanRows: 0, logRows: 0 };
+    const maxRows = this.options.maxRows;
+    for (const added of this.queue) {
+      const fits = batch.spanRows + added.rows.spanRows <= maxRows && batch.logRows + added.rows.logRows <= maxRows;
+      if (batch.adds.length > 0 && !fits) break;
+      batch.adds.push(added);
+      batch.spanRows += added.rows.spanRows;
+      batch.logRows += added.rows.logRows;
+    }
+    this.queue = this.queue.slice(batch.adds.length);
+    this.queuedSpanRows -= batch.spanRows;
+    this.queuedLogRows -= batch.logRows;
+    return batch;
+  }
+
+  private async store(batch: Batch): Promise<void> {
     const startedMs = this.options.nowMs();
-    const spans = Buffer.concat(batch.spanChunks);
-    const logs = Buffer.concat(batch.logChunks);
-    batch.spanChunks = [];
-    batch.logChunks = [];
+    const spans = Buffer.concat(batch.adds.filter((added) => added.rows.spanRows > 0).map((added) => added.rows.spans));
+    const logs = Buffer.concat(batch.adds.filter((added) => added.rows.logRows > 0).map((added) => added.rows.logs));
+    // The concatenations are what the insert needs; the adds' own buffers may go now.
+    const waiters = batch.adds.map(({ resolve, reject }) => ({ resolve, reject }));
+    batch.adds = [];
     try {
       await retryWithBackoff(
         async () => {
@@ -136,14 +162,10 @@ export class Batcher {
         },
       );
     } catch (error) {
-      for (const waiter of batch.waiters) waiter.reject(error);
+      for (const waiter of waiters) waiter.reject(error);
       return;
     }
     this.options.onFlushed(batch.spanRows, batch.logRows, (this.options.nowMs() - startedMs) / 1000);
-    for (const waiter of batch.waiters) waiter.resolve();
+    for (const waiter of waiters) waiter.resolve();
   }
-}
-
-function emptyPending(): Pending {
-  return { spanChunks: [], spanRows: 0, logChunks: [], logRows: 0, waiters: [], firstAtMs: 0 };
 }
