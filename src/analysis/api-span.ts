@@ -1,3 +1,4 @@
+import { withoutMarks } from '../model/attr-marks.js';
 import type { SpanRow } from '../model/signals.js';
 import type { ApiSpan } from './types.js';
 
@@ -18,9 +19,9 @@ export function toApiSpan(span: SpanRow, childrenNs: bigint): ApiSpan {
     duration_ns: durationNs,
     status: span.status,
     status_message: span.statusMessage,
-    attrs: span.attrs,
-    resource: span.resource,
-    events: span.events.map((event) => ({ ts_ns: event.tsNs, name: event.name, attrs: event.attrs })),
+    attrs: withoutMarks(span.attrs),
+    resource: withoutMarks(span.resource),
+    events: span.events.map((event) => ({ ts_ns: event.tsNs, name: event.name, attrs: withoutMarks(event.attrs) })),
     self_ns: selfNs > 0n ? selfNs : 0n,
   };
 }

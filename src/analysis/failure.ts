@@ -4,7 +4,7 @@
  * Its message is the status message, else the exception message, else the first ERROR log's body,
  * else the literal `error`.
  */
-import type { AttrValue, LogRow, SpanRow } from '../model/signals.js';
+import type { AttrPair, LogRow, SpanRow } from '../model/signals.js';
 
 /** OpenTelemetry's severity numbers: 17..20 are ERROR, 21..24 FATAL. */
 export const SEVERITY_ERROR_MIN = 17;
@@ -73,7 +73,7 @@ function firstException(span: SpanRow): { message?: string; type?: string } | un
   };
 }
 
-function firstType(events: readonly { attrs: [string, AttrValue][] }[]): string | undefined {
+function firstType(events: readonly { attrs: AttrPair[] }[]): string | undefined {
   for (const event of events) {
     const type = attrText(event.attrs, 'exception.type');
     if (type !== undefined) return type;
@@ -82,7 +82,7 @@ function firstType(events: readonly { attrs: [string, AttrValue][] }[]): string 
 }
 
 /** An attribute as text: strings as themselves, other scalars stringified; '' counts as absent. */
-function attrText(attrs: readonly [string, AttrValue][], key: string): string | undefined {
+function attrText(attrs: readonly AttrPair[], key: string): string | undefined {
   for (const [k, v] of attrs) {
     if (k !== key) continue;
     if (v === null || v === '') return undefined;

@@ -12,7 +12,8 @@ const DB_NAME_KEYS = ['db.namespace', 'db.name'] as const;
 
 /** The callee's name, or '' when the span says nothing about it. */
 export function peerOf(span: SpanRow): string {
-  const attrs = new Map<string, AttrValue>(span.attrs);
+  const attrs = new Map<string, AttrValue>();
+  for (const [key, value] of span.attrs) attrs.set(key, value);
   const declared = text(attrs.get('peer.service'));
   if (declared !== '') return declared;
   const dbSystem = text(attrs.get('db.system.name')) || text(attrs.get('db.system'));

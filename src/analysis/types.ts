@@ -3,7 +3,8 @@
  * a story goes to the API, the store and the stories topic without renaming; every `*_ns` value is a
  * bigint because Unix nanoseconds exceed 2^53 and must stay exact end to end.
  */
-import type { AttrPair, SpanKind, SpanStatus } from '../model/signals.js';
+import type { PlainAttrPair } from '../model/attr-marks.js';
+import type { SpanKind, SpanStatus } from '../model/signals.js';
 
 export type StoryKind = 'error' | 'slow';
 export type StoryFlag = 'incomplete' | 'truncated';
@@ -114,9 +115,9 @@ export interface ApiSpan {
   duration_ns: bigint;
   status: SpanStatus;
   status_message: string;
-  attrs: AttrPair[];
-  resource: AttrPair[];
-  events: { ts_ns: bigint; name: string; attrs: AttrPair[] }[];
+  attrs: PlainAttrPair[];
+  resource: PlainAttrPair[];
+  events: { ts_ns: bigint; name: string; attrs: PlainAttrPair[] }[];
   /** Duration minus the direct children's durations, floored at 0 (parallel children can exceed it). */
   self_ns: bigint;
 }

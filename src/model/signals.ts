@@ -13,8 +13,19 @@ export type SpanStatus = 'unset' | 'ok' | 'error';
  */
 export type AttrValue = string | number | boolean | null | AttrValue[] | { [key: string]: AttrValue };
 
-/** One attribute, in the contract's `[key, value]` pair shape. */
-export type AttrPair = [string, AttrValue];
+/**
+ * What a value's JSON cannot say about its OTLP type: 'b' bytes (the value is their base64 text),
+ * 'i' an int64 beyond 2^53 (the value is its exact decimal text), 'd' a double with an integral
+ * value (the value is a JSON number like any integer). A list marks its items by index (null for an
+ * unmarked item), a key-value list its marked keys. Values that need none carry none.
+ */
+export type AttrMark = 'b' | 'i' | 'd' | (AttrMark | null)[] | { [key: string]: AttrMark };
+
+/**
+ * One attribute, in the contract's `[key, value]` pair shape; stored and read back with a third
+ * element, its mark, when the value's JSON hides its type. svc's own API strips marks (attr-marks.ts).
+ */
+export type AttrPair = [key: string, value: AttrValue, mark?: AttrMark];
 
 export interface SpanEvent {
   tsNs: bigint;

@@ -70,11 +70,11 @@ describe('decodeTracesJson / decodeLogsJson', () => {
     assert.equal(row.status, 'error');
     assert.equal(row.statusMessage, '');
     assert.deepEqual(row.attrs, [
-      ['a', '9007199254740993'],
+      ['a', '9007199254740993', 'i'],
       ['b', -5],
       ['c', NaN],
-      ['c2', -2500],
-      ['d', Buffer.from([0, 1, 2, 250]).toString('base64')],
+      ['c2', -2500, 'd'],
+      ['d', Buffer.from([0, 1, 2, 250]).toString('base64'), 'b'],
       ['e', null],
       ['f', null],
       ['g', { x: [true] }],

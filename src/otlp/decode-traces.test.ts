@@ -102,6 +102,50 @@ describe('decodeTraces', () => {
     assert.equal(attrs.novalue, null);
   });
 
+  it('marks the values whose JSON hides their type: bytes, int64 past 2^53, integral doubles, inside lists and maps too', () => {
+    const attr = (key: string, value: Uint8Array): number[] => lenField(9, message(lenField(1, key), lenField(2, value)));
+    const kv = (key: string, value: Uint8Array): number[] => lenField(1, message(lenField(1, key), lenField(2, value)));
+    const item = (value: Uint8Array): number[] => lenField(1, value);
+    const [row] = decodeTraces(
+      tracesData([
+        spanMessage([
+          attr('text', message(lenField(1, 'AQ=='))),
+          attr('safe', message(varintField(3, 2n ** 53n - 1n))),
+          attr('unsafe', message(varintField(3, 2n ** 53n))),
+          attr('whole', message(doubleField(4, 2))),
+          attr('fraction', message(doubleField(4, 2.5))),
+          attr('raw', message(lenField(7, [255]))),
+          attr('list', message(lenField(5, message(item(message(lenField(1, 'x'))), item(message(doubleField(4, 7))), item(message(varintField(3, 1))))))),
+          attr('plainList', message(lenField(5, message(item(message(varintField(3, 1))))))),
+          attr(
+            'map',
+            message(
+              lenField(
+                6,
+                message(
+                  kv('n', message(varintField(3, 1))),
+                  kv('__proto__', message(lenField(7, [1]))),
+                  kv('deep', message(lenField(5, message(item(message(varintField(3, -(2n ** 63n)))))))),
+                ),
+              ),
+            ),
+          ),
+        ]),
+      ]),
+    );
+    assert.deepEqual(row!.attrs, [
+      ['text', 'AQ=='],
+      ['safe', Number.MAX_SAFE_INTEGER],
+      ['unsafe', '9007199254740992', 'i'],
+      ['whole', 2, 'd'],
+      ['fraction', 2.5],
+      ['raw', '/w==', 'b'],
+      ['list', ['x', 7, 1], [null, 'd', null]],
+      ['plainList', [1]],
+      ['map', JSON.parse('{"n":1,"__proto__":"AQ==","deep":["-9223372036854775808"]}'), JSON.parse('{"__proto__":"b","deep":["i"]}')],
+    ]);
+  });
+
   it('skips unknown fields of every wire type at every level', () => {
     const unknown = [
       varintField(99, 300),

@@ -10,7 +10,7 @@ import { resourceFromAttributes, type Resource } from '@opentelemetry/resources'
 import { InMemoryLogRecordExporter, LoggerProvider, SimpleLogRecordProcessor, type ReadableLogRecord } from '@opentelemetry/sdk-logs';
 import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor, type ReadableSpan } from '@opentelemetry/sdk-trace-base';
 import { JsonLogsSerializer, JsonTraceSerializer, ProtobufLogsSerializer, ProtobufTraceSerializer } from 'otlp-transformer-ref';
-import type { AttrPair, AttrValue, LogRow, SpanKind as RowSpanKind, SpanRow, SpanStatus } from '../model/signals.js';
+import type { AttrMark, AttrPair, AttrValue, LogRow, SpanKind as RowSpanKind, SpanRow, SpanStatus } from '../model/signals.js';
 import { UNKNOWN_SERVICE } from '../model/signals.js';
 
 /** Times above 2^53 ns with non-zero nanosecond parts, to prove they stay exact. */
@@ -127,8 +127,31 @@ export function expectedValue(value: unknown): AttrValue {
   return object;
 }
 
+/**
+ * The mark (signals.ts) an SDK attribute value must decode with: the SDK sends an integral number
+ * as an int64 (marked when past 2^53) and bytes as bytes; lists and maps mark their items.
+ */
+export function expectedMark(value: unknown): AttrMark | undefined {
+  if (value === null || value === undefined || typeof value === 'string' || typeof value === 'boolean') return undefined;
+  if (typeof value === 'number') return Number.isInteger(value) && !Number.isSafeInteger(value) ? 'i' : undefined;
+  if (value instanceof Uint8Array) return 'b';
+  if (Array.isArray(value)) {
+    const marks = value.map((item) => expectedMark(item) ?? null);
+    return marks.some((mark) => mark !== null) ? marks : undefined;
+  }
+  const marks: { [key: string]: AttrMark } = {};
+  for (const [key, item] of Object.entries(value as object)) {
+    const mark = expectedMark(item);
+    if (mark !== undefined) marks[key] = mark;
+  }
+  return Object.keys(marks).length > 0 ? marks : undefined;
+}
+
 function expectedPairs(attributes: object | undefined): AttrPair[] {
-  return Object.entries(attributes ?? {}).map(([key, value]): AttrPair => [key, expectedValue(value)]);
+  return Object.entries(attributes ?? {}).map(([key, value]): AttrPair => {
+    const mark = expectedMark(value);
+    return mark === undefined ? [key, expectedValue(value)] : [key, expectedValue(value), mark];
+  });
 }
 
 function expectedService(resource: Resource): string {

@@ -26,6 +26,17 @@ export function int64Size(value: number): number {
   return part1 < 0x4000 ? (part1 < 0x80 ? 5 : 6) : part1 < 0x200000 ? 7 : 8;
 }
 
+/** Bytes of the varint of any int64 (given exactly, as a bigint). */
+export function bigInt64Size(value: bigint): number {
+  let rest = BigInt.asUintN(64, value);
+  let bytes = 1;
+  while (rest > 0x7fn) {
+    rest >>= 7n;
+    bytes += 1;
+  }
+  return bytes;
+}
+
 /**
  * A two-pass protobuf writer. Pass one (sizing) records every nested message size and string byte
  * length with plan(); pass two writes into one exact-size Buffer and takes them back with next()
@@ -125,6 +136,19 @@ export class ProtoWriter {
       lo >>>= 7;
     }
     buf[pos++] = lo;
+    this.pos = pos;
+  }
+
+  /** Writes any int64 (given exactly, as a bigint) as its varint. */
+  bigInt64(value: bigint): void {
+    let rest = BigInt.asUintN(64, value);
+    const buf = this.buf;
+    let pos = this.pos;
+    while (rest > 0x7fn) {
+      buf[pos++] = Number(rest & 0x7fn) | 0x80;
+      rest >>= 7n;
+    }
+    buf[pos++] = Number(rest);
     this.pos = pos;
   }
 

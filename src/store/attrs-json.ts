@@ -1,7 +1,9 @@
 /**
  * Attribute lists and span events as stored JSON text. AttrValue is already plain JSON (int64
- * beyond 2^53 arrives as a decimal string), so attributes round-trip through JSON unchanged;
- * event timestamps are bigint and travel as decimal strings. Spans' events and links are read back
+ * beyond 2^53 arrives as a decimal string), so attributes round-trip through JSON unchanged, each
+ * pair's optional third element (its mark: bytes, a big int64, an integral double; signals.ts)
+ * with it; rows stored before marks existed have none and read as before. Event timestamps are
+ * bigint and travel as decimal strings. Spans' events and links are read back
  * from trace_spans' packed form (./packed-spans.ts).
  */
 

@@ -21,6 +21,22 @@ after(() => rmSync(join(dataDir, '..'), { recursive: true, force: true }));
 
 storeSuite('chdb', () => createStore({ clickhouse: { url: '', database: 'svc_test' }, embedded: { data_dir: dataDir } }));
 
+describe('chdb query options', () => {
+  it('plans with the older planner only when asked (quickPlan), and runs in one thread when asked', async () => {
+    const store = await ChdbStore.open(dataDir, 'svc_test');
+    try {
+      const settings = "SELECT toUInt8(getSetting('enable_analyzer')) AS analyzer, toUInt64(getSetting('max_threads')) AS threads";
+      const [quick] = await store.query<{ analyzer: number; threads: string }>(settings, {}, { quickPlan: true, singleThread: true });
+      assert.equal(Number(quick!.analyzer), 0);
+      assert.equal(Number(quick!.threads), 1);
+      const [plain] = await store.query<{ analyzer: number; threads: string }>(settings);
+      assert.equal(Number(plain!.analyzer), 1);
+    } finally {
+      await store.close();
+    }
+  });
+});
+
 describe('chdb data directory', () => {
   it('refuses a second process on the same directory with a message naming it', async () => {
     const store = await ChdbStore.open(dataDir, 'svc_test');

@@ -80,9 +80,13 @@ function openSession(dataDir: string): Session {
   }
 }
 
-/** Appends the per-query execution limit and thread bound; callers' SQL must not carry its own SETTINGS clause. */
-function withLimit(sql: string, limitSecs: number, singleThread: boolean): string {
-  const settings = [...(limitSecs > 0 ? [`max_execution_time = ${limitSecs}`] : []), ...(singleThread ? ['max_threads = 1'] : [])];
+/** Appends the per-query execution limit, thread bound and planner; callers' SQL must not carry its own SETTINGS clause. */
+function withLimit(sql: string, limitSecs: number, options: QueryOptions | undefined): string {
+  const settings = [
+    ...(limitSecs > 0 ? [`max_execution_time = ${limitSecs}`] : []),
+    ...(options?.singleThread === true ? ['max_threads = 1'] : []),
+    ...(options?.quickPlan === true ? ['enable_analyzer = 0'] : []),
+  ];
   return settings.length > 0 ? `${sql}\nSETTINGS ${settings.join(', ')}` : sql;
 }
 
@@ -131,7 +135,7 @@ export class ChdbStore extends StoreDriver {
 
   async query<T = Record<string, unknown>>(sql: string, params?: QueryParams, options?: QueryOptions): Promise<T[]> {
     this.assertOpen();
-    const text = withLimit(sql, executionLimitSecs(options?.timeoutSecs), options?.singleThread === true);
+    const text = withLimit(sql, executionLimitSecs(options?.timeoutSecs), options);
     const opts = { format: 'JSONEachRow', signal: options?.signal };
     try {
       const result = hasParams(params) ? await this.reader.queryBindAsync(text, params, opts) : await this.reader.queryAsync(text, opts);

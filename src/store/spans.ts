@@ -149,7 +149,7 @@ export async function getTracesSpans(store: Store, traceIds: readonly string[], 
   const single = traceIds.length === 1;
   const oldestNs = oldestAllowedNs('spans', options.nowMs ?? Date.now());
   const query = (sql: string, params: QueryParams) =>
-    store.query<PackedRow>(sql, params, { timeoutSecs: options.timeoutSecs, signal: options.signal, singleThread: single });
+    store.query<PackedRow>(sql, params, { timeoutSecs: options.timeoutSecs, signal: options.signal, singleThread: single, quickPlan: single });
   const ids: QueryParams = single ? { trace_id: traceIds[0]! } : { trace_ids: traceIds };
   const idFilter = single ? 'trace_id = {trace_id:String}' : 'trace_id IN {trace_ids:Array(String)}';
   const columns = single ? 'packed' : 'trace_id, packed';

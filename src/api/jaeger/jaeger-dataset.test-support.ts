@@ -22,6 +22,7 @@ const str = (key: string, value: string): OtlpAttr => ({ key, value: { stringVal
 const int = (key: string, value: number | bigint): OtlpAttr => ({ key, value: { intValue: String(value) } });
 const dbl = (key: string, value: number): OtlpAttr => ({ key, value: { doubleValue: value } });
 const bool = (key: string, value: boolean): OtlpAttr => ({ key, value: { boolValue: value } });
+const bytes = (key: string, base64: string): OtlpAttr => ({ key, value: { bytesValue: base64 } });
 
 /** Trace ids: the high half non-zero except TRACE.shortId, which Jaeger prints as 16 digits. */
 export const TRACE = {
@@ -64,7 +65,18 @@ const RESOURCES: Record<string, ResourceSpec> = {
     attrs: [str('host.name', 'web-1'), str('service.version', '1.4.2'), int('process.pid', 4242)],
     scope: { name: 'io.opentelemetry.http', version: '1.2.0' },
   },
-  checkout: { service: 'checkout', attrs: [str('host.name', 'app-1'), str('deployment.environment', 'prod')], scope: { name: 'checkout-lib' } },
+  // Types JSON alone does not keep, on a resource (process tags): a double with no fraction, bytes, an int64 past 2^53.
+  checkout: {
+    service: 'checkout',
+    attrs: [
+      str('host.name', 'app-1'),
+      str('deployment.environment', 'prod'),
+      dbl('host.cpu.limit', 4),
+      bytes('host.key', 'q80='),
+      int('host.boot_ns', -9007199254740995n),
+    ],
+    scope: { name: 'checkout-lib' },
+  },
   payment: { service: 'payment', attrs: [str('host.name', 'app-2')], scope: { name: '' } },
   inventory: { service: 'inventory', attrs: [str('host.name', 'db-1'), bool('inventory.primary', true)], scope: { name: 'inventory-lib', version: '0.9' } },
   batch: { service: 'batch', attrs: [str('host.name', 'batch-1')], scope: { name: 'batch-lib' } },
@@ -99,6 +111,38 @@ function checkoutTrace(): [string, SpanSpec][] {
           { key: 'session.raw', value: { bytesValue: 'AQIDBA==' } },
           int('big.count', 9007199254740993n),
           int('negative.offset', -17),
+          // Every type JSON alone does not keep, on its own and inside a list and a map (nested too).
+          dbl('retry.factor', 2),
+          dbl('zero.double', 0),
+          int('big.negative', -9223372036854775808n),
+          {
+            key: 'mixed.list',
+            value: {
+              arrayValue: {
+                values: [
+                  { bytesValue: 'AAE=' },
+                  { intValue: '9223372036854775807' },
+                  { doubleValue: 3 },
+                  { doubleValue: 2.5 },
+                  { stringValue: 'x' },
+                  { intValue: '7' },
+                ],
+              },
+            },
+          },
+          {
+            key: 'mixed.map',
+            value: {
+              kvlistValue: {
+                values: [
+                  bytes('raw', '/w=='),
+                  int('huge', -9007199254740993n),
+                  dbl('whole', 10),
+                  { key: 'nested', value: { arrayValue: { values: [{ doubleValue: 1 }, { kvlistValue: { values: [int('deep', 12345678901234567n)] } }] } } },
+                ],
+              },
+            },
+          },
         ],
       },
     ],
@@ -125,7 +169,7 @@ function checkoutTrace(): [string, SpanSpec][] {
             traceId: TRACE.skewed,
             spanId: sid(0x601),
             traceState: 'vendor=a1,other=b2',
-            attrs: [str('link.reason', 'retry'), int('attempt', 2)],
+            attrs: [str('link.reason', 'retry'), int('attempt', 2), dbl('weight', 1), bytes('token', 'AQ=='), int('sequence', 18014398509481985n)],
             droppedAttributesCount: 3,
           },
           { traceId: TRACE.health, spanId: sid(0x402), attrs: [str('opentracing.ref_type', 'child_of')] },
@@ -183,7 +227,20 @@ function checkoutTrace(): [string, SpanSpec][] {
         startNs: 80n * MS,
         durationNs: 25n * MS,
         attrs: [str('db.system', 'postgresql'), int('db.rows', 3)],
-        events: [{ atNs: 82n * MS, name: 'cache miss', attrs: [str('cache.key', 'sku-1'), bool('cache.hit', false), dbl('cache.age_s', 12.5)] }],
+        events: [
+          {
+            atNs: 82n * MS,
+            name: 'cache miss',
+            attrs: [
+              str('cache.key', 'sku-1'),
+              bool('cache.hit', false),
+              dbl('cache.age_s', 12.5),
+              dbl('cache.ttl_s', 60),
+              bytes('cache.digest', '3q2+7w=='),
+              int('cache.gen', 9007199254740999n),
+            ],
+          },
+        ],
       },
     ],
   ];

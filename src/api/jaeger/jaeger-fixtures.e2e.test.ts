@@ -4,7 +4,8 @@
  * must equal Jaeger's recorded answer (fixtures/jaeger-answers.json) once what legitimately
  * differs is normalised: times relative to each run's base, process ids (p1, p2, ... by first use),
  * the order of lists whose order Jaeger leaves unspecified (services, operations, traces in a
- * search, spans in a trace, dependencies), and the KNOWN_GAPS below, each named with its reason.
+ * search, spans in a trace, dependencies), and what Jaeger's memory store repeats or counts that
+ * svc does not (each named below with its reason). Attribute types are compared as they are.
  */
 
 import { after, before, describe, it } from 'node:test';
@@ -39,15 +40,6 @@ type Span = {
 } & Record<string, Json>;
 type Trace = { traceID: string; spans: Span[]; processes: Record<string, { serviceName: string; tags: KeyValue[] }> } & Record<string, Json>;
 
-/**
- * What svc does not (yet) keep, applied to Jaeger's answer before comparing. Each is documented in
- * docs/jaeger.md: svc stores bytes as base64 text and int64 past 2^53 as decimal text (the value is
- * the same text, its type reads `string`).
- */
-const KNOWN_GAPS = {
-  textTypes: (tag: KeyValue): KeyValue => (tag.type === 'binary' || (tag.type === 'int64' && typeof tag.value === 'string') ? { ...tag, type: 'string' } : tag),
-};
-
 /** Cases where svc answers differently on purpose; each asserts its own expectation instead. */
 const DIFFERENT_ON_PURPOSE = new Set([
   // Jaeger's memory store reads the `error` tag's text as a boolean and so matches only spans with an
@@ -59,18 +51,17 @@ const DIFFERENT_ON_PURPOSE = new Set([
 /** Cases whose limit picks traces in an order Jaeger leaves unspecified: same count, each trace as in the full search. */
 const LIMITED = new Map([['search limit 2', 'search frontend']]);
 
-function normaliseTrace(trace: Trace, baseUs: number, jaeger: boolean): Json {
+function normaliseTrace(trace: Trace, baseUs: number): Json {
   const processKey = (id: string) => {
     const process = trace.processes[id]!;
-    return JSON.stringify([process.serviceName, process.tags.map((tag) => (jaeger ? KNOWN_GAPS.textTypes(tag) : tag))]);
+    return JSON.stringify([process.serviceName, process.tags]);
   };
   const spans = trace.spans
     .map((span) => ({
       ...span,
       startTime: span.startTime - baseUs,
       processID: processKey(span.processID),
-      tags: span.tags.map((tag) => (jaeger ? KNOWN_GAPS.textTypes(tag) : tag)),
-      logs: span.logs.map((log) => ({ timestamp: log.timestamp - baseUs, fields: log.fields.map((tag) => (jaeger ? KNOWN_GAPS.textTypes(tag) : tag)) })),
+      logs: span.logs.map((log) => ({ timestamp: log.timestamp - baseUs, fields: log.fields })),
     }))
     .sort((a, b) => (a.spanID < b.spanID ? -1 : 1));
   return { ...trace, spans, processes: Object.keys(trace.processes).map(processKey).sort() } as unknown as Json;
@@ -90,11 +81,9 @@ type OtlpSpan = {
 } & Record<string, Json>;
 type ResourceSpans = { resource: { attributes: OtlpAttr[] }; scopeSpans: { scope: Json; spans: OtlpSpan[] }[] };
 
-/** The same KNOWN_GAPS in OTLP's form: bytes and int64 past 2^53 as their text. */
+/** Jaeger's attribute as svc's is compared with it. */
 function otlpGaps(attr: OtlpAttr): OtlpAttr {
   const { value } = attr;
-  if (typeof value.bytesValue === 'string') return { key: attr.key, value: { stringValue: value.bytesValue } };
-  if (typeof value.intValue === 'string' && !Number.isSafeInteger(Number(value.intValue))) return { key: attr.key, value: { stringValue: value.intValue } };
   // Jaeger's memory store hands API v3 its stored trace, and the adjusters add their warnings to it
   // again on every read: a trace read before repeats each warning. Each counts once.
   if (attr.key === '@jaeger@warnings') {
@@ -159,7 +148,7 @@ function normalise(name: string, body: unknown, baseUs: number, jaeger: boolean)
   if (envelope === null || typeof envelope !== 'object' || !Array.isArray(envelope.data)) return envelope as Json;
   let data = envelope.data;
   if (data.length > 0 && typeof data[0] === 'object' && data[0] !== null && 'spans' in data[0]) {
-    data = (data as unknown as Trace[]).map((trace) => normaliseTrace(trace, baseUs, jaeger)).sort(byJson);
+    data = (data as unknown as Trace[]).map((trace) => normaliseTrace(trace, baseUs)).sort(byJson);
   } else if (name.startsWith('dependencies')) {
     // Jaeger's memory store also counts calls inside one service; svc's service graph has only calls between services.
     data = data

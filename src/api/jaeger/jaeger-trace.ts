@@ -6,30 +6,41 @@
  * parent keeps its times and carries Jaeger's warning naming the delta it would have applied.
  */
 
-import type { AttrPair, AttrValue, SpanLink, SpanRow } from '../../model/signals.js';
+import type { AttrMark, AttrPair, AttrValue, SpanLink, SpanRow } from '../../model/signals.js';
+import { itemMark } from '../../model/attr-marks.js';
 import type { JaegerKeyValue, JaegerSpan, JaegerTrace } from '../schemas/jaeger.js';
 import { formatGoDuration } from './go-text.js';
 
 const SERVICE_NAME = 'service.name';
 
-/** Go's json.Marshal of a decoded map or slice value (map keys sorted), as OTLP's AsString prints one. */
-function goJson(value: AttrValue): string {
-  if (Array.isArray(value)) return `[${value.map(goJson).join(',')}]`;
+/**
+ * Go's json.Marshal of a decoded map or slice value (map keys sorted), as OTLP's AsString prints
+ * one: an int64 past 2^53 as its bare digits, bytes as their base64 text.
+ */
+function goJson(value: AttrValue, mark: AttrMark | undefined): string {
+  if (Array.isArray(value)) return `[${value.map((item, i) => goJson(item, itemMark(mark, i))).join(',')}]`;
   if (value !== null && typeof value === 'object') {
     const keys = Object.keys(value).sort();
-    return `{${keys.map((key) => `${JSON.stringify(key)}:${goJson(value[key] ?? null)}`).join(',')}}`;
+    return `{${keys.map((key) => `${JSON.stringify(key)}:${goJson(value[key] ?? null, itemMark(mark, key))}`).join(',')}}`;
   }
+  if (mark === 'i') return String(value);
   return JSON.stringify(value);
 }
 
-/** One attribute as a typed Jaeger tag. */
-export function toKeyValue(key: string, value: AttrValue): JaegerKeyValue {
+/**
+ * One attribute as a typed Jaeger tag; its mark tells bytes (`binary`, base64 text), an int64
+ * past 2^53 (`int64`, its decimal text, as Jaeger writes one) and a double with no fraction (`float64`).
+ */
+export function toKeyValue(key: string, value: AttrValue, mark?: AttrMark): JaegerKeyValue {
+  if (mark === 'b' && typeof value === 'string') return { key, type: 'binary', value };
+  if (mark === 'i' && typeof value === 'string') return { key, type: 'int64', value };
+  if (mark === 'd' && typeof value === 'number') return { key, type: 'float64', value };
   if (typeof value === 'string') return { key, type: 'string', value };
   if (typeof value === 'boolean') return { key, type: 'bool', value };
   if (typeof value === 'number') return Number.isInteger(value) ? { key, type: 'int64', value } : { key, type: 'float64', value };
   // An empty AnyValue prints as the empty string; lists and maps as their JSON text.
   if (value === null) return { key, type: 'string', value: '' };
-  return { key, type: 'string', value: goJson(value) };
+  return { key, type: 'string', value: goJson(value, mark) };
 }
 
 const TYPE_ORDER: Record<JaegerKeyValue['type'], number> = { string: 0, bool: 1, int64: 2, float64: 3, binary: 4 };
@@ -46,19 +57,21 @@ function compareKeyValues(a: JaegerKeyValue, b: JaegerKeyValue): number {
 /** Jaeger's IP adjuster: an integer `ip` or `peer.ipv4` tag reads as a dotted quad. */
 function adjustIp(tag: JaegerKeyValue): JaegerKeyValue {
   if ((tag.key !== 'ip' && tag.key !== 'peer.ipv4') || (tag.type !== 'int64' && tag.type !== 'float64')) return tag;
-  const n = Number(BigInt.asUintN(32, BigInt(Math.trunc(Number(tag.value)))));
+  // An int64 past 2^53 is its exact decimal text: its low 32 bits come from that text, not a rounded number.
+  const exact = typeof tag.value === 'string' ? BigInt(tag.value) : BigInt(Math.trunc(Number(tag.value)));
+  const n = Number(BigInt.asUintN(32, exact));
   return { key: tag.key, type: 'string', value: [24, 16, 8, 0].map((shift) => (n >>> shift) & 255).join('.') };
 }
 
 function sortedTags(pairs: readonly AttrPair[]): JaegerKeyValue[] {
-  return pairs.map(([key, value]) => adjustIp(toKeyValue(key, value))).sort(compareKeyValues);
+  return pairs.map(([key, value, mark]) => adjustIp(toKeyValue(key, value, mark))).sort(compareKeyValues);
 }
 
 function spanTags(span: SpanRow): JaegerKeyValue[] {
   const tags: JaegerKeyValue[] = [];
   if (span.scopeName !== '') tags.push({ key: 'otel.scope.name', type: 'string', value: span.scopeName });
   if (span.scopeVersion !== '') tags.push({ key: 'otel.scope.version', type: 'string', value: span.scopeVersion });
-  for (const [key, value] of span.attrs) tags.push(adjustIp(toKeyValue(key, value)));
+  for (const [key, value, mark] of span.attrs) tags.push(adjustIp(toKeyValue(key, value, mark)));
   if (span.kind !== 'unspecified') tags.push({ key: 'span.kind', type: 'string', value: span.kind });
   if (span.status === 'error') {
     tags.push({ key: 'otel.status_code', type: 'string', value: 'ERROR' });
@@ -73,7 +86,7 @@ function spanTags(span: SpanRow): JaegerKeyValue[] {
 /** Span events as Jaeger logs: the event name as the `event` field first, then the attributes sorted. */
 function spanLogs(span: SpanRow): JaegerSpan['logs'] {
   return span.events.map((event) => {
-    const attrs = event.attrs.map(([key, value]) => toKeyValue(key, value));
+    const attrs = event.attrs.map(([key, value, mark]) => toKeyValue(key, value, mark));
     const namedByAttr = attrs.findIndex((field) => field.key === 'event' && field.type === 'string');
     let head: JaegerKeyValue[] = [];
     let rest = attrs;

@@ -4,7 +4,8 @@
  * warnings as the `@jaeger@warnings` span attribute (appended last, as Jaeger appends it).
  */
 
-import type { AttrPair, AttrValue, SpanKind, SpanRow } from '../../model/signals.js';
+import type { AttrMark, AttrPair, AttrValue, SpanKind, SpanRow } from '../../model/signals.js';
+import { itemMark } from '../../model/attr-marks.js';
 import { keptLinks, spanWarnings } from './jaeger-trace.js';
 
 type OtlpValue = Record<string, unknown>;
@@ -17,18 +18,22 @@ const KIND_NUMBER: Record<SpanKind, number> = { unspecified: 0, internal: 1, ser
 const STATUS_CODE = { unset: 0, ok: 1, error: 2 } as const;
 const WARNINGS_ATTRIBUTE = '@jaeger@warnings';
 
-/** A stored attribute value back as an OTLP AnyValue in its JSON form. */
-export function toOtlpValue(value: AttrValue): OtlpValue {
-  if (typeof value === 'string') return { stringValue: value };
+/** A stored attribute value back as an OTLP AnyValue in its JSON form, its mark (signals.ts) giving back the type JSON hid. */
+export function toOtlpValue(value: AttrValue, mark?: AttrMark): OtlpValue {
+  if (typeof value === 'string') {
+    if (mark === 'b') return { bytesValue: value };
+    if (mark === 'i') return { intValue: value };
+    return { stringValue: value };
+  }
   if (typeof value === 'boolean') return { boolValue: value };
-  if (typeof value === 'number') return Number.isInteger(value) ? { intValue: String(value) } : { doubleValue: value };
+  if (typeof value === 'number') return Number.isInteger(value) && mark !== 'd' ? { intValue: String(value) } : { doubleValue: value };
   if (value === null) return {};
-  if (Array.isArray(value)) return { arrayValue: { values: value.map(toOtlpValue) } };
-  return { kvlistValue: { values: Object.entries(value).map(([key, inner]) => ({ key, value: toOtlpValue(inner) })) } };
+  if (Array.isArray(value)) return { arrayValue: { values: value.map((item, i) => toOtlpValue(item, itemMark(mark, i))) } };
+  return { kvlistValue: { values: Object.entries(value).map(([key, inner]) => ({ key, value: toOtlpValue(inner, itemMark(mark, key)) })) } };
 }
 
 function sortedAttributes(pairs: readonly AttrPair[]): OtlpAttr[] {
-  return pairs.map(([key, value]) => ({ key, value: toOtlpValue(value) })).sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+  return pairs.map(([key, value, mark]) => ({ key, value: toOtlpValue(value, mark) })).sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
 }
 
 /** Leaves out what OTLP JSON leaves out: empty lists, an absent parent, a zero kind. */

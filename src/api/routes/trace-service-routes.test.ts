@@ -327,6 +327,47 @@ describe('GET /api/v1/traces/{trace_id}/log-templates', () => {
   });
 });
 
+describe('GET /api/v1/traces/{id} with typed attributes', () => {
+  it('answers plain [key, value] pairs: the stored marks of bytes, big int64 and integral doubles stay out', async () => {
+    const traceId = hexId(0x7a7);
+    await insertSpans(t.store, [
+      spanRow(traceId, 1, {
+        // A day back, out of the windows the other cases here count services in.
+        startNs: nsAt(-26 * 60 * MINUTE_MS),
+        durationMs: 5,
+        serviceName: 'typed',
+        attrs: [
+          ['raw', 'AQI=', 'b'],
+          ['big', '9007199254740993', 'i'],
+          ['whole', 2, 'd'],
+          ['list', ['AQ==', 1], ['b', null]],
+          ['plain', 'x'],
+        ],
+        resource: [
+          ['service.name', 'typed'],
+          ['cpu', 4, 'd'],
+        ],
+        events: [{ tsNs: nsAt(-26 * 60 * MINUTE_MS), name: 'e', attrs: [['n', 3, 'd']] }],
+      }),
+    ]);
+    const { status, body } = await t.get(`/api/v1/traces/${traceId}`);
+    assert.equal(status, 200);
+    const [span] = (body as { spans: { attrs: unknown; resource: unknown; events: { attrs: unknown }[] }[] }).spans;
+    assert.deepEqual(span!.attrs, [
+      ['raw', 'AQI='],
+      ['big', '9007199254740993'],
+      ['whole', 2],
+      ['list', ['AQ==', 1]],
+      ['plain', 'x'],
+    ]);
+    assert.deepEqual(span!.resource, [
+      ['service.name', 'typed'],
+      ['cpu', 4],
+    ]);
+    assert.deepEqual(span!.events[0]!.attrs, [['n', 3]]);
+  });
+});
+
 describe('GET /api/v1/service-map and /api/v1/services/{name}', () => {
   const serving = (service: string, n: number, offsetMin: number, durationMs: number, over: Partial<SpanRow> = {}) =>
     spanRow(hexId(0x9000 + n), n, { startNs: nsAt(offsetMin * MINUTE_MS), durationMs, serviceName: service, ...over });

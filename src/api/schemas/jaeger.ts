@@ -60,6 +60,7 @@ const otlpAnyValue: z.ZodType<OtlpAnyValue> = z.lazy(() =>
     z.strictObject({ boolValue: z.boolean() }),
     z.strictObject({ intValue: z.string() }),
     z.strictObject({ doubleValue: z.number() }),
+    z.strictObject({ bytesValue: z.string() }),
     z.strictObject({ arrayValue: z.strictObject({ values: z.array(otlpAnyValue) }) }),
     z.strictObject({ kvlistValue: z.strictObject({ values: z.array(z.strictObject({ key: z.string(), value: otlpAnyValue })) }) }),
     z.strictObject({}),

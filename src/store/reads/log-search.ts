@@ -4,8 +4,9 @@
  * listed once (replays share a log id and a timestamp; reads dedupe by log id).
  */
 
-import type { AttrPair } from '../../model/signals.js';
+import type { PlainAttrPair } from '../../model/attr-marks.js';
 import type { QueryOptions, QueryParams, Store } from '../../model/store.js';
+import { withoutMarks } from '../../model/attr-marks.js';
 import { attrsFromJson } from '../attrs-json.js';
 import { distinctRanges, logPart, partsAdded, reachesOutside, type LogPart, type StampRange } from './log-part-coverage.js';
 import { BODY_WORDS_EXPRESSION, wordsThroughIndex } from './log-words-index.js';
@@ -40,8 +41,8 @@ export interface LogSearchRow {
   span_id: string;
   template_id: string | null;
   template: string | null;
-  attrs: AttrPair[];
-  resource: AttrPair[];
+  attrs: PlainAttrPair[];
+  resource: PlainAttrPair[];
 }
 
 /** OpenTelemetry severity ranges: 1-4 trace, 5-8 debug, ... 21-24 fatal; 0 is unspecified. */
@@ -229,8 +230,9 @@ export async function searchLogs(
       span_id: r.span_id,
       template_id: template?.id ?? null,
       template: template?.text ?? null,
-      attrs: attrsFromJson(r.attrs),
-      resource: attrsFromJson(r.resource),
+      // svc's API answers plain pairs (../../model/attr-marks.ts).
+      attrs: withoutMarks(attrsFromJson(r.attrs)),
+      resource: withoutMarks(attrsFromJson(r.resource)),
     };
   });
   return { rows, more: distinct.length > limit || stored.length === fetchRows };
