@@ -4,7 +4,11 @@
  * - read: where a by-id read's time goes, median and p95 over the same random traces: the engine's
  *   packed read alone (as getTracesSpans asks it), the same trace from the spans table's columns (the read before migration 11),
  *   getTracesSpans (packed read + parse), Jaeger's JSON built and written, and the whole HTTP
- *   answers of GET /jaeger/api/traces/{id} and svc's GET /api/v1/traces/{id};
+ *   answers of GET /jaeger/api/traces/{id} and svc's GET /api/v1/traces/{id}. Two more stages
+ *   say what the HTTP answer adds: the HTTP exchange alone (GET /healthz) and getTracesSpans right
+ *   after an HTTP exchange. The other reads follow another engine read; a read after other work
+ *   (an HTTP exchange, or any pause, as every API read is) is slower on a loaded machine, and that,
+ *   more than the HTTP path, is what the HTTP answer adds to `read`;
  * - storage: bytes on disk of spans and trace_spans per 1M spans, each merged to one part a day;
  * - insert: CPU µs per span of inserting into spans with trace_spans_mv attached and detached,
  *   alternating, medians over the rounds;
@@ -116,7 +120,16 @@ export async function main(argv: string[]): Promise<void> {
 
     const nowMs = Date.now();
     const oldest = oldestAllowedNs('spans', nowMs);
-    const stages: Record<string, number[]> = { engine_packed: [], engine_columns: [], read: [], jaeger_json: [], http_jaeger: [], http_svc: [] };
+    const stages: Record<string, number[]> = {
+      engine_packed: [],
+      engine_columns: [],
+      read: [],
+      jaeger_json: [],
+      http_healthz: [],
+      read_after_http: [],
+      http_jaeger: [],
+      http_svc: [],
+    };
     const base = `http://127.0.0.1:${api.port()}`;
     const loadBefore = loadavg()[0]!;
     for (let run = 0; run < RUNS; run++) {
@@ -138,6 +151,9 @@ export async function main(argv: string[]): Promise<void> {
         }),
       );
       stages.jaeger_json!.push(await timed(async () => JSON.stringify({ data: [toJaegerTrace(traceId, rows)], total: 0, limit: 0, offset: 0, errors: null })));
+      stages.http_healthz!.push(await timed(() => get(`${base}/healthz`)));
+      stages.read_after_http!.push(await timed(() => getTracesSpans(store, [traceId], { nowMs, withLinks: true, maxSpans: 10_001 })));
+      await get(`${base}/healthz`);
       stages.http_jaeger!.push(await timed(() => get(`${base}/jaeger/api/traces/${traceId}`)));
       stages.http_svc!.push(await timed(() => get(`${base}/api/v1/traces/${traceId}`)));
     }
