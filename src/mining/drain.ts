@@ -630,6 +630,11 @@ function generalize(template: string[], line: readonly string[], core: number, v
     }
   }
   if (compared === core && (template.length !== line.length || labelled) && !(template.length === core + 1 && template[core] === WILDCARD)) {
+    // Two texts of one labelled tail are values: so are they in the service's other events.
+    if (values !== null && isLabelTail(line, core)) {
+      values.learnText(template, core, template.length);
+      values.learnText(line, core, line.length);
+    }
     template.length = core;
     template.push(WILDCARD);
     changed = true;
