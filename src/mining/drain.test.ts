@@ -227,3 +227,15 @@ test("an error's texts of one length after a label join beside a core of more th
   const d = tree.add(toks('MASTER <-> REPLICA sync: Partial resynchronization refused'), '').cluster;
   assert.notEqual(c, d);
 });
+
+test('a word glued to a colon after a preposition both share is the labelled value and varies at once', () => {
+  const tree = new DrainTree('svc', opts);
+  const a = tree.add(toks('Malformed HTTP message from users: timed out'), '').cluster;
+  const b = tree.add(toks('Malformed HTTP message from payments: timed out'), '').cluster;
+  assert.equal(a, b);
+  assert.equal(templateText(a), 'Malformed HTTP message from <*>: timed out');
+  // Without a preposition before it, a word before a colon ends a clause of the message.
+  const c = tree.add(toks('Malformed HTTP message header: timed out'), '').cluster;
+  const d = tree.add(toks('Malformed HTTP message body: timed out'), '').cluster;
+  assert.notEqual(c, d);
+});

@@ -3,7 +3,7 @@
  * (at most PREFIX_LEVELS) tokens, then a leaf holding clusters compared by positional similarity.
  */
 import { WILDCARD, isPinnedToken } from './masking.js';
-import { MIN_LABEL_CORE_TOKENS, coreLength, isLabelTail, remarksNest } from './optional-tail.js';
+import { MIN_LABEL_CORE_TOKENS, coreLength, isLabel, isLabelTail, remarksNest } from './optional-tail.js';
 import { overflowTemplateId, templateId } from './template-id.js';
 import { differsInFirstWordOnly, fitsButFirst } from './first-word.js';
 import { introducesName } from './name-introducer.js';
@@ -181,7 +181,8 @@ export function similarity(
       // compound (`vote:` against `pre-vote:`); so does a word right after
       // `user` or `by` in both (name-introducer.ts); so does a word in the same quotes or brackets,
       // and the last word after a label such as `for:` or a preposition such as `because`
-      // (value-slot.ts); so does a word beside an arrow (`stopped -> READY`).
+      // (value-slot.ts), and a word glued to a colon after such a preposition (`from <*>: timed
+      // out`); so does a word beside an arrow (`stopped -> READY`).
       if (
         !allowWordChange &&
         !(labelled && i >= core && coreFits && core > MIN_LABEL_CORE_TOKENS) &&
@@ -191,6 +192,7 @@ export function similarity(
         !differsInValueSlot(t, l) &&
         !differsInQuotedField(t, l) &&
         !(i === compared - 1 && (followsLabel(template, line, i) || followsPreposition(template, line, i))) &&
+        !(isLabel(t!) && isLabel(l!) && followsPreposition(template, line, i)) &&
         !(i > 0 && template[i - 1] === line[i - 1] && introducesName(line[i - 1], t, l)) &&
         !besideArrow(template, line, i) &&
         !(isHttpMethod(t) && isHttpMethod(l)) &&
@@ -630,6 +632,11 @@ function generalize(template: string[], line: readonly string[], core: number, v
     }
   }
   if (compared === core && (template.length !== line.length || labelled) && !(template.length === core + 1 && template[core] === WILDCARD)) {
+    // Two texts of one labelled tail are values: so are they in the service's other events.
+    if (values !== null && isLabelTail(line, core)) {
+      values.learnText(template, core, template.length);
+      values.learnText(line, core, line.length);
+    }
     template.length = core;
     template.push(WILDCARD);
     changed = true;

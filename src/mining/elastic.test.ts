@@ -138,3 +138,16 @@ test('across token counts, a labelled value in quotes differing from the templat
   const words = ['x', 'overrides', 'previous', "'mode'", 'in', "'defaults'", 'now'];
   assert.equal(elasticShape(words, ['x', 'overrides', 'previous', "'<*>'", 'in', "'defaults'", 'now', 'here']), null);
 });
+
+test("an exception's name alone and one with its message after it are one value", () => {
+  const template = 'Member <*> leaving group due to java.util.concurrent.TimeoutException (AbstractCoordinator)';
+  assert.equal(
+    shape(template, 'Member <*> leaving group due to java.lang.IllegalStateException: closed (AbstractCoordinator)'),
+    'Member <*> leaving group due to <*> (AbstractCoordinator)',
+  );
+  // A plain word is no exception's name: the run is the message's own.
+  assert.equal(
+    shape('Member <*> leaving group due to timeout (AbstractCoordinator)', 'Member <*> leaving group due to rebalance: closed (AbstractCoordinator)'),
+    null,
+  );
+});

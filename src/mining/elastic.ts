@@ -183,7 +183,14 @@ function quotedRun(line: readonly string[], from: number, to: number, open: stri
  * token, as an exception's name does).
  */
 function slotTakes(line: readonly string[], from: number, to: number, open: string, values: ValueWords | null): boolean {
-  if (namesOnly(line, from, to, values) || labelledText(line, from, to) || quotedRun(line, from, to, open)) return true;
+  if (
+    namesOnly(line, from, to, values) ||
+    labelledText(line, from, to) ||
+    quotedRun(line, from, to, open) ||
+    values?.hasText(line, from, to) === true ||
+    exceptionRun(line, from, to)
+  )
+    return true;
   return from + 1 >= MIN_LABEL_CORE_TOKENS && isLabelToken(line[from]) && labelledText(line, from + 1, to);
 }
 
@@ -303,10 +310,25 @@ function elasticShapeAround(
   // whose texts the LogHub BGL labels keep apart, as for labelled tails in optional-tail.ts).
   const afterLabel =
     p >= MIN_LABEL_CORE_TOKENS && isLabelToken(template[p - 1]) && !isProgramName(template[0]) && wordsOnly(line, p, xEnd) && wordsOnly(template, p, yEnd);
-  if (!enclosed && !afterLabel) return null;
+  // Two texts the service's labelled tails showed to be values (value-words.ts).
+  const learned = values !== null && values.hasText(line, p, xEnd) && values.hasText(template, p, yEnd);
+  // An exception's name, alone or with its message after it (`java.util.concurrent.TimeoutException`
+  // against `java.lang.IllegalStateException: closed`): one value, its message included.
+  const exception = exceptionRun(line, p, xEnd) && exceptionRun(template, p, yEnd);
+  if (!enclosed && !afterLabel && !learned && !exception) return null;
   // The slot keeps the quote both open with and the punctuation both end with: `"<*>`, `<*>.`.
   const slot = opening + WILDCARD + closing;
   return { shape: [...template.slice(0, p), slot, ...template.slice(yEnd)], p, s };
+}
+
+/**
+ * Whether tokens[from, to) is a thrown thing: a compound name (`java.lang.IllegalStateException`),
+ * alone or as a label followed by words (`…TimeoutException: Timeout expired`).
+ */
+function exceptionRun(tokens: readonly string[], from: number, to: number): boolean {
+  const first = tokens[from];
+  if (first === undefined || to <= from || !isNameLike(first)) return false;
+  return to - from === 1 || (isLabelToken(first) && wordsOnly(tokens, from + 1, to));
 }
 
 /**

@@ -25,14 +25,14 @@ interface Floors {
 }
 
 const REAL_FLOORS: Record<string, Floors> = {
-  activemq: { ga: 0.88, pa: 0.823, fga: 0.788, fta: 0.519 },
-  'actix-server': { ga: 0.947, pa: 0.94, fga: 0.809, fta: 0.772 },
+  activemq: { ga: 0.889, pa: 0.832, fga: 0.807, fta: 0.536 },
+  'actix-server': { ga: 0.947, pa: 0.951, fga: 0.825, fta: 0.787 },
   caddy: { ga: 0.981, pa: 0.87, fga: 0.922, fta: 0.654 },
   cassandra: { ga: 0.896, pa: 0.842, fga: 0.865, fta: 0.612 },
   celery: { ga: 0.955, pa: 0.622, fga: 0.799, fta: 0.593 },
   chrony: { ga: 0.864, pa: 0.76, fga: 0.755, fta: 0.6 },
-  coredns: { ga: 0.768, pa: 0.618, fga: 0.529, fta: 0.318 },
-  dnsmasq: { ga: 0.885, pa: 0.426, fga: 0.786, fta: 0.592 },
+  coredns: { ga: 0.773, pa: 0.622, fga: 0.549, fta: 0.331 },
+  dnsmasq: { ga: 0.885, pa: 0.427, fga: 0.789, fta: 0.594 },
   'engine-io': { ga: 0.875, pa: 0.784, fga: 0.85, fta: 0.758 },
   etcd: { ga: 0.958, pa: 0.633, fga: 0.94, fta: 0.678 },
   express: { ga: 0.995, pa: 0.939, fga: 0.995, fta: 0.895 },
@@ -41,23 +41,23 @@ const REAL_FLOORS: Record<string, Floors> = {
   'hickory-server': { ga: 0.867, pa: 0.561, fga: 0.806, fta: 0.463 },
   ioredis: { ga: 0.899, pa: 0.815, fga: 0.771, fta: 0.628 },
   jetty: { ga: 0.821, pa: 0.335, fga: 0.704, fta: 0.331 },
-  'kafka-clients': { ga: 0.801, pa: 0.396, fga: 0.837, fta: 0.175 },
+  'kafka-clients': { ga: 0.824, pa: 0.411, fga: 0.861, fta: 0.179 },
   kombu: { ga: 0.956, pa: 0.849, fga: 0.677, fta: 0.531 },
   mqtt: { ga: 0.995, pa: 0.918, fga: 0.995, fta: 0.912 },
   nats: { ga: 0.903, pa: 0.693, fga: 0.775, fta: 0.529 },
   nginx: { ga: 0.765, pa: 0.498, fga: 0.626, fta: 0.411 },
   openvpn: { ga: 0.941, pa: 0.824, fga: 0.831, fta: 0.58 },
-  'pingora-core': { ga: 0.922, pa: 0.855, fga: 0.811, fta: 0.595 },
-  postgresql: { ga: 0.888, pa: 0.848, fga: 0.752, fta: 0.619 },
+  'pingora-core': { ga: 0.922, pa: 0.858, fga: 0.814, fta: 0.597 },
+  postgresql: { ga: 0.897, pa: 0.858, fga: 0.812, fta: 0.672 },
   prometheus: { ga: 0.857, pa: 0.541, fga: 0.798, fta: 0.566 },
   raft: { ga: 0.911, pa: 0.637, fga: 0.678, fta: 0.471 },
   redis: { ga: 0.985, pa: 0.564, fga: 0.97, fta: 0.792 },
   scrapy: { ga: 0.94, pa: 0.539, fga: 0.765, fta: 0.414 },
-  squid: { ga: 0.874, pa: 0.733, fga: 0.867, fta: 0.549 },
+  squid: { ga: 0.874, pa: 0.733, fga: 0.87, fta: 0.55 },
   tomcat: { ga: 0.993, pa: 0.834, fga: 0.984, fta: 0.683 },
-  tornado: { ga: 0.855, pa: 0.743, fga: 0.784, fta: 0.574 },
+  tornado: { ga: 0.911, pa: 0.747, fga: 0.823, fta: 0.589 },
 };
-// Measured mean ga 0.9098 pa 0.7143 fga 0.8167 fta 0.5848
+// Measured mean ga 0.9131 pa 0.7162 fga 0.8227 fta 0.5890
 const LOGHUB_FLOORS: Record<string, Floors> = {
   Apache: { ga: 0.995, pa: 0.995, fga: 0.995, fta: 0.995 },
   BGL: { ga: 0.983, pa: 0.853, fga: 0.944, fta: 0.52 },

@@ -32,3 +32,20 @@ test('a word one event showed to vary is a value in the other events of the serv
   const warmed = miner.mine('s', 'Cache warmed for the west region');
   assert.notEqual(miner.mine('s', 'Cache cooled for the west region').id, warmed.id);
 });
+
+test("texts a labelled tail showed to vary are values of several words in the service's other events", () => {
+  const texts = new ValueWords();
+  texts.learnText(['failed:', 'connection', 'refused'], 1, 3);
+  texts.learnText(['a', '<*>', 'b'], 0, 3);
+  assert.equal(texts.hasText(['connection', 'refused'], 0, 2), true);
+  assert.equal(texts.hasText(['a', '<*>', 'b'], 0, 3), false);
+  const miner = new LogMiner(DEFAULT_MINER_OPTIONS);
+  // One event's labelled tail shows two error texts to vary...
+  miner.mine('s', 'failed to connect to the primary server: connection refused');
+  miner.mine('s', 'failed to connect to the primary server: context deadline exceeded');
+  // ...so inside another event's line they are values, whatever their length.
+  const first = miner.mine('s', 'Got error connection refused when reconnecting. Ignoring...');
+  const second = miner.mine('s', 'Got error context deadline exceeded when reconnecting. Ignoring...');
+  assert.equal(second, first);
+  assert.equal(templateText(first), 'Got error <*> when reconnecting. Ignoring...');
+});

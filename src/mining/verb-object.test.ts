@@ -10,6 +10,7 @@ test('the word after a capitalized verb is its object when a preposition or conj
   assert.equal(isVerbObject('disconnect', 'primary', 'users', 'because', 10), false);
   assert.equal(isVerbObject('Disconnect', 'Primary', 'users', 'because', 10), false);
   assert.equal(isVerbObject('Disconnect', 'primary', 'users', 'because', 4), false);
+  assert.equal(isVerbObject('Cache', 'warmed', 'cooled', 'for', 10), false);
 });
 
 test("lines of one event differing in the verb's object join; a longer object keeps its events apart", () => {

@@ -10,6 +10,8 @@
  * `Adding service export <*>` are two events).
  */
 
+import { isVerbForm } from './first-word.js';
+
 /** Words that end an object and open what the sentence says of it. */
 const AFTER_OBJECT: ReadonlySet<string> = new Set([
   'because',
@@ -38,10 +40,20 @@ export const MIN_VERB_LINE_TOKENS = 6;
  * Whether position 1 of two lines of `tokens` tokens, both opening with `first` and with `next`
  * after it, holds the object of a verb: `next` is a preposition or conjunction, `first` is a capitalized word of letters only, and the two words there are plain
  * lowercase words (names are written so; a capitalized or punctuated word is as often the
- * message's own).
+ * message's own), neither a verb form: then the first word was a noun and the second says what
+ * happened to it (`Cache warmed for …`, `Cache cooled for …`).
  */
 export function isVerbObject(first: string, a: string, b: string, next: string | undefined, tokens: number): boolean {
-  return tokens >= MIN_VERB_LINE_TOKENS && next !== undefined && AFTER_OBJECT.has(next) && isCapitalizedWord(first) && isLowerWord(a) && isLowerWord(b);
+  return (
+    tokens >= MIN_VERB_LINE_TOKENS &&
+    next !== undefined &&
+    AFTER_OBJECT.has(next) &&
+    isCapitalizedWord(first) &&
+    isLowerWord(a) &&
+    isLowerWord(b) &&
+    !isVerbForm(a) &&
+    !isVerbForm(b)
+  );
 }
 
 function isCapitalizedWord(token: string): boolean {
