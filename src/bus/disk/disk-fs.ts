@@ -13,9 +13,17 @@ export interface DiskFile {
   writeFile(data: string | Buffer): Promise<void>;
   truncate(lengthBytes: number): Promise<void>;
   datasync(): Promise<void>;
+  /**
+   * Writes all of `buffer` at `position` and then fdatasyncs, as one call; resolves with the step
+   * that failed and its error, if one did (the sync is not tried after a failed write). Optional:
+   * a file without it is written and synced in two calls.
+   */
+  writeThenDatasync?(buffer: Buffer, position: number): Promise<WriteThenDatasyncOutcome>;
   sync(): Promise<void>;
   close(): Promise<void>;
 }
+
+export type WriteThenDatasyncOutcome = { failedAt?: undefined } | { failedAt: 'write' | 'datasync'; error: unknown };
 
 export interface DiskFs {
   open(path: string, flags: string): Promise<DiskFile>;

@@ -1,5 +1,6 @@
 import { basename } from 'node:path';
 import { nodeDiskFs, type DiskFile, type DiskFs } from './disk-fs.js';
+import { writeAll } from './durable-file.js';
 
 /** The calls a fault can be injected into. */
 export type FaultyCall = 'open' | 'write' | 'datasync' | 'sync' | 'truncate' | 'rename' | 'writeFile';
@@ -25,6 +26,9 @@ export class FaultyFs implements DiskFs {
   private faults: Fault[] = [];
   readonly calls = new Map<string, number>();
   readonly failures: string[] = [];
+
+  /** `writeThenDatasync: false` gives files without the one-call op, so the bus writes and syncs in two calls. */
+  constructor(private readonly options: { writeThenDatasync: boolean } = { writeThenDatasync: true }) {}
 
   inject(fault: Fault): void {
     this.faults.push({ ...fault });
@@ -82,7 +86,7 @@ export class FaultyFs implements DiskFs {
       const fault = this.check(call, path);
       return fault === undefined ? run() : Promise.reject(Object.assign(new Error(`${fault.code}: injected fault, ${call} '${path}'`), { code: fault.code }));
     };
-    return {
+    const wrapped: DiskFile = {
       write: async (buffer, offset, length, position) => {
         const fault = this.check('write', path);
         if (fault === undefined) return file.write(buffer, offset, length, position);
@@ -93,8 +97,24 @@ export class FaultyFs implements DiskFs {
       writeFile: (data) => guard('writeFile', () => file.writeFile(data)),
       truncate: (lengthBytes) => guard('truncate', () => file.truncate(lengthBytes)),
       datasync: () => guard('datasync', () => file.datasync()),
+      // Through the faulty write and datasync above, so their faults reach the one-call path too.
+      writeThenDatasync: async (buffer, position) => {
+        try {
+          await writeAll(wrapped, buffer, position);
+        } catch (error) {
+          return { failedAt: 'write', error };
+        }
+        try {
+          await wrapped.datasync();
+        } catch (error) {
+          return { failedAt: 'datasync', error };
+        }
+        return {};
+      },
       sync: () => guard('sync', () => file.sync()),
       close: () => file.close(),
     };
+    if (!this.options.writeThenDatasync) delete wrapped.writeThenDatasync;
+    return wrapped;
   }
 }

@@ -9,27 +9,33 @@ import { nameThisThread } from '../../util/thread-name.js';
 
 nameThisThread('svc-bus-io');
 
-export type SegmentIoRequest = { seq: number; op: 'write'; fd: number; bytes: Uint8Array; position: number } | { seq: number; op: 'datasync'; fd: number };
+export type SegmentIoRequest =
+  { seq: number; op: 'write' | 'writeThenDatasync'; fd: number; bytes: Uint8Array; position: number } | { seq: number; op: 'datasync'; fd: number };
 
 export interface SegmentIoReply {
   seq: number;
   bytesWritten: number;
   error?: { code: string | undefined; message: string };
+  /** Which step the error came from (writeThenDatasync runs both). */
+  failedAt?: 'write' | 'datasync';
 }
 
 parentPort!.on('message', (request: SegmentIoRequest) => {
   let bytesWritten = 0;
+  let step: 'write' | 'datasync' = 'write';
   try {
-    if (request.op === 'write') {
+    if (request.op !== 'datasync') {
       while (bytesWritten < request.bytes.length) {
         bytesWritten += writeSync(request.fd, request.bytes, bytesWritten, request.bytes.length - bytesWritten, request.position + bytesWritten);
       }
-    } else {
+    }
+    if (request.op !== 'write') {
+      step = 'datasync';
       fdatasyncSync(request.fd);
     }
     parentPort!.postMessage({ seq: request.seq, bytesWritten } satisfies SegmentIoReply);
   } catch (error) {
     const { code, message } = error as NodeJS.ErrnoException;
-    parentPort!.postMessage({ seq: request.seq, bytesWritten, error: { code, message } } satisfies SegmentIoReply);
+    parentPort!.postMessage({ seq: request.seq, bytesWritten, error: { code, message }, failedAt: step } satisfies SegmentIoReply);
   }
 });

@@ -54,3 +54,23 @@ test('an error on an I/O thread is thrown with its errno code, and the threads g
     }
   });
 });
+
+test('writeThenDatasync writes and syncs in one call, and names the step that failed', async () => {
+  await withDir(async (dir) => {
+    const io = createSegmentIo();
+    try {
+      const path = join(dir, 'c.seg');
+      await (await io.fs.open(path, 'w')).close();
+      const file = await io.fs.open(path, 'r+');
+      assert.ok(file.writeThenDatasync !== undefined);
+      assert.deepEqual(await file.writeThenDatasync(Buffer.from('one call'), 0), {});
+      const failed = await file.writeThenDatasync(Buffer.from('x'), 2 ** 50);
+      assert.equal(failed.failedAt, 'write');
+      assert.equal((failed.error as NodeJS.ErrnoException).code, 'EFBIG');
+      await file.close();
+      assert.equal(await readFile(path, 'utf8'), 'one call');
+    } finally {
+      await io.close();
+    }
+  });
+});

@@ -49,6 +49,13 @@ export function createSegmentIo(): SegmentIo {
           return { bytesWritten: reply.bytesWritten };
         },
         datasync: async () => void checked(await syncer.request({ op: 'datasync', fd: handle.fd })),
+        // On the syncing thread: it runs only when no sync is running there (segment-log.ts).
+        writeThenDatasync: async (buffer, position) => {
+          const reply = await syncer.request({ op: 'writeThenDatasync', fd: handle.fd, bytes: buffer, position });
+          if (reply.error === undefined) return {};
+          const error = Object.assign(new Error(reply.error.message), { code: reply.error.code });
+          return { failedAt: reply.failedAt ?? 'write', error };
+        },
         read: (buffer, offset, length, position) => handle.read(buffer, offset, length, position),
         writeFile: (data) => handle.writeFile(data),
         truncate: (lengthBytes) => handle.truncate(lengthBytes),

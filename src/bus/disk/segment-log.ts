@@ -290,6 +290,23 @@ export class SegmentLog {
         for (const frame of append.frames) for (const buffer of frame.buffers) buffers.push(buffer);
         bytes += append.bytes;
       }
+      const writeThenDatasync = this.active.writeThenDatasync;
+      if (syncing === undefined && this.queued.length === 0 && writeThenDatasync !== undefined) {
+        // Nothing to write behind this group (one exporter, or a lull): written and synced in one
+        // call, one round trip to the I/O thread instead of two, each of which waits for this
+        // thread's turn on a busy machine. Appends arriving meanwhile are queued for the next group.
+        const outcome = await writeThenDatasync.call(this.active, Buffer.concat(buffers, bytes), position);
+        if (outcome.failedAt === 'write') {
+          // As below: whatever part of the write reached the file is cut, the group refused.
+          this.tailDirty = true;
+          await this.cutToDurable().catch(() => undefined);
+          this.refuseFrom(appends, outcome.error);
+          continue;
+        }
+        const synced = outcome.failedAt === 'datasync' ? (outcome.error ?? new Error('fdatasync failed')) : undefined;
+        await this.settle({ appends, bytes, synced: Promise.resolve(synced) });
+        continue;
+      }
       let writeError: { error: unknown } | undefined;
       try {
         await writeAll(this.active, Buffer.concat(buffers, bytes), position);
