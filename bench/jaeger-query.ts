@@ -1,29 +1,32 @@
 /**
  * The Jaeger query API side by side with real Jaeger v2 + Badger on the same spans: p95 of
- * `GET /api/traces/{id}` and of `GET /api/traces?service=…&limit=20`, each asked over HTTP,
- * interleaved svc / Jaeger so that the machine's load falls on both alike. svc reads from chDB
- * (the spans inserted straight into the store); Jaeger is fed the same spans over OTLP/HTTP.
+ * `GET /api/traces/{id}` and of `GET /api/traces?service=…&limit=20`, each asked over HTTP by this
+ * process's one client, interleaved svc / Jaeger so that the machine's load falls on both alike.
+ * Each server is its own process, as a user runs it: `svc all-in-one` (bin/svc.js) on a data
+ * directory prepared beforehand by a child process of this bench (the spans inserted straight into
+ * the store, then the store closed), and Jaeger fed the same spans over OTLP/HTTP meanwhile, so that
+ * neither server shares a thread with the client nor the client with the other.
  * Jaeger runs when its binary is built (scripts/jaeger/fetch.sh; SVC_JAEGER_BIN names another).
  * Usage: node dist/bench/jaeger-query.js [spans, default 1000000]
  */
+import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { homedir, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Registry } from 'prom-client';
-import { createJaegerRoutes } from '../src/api/jaeger/routes.js';
-import { createApi } from '../src/api/server.js';
-import { createTraceRepo } from '../src/api/trace-repo.js';
+import { fileURLToPath } from 'node:url';
 import type { SpanRow } from '../src/model/signals.js';
 import { createStore } from '../src/store/create-store.js';
 import { migrate } from '../src/store/migrate.js';
+import { startAllInOne, type RunningAllInOne } from '../src/testing/all-in-one.js';
 import { insertSpans } from '../src/testing/store-rows.js';
 import { startJaeger, waitFor, type RunningJaeger } from '../src/testing/jaeger.js';
-import { createLogger } from '../src/util/log.js';
 
 export const SPANS_PER_TRACE = 20;
 const SERVICES = 12;
 const RUNS = 200;
 const BATCH_TRACES = 500;
+/** svc's default database, so that `svc all-in-one` reads what the preparing child wrote. */
+const SVC_DATABASE = 'svc';
 
 function median(samples: number[]): number {
   return [...samples].sort((a, b) => a - b)[Math.floor(samples.length / 2)] ?? 0;
@@ -117,48 +120,24 @@ function jaegerBinary(): string | undefined {
   return existsSync(cached) ? cached : undefined;
 }
 
-export async function main(argv: string[]): Promise<void> {
-  const spans = Number(argv[0] ?? 1_000_000);
-  const traces = Math.floor(spans / SPANS_PER_TRACE);
-  const dir = mkdtempSync(join(tmpdir(), 'svc-bench-jaeger-'));
-  const store = await createStore({ clickhouse: { url: '', database: 'svc_bench_jaeger' }, embedded: { data_dir: join(dir, 'data') } });
-  const api = createApi(
-    { listen: { host: '127.0.0.1', port: 0 }, queryTimeoutSecs: 30 },
-    { traces: createTraceRepo(store, 30), registry: new Registry(), metricRegistries: [], logger: createLogger('silent'), routes: [createJaegerRoutes(store)] },
-  );
-  const binary = jaegerBinary();
-  let jaeger: RunningJaeger | undefined;
+/** The spans of traces [first, first + BATCH_TRACES), traces spread over the hour after firstNs. */
+function batchOf(first: number, traces: number, firstNs: bigint): SpanRow[] {
+  const stepNs = 3_500_000_000_000n / BigInt(traces);
+  const batch: SpanRow[] = [];
+  for (let t = first; t < Math.min(traces, first + BATCH_TRACES); t++) batch.push(...traceSpans(t, firstNs + BigInt(t) * stepNs));
+  return batch;
+}
+
+/**
+ * The child's job (`--prepare dataDir traces firstNs`): writes every span into svc's store in
+ * dataDir, waits for the background merges after the bulk load to settle (as under a steady
+ * stream; bounded), then closes the store so that `svc all-in-one` can open it.
+ */
+async function prepareSvcData(dataDir: string, traces: number, firstNs: bigint): Promise<void> {
+  const store = await createStore({ clickhouse: { url: '', database: SVC_DATABASE }, embedded: { data_dir: dataDir } });
   try {
     await migrate(store);
-    await api.start();
-    if (binary !== undefined) jaeger = await startJaeger(binary, 'badger');
-    const svcUrl = `http://127.0.0.1:${api.port()}/jaeger`;
-    // Traces over the last hour, newest last.
-    const firstNs = BigInt(Date.now() - 3_600_000) * 1_000_000n;
-    const stepNs = 3_500_000_000_000n / BigInt(traces);
-    const loadStarted = performance.now();
-    let jaegerLoadMs = 0;
-    for (let first = 0; first < traces; first += BATCH_TRACES) {
-      const batch: SpanRow[] = [];
-      for (let t = first; t < Math.min(traces, first + BATCH_TRACES); t++) batch.push(...traceSpans(t, firstNs + BigInt(t) * stepNs));
-      await insertSpans(store, batch);
-      if (jaeger !== undefined) {
-        const started = performance.now();
-        const response = await fetch(jaeger.otlpTracesUrl, { method: 'POST', headers: { 'content-type': 'application/json' }, body: otlpExport(batch) });
-        if (!response.ok) throw new Error(`Jaeger refused an export: ${response.status}`);
-        jaegerLoadMs += performance.now() - started;
-      }
-    }
-    console.log(
-      `jaeger-query loaded ${traces * SPANS_PER_TRACE} spans in ${traces} traces: ${((performance.now() - loadStarted) / 1000).toFixed(1)} s (of it Jaeger's OTLP: ${(jaegerLoadMs / 1000).toFixed(1)} s)`,
-    );
-    if (jaeger !== undefined) {
-      const last = traceIdOf(traces - 1);
-      const queryUrl = jaeger.queryUrl;
-      await waitFor('Jaeger to hold the last trace', async () => ((await fetch(`${queryUrl}/api/traces/${last}`)).ok ? true : undefined), 300_000);
-    }
-    // Background merges after a bulk load: measure once the part count has settled, as it is
-    // under a steady stream (bounded wait).
+    for (let first = 0; first < traces; first += BATCH_TRACES) await insertSpans(store, batchOf(first, traces, firstNs));
     let parts = -1;
     for (let settled = 0, waited = 0; settled < 5 && waited < 120; waited++) {
       const [row] = await store.query<{ n: string }>(
@@ -169,7 +148,64 @@ export async function main(argv: string[]): Promise<void> {
       parts = now;
       await new Promise((resolve) => setTimeout(resolve, 1_000));
     }
-    console.log(`jaeger-query spans and trace_spans tables settled at ${parts} parts`);
+    console.log(`jaeger-query svc's spans and trace_spans tables settled at ${parts} parts`);
+  } finally {
+    await store.close();
+  }
+}
+
+/** Runs prepareSvcData in a child process (the store's engine never loads into the client's process). */
+function prepareInChild(dataDir: string, traces: number, firstNs: bigint): { done: Promise<void>; kill: () => void } {
+  const child = spawn(process.execPath, [fileURLToPath(import.meta.url), '--prepare', dataDir, String(traces), firstNs.toString()], {
+    stdio: ['ignore', 'inherit', 'inherit'],
+  });
+  const done = new Promise<void>((resolve, reject) => {
+    child.on('error', reject);
+    child.on('exit', (code, signal) => (code === 0 ? resolve() : reject(new Error(`preparing svc's data failed: exit ${code ?? signal}`))));
+  });
+  return { done, kill: () => (child.exitCode === null && child.signalCode === null ? void child.kill('SIGTERM') : undefined) };
+}
+
+export async function main(argv: string[]): Promise<void> {
+  const spans = Number(argv[0] ?? 1_000_000);
+  const traces = Math.floor(spans / SPANS_PER_TRACE);
+  const dir = mkdtempSync(join(tmpdir(), 'svc-bench-jaeger-'));
+  const dataDir = join(dir, 'svc');
+  const binary = jaegerBinary();
+  // Traces over the last hour, newest last.
+  const firstNs = BigInt(Date.now() - 3_600_000) * 1_000_000n;
+  let jaeger: RunningJaeger | undefined;
+  let svc: RunningAllInOne | undefined;
+  let preparing: ReturnType<typeof prepareInChild> | undefined;
+  try {
+    if (binary !== undefined) jaeger = await startJaeger(binary, 'badger');
+    const loadStarted = performance.now();
+    preparing = prepareInChild(dataDir, traces, firstNs);
+    // A failed child must not leave this loop's rejection unobserved: it is awaited below.
+    preparing.done.catch(() => undefined);
+    if (jaeger !== undefined) {
+      for (let first = 0; first < traces; first += BATCH_TRACES) {
+        const response = await fetch(jaeger.otlpTracesUrl, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: otlpExport(batchOf(first, traces, firstNs)),
+        });
+        if (!response.ok) throw new Error(`Jaeger refused an export: ${response.status}`);
+      }
+      console.log(`jaeger-query Jaeger took the spans over OTLP in ${((performance.now() - loadStarted) / 1000).toFixed(1)} s`);
+    }
+    await preparing.done;
+    console.log(
+      `jaeger-query loaded ${traces * SPANS_PER_TRACE} spans in ${traces} traces into each: ${((performance.now() - loadStarted) / 1000).toFixed(1)} s`,
+    );
+    svc = await startAllInOne({ dataDir });
+    const last = traceIdOf(traces - 1);
+    const svcUrl = `${svc.apiUrl}/jaeger`;
+    await waitFor('svc to answer the last trace', async () => ((await fetch(`${svcUrl}/api/traces/${last}`)).ok ? true : undefined), 120_000);
+    if (jaeger !== undefined) {
+      const queryUrl = jaeger.queryUrl;
+      await waitFor('Jaeger to hold the last trace', async () => ((await fetch(`${queryUrl}/api/traces/${last}`)).ok ? true : undefined), 300_000);
+    }
     const startUs = (firstNs / 1000n).toString();
     const endUs = ((firstNs + 3_600_000_000_000n) / 1000n).toString();
     const targets = [{ name: 'svc', url: svcUrl }, ...(jaeger === undefined ? [] : [{ name: 'jaeger+badger', url: jaeger.queryUrl }])];
@@ -195,11 +231,16 @@ export async function main(argv: string[]): Promise<void> {
     if (jaeger === undefined) console.log('jaeger-query: Jaeger not built (bash scripts/jaeger/fetch.sh), svc only');
     console.log(`jaeger-query load average ${loadBefore.toFixed(2)} before, ${loadAfter.toFixed(2)} after`);
   } finally {
+    preparing?.kill();
+    await preparing?.done.catch(() => undefined);
+    await svc?.stop();
     await jaeger?.stop();
-    await api.close();
-    await store.close();
     rmSync(dir, { recursive: true, force: true });
   }
 }
 
-if (process.argv[1]?.endsWith('jaeger-query.js')) await main(process.argv.slice(2));
+if (process.argv[1]?.endsWith('jaeger-query.js')) {
+  const argv = process.argv.slice(2);
+  if (argv[0] === '--prepare') await prepareSvcData(argv[1]!, Number(argv[2]), BigInt(argv[3]!));
+  else await main(argv);
+}
