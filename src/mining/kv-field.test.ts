@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { differsInKeyValue } from './kv-field.js';
+import { differsInKeyValue, inKeyedQuote } from './kv-field.js';
 import { DrainTree } from './drain.js';
 import { maskLine } from './masking.js';
 
@@ -38,4 +38,27 @@ test('lines of one event differing in a word value of a key=value tail join one 
   // Replaying changes nothing.
   assert.equal(add('msg="Found healthy block" mint=2 maxt=3 ulid=inventory'), a);
   assert.equal(tree.clusters.length, 2);
+});
+
+test("the words of a quoted value of several words after a shared key lie in a keyed quote; a message key's quotes, or a quote already closed, do not", () => {
+  const tokens = (text: string): string[] => text.split(' ');
+  const a = tokens('msg="compaction failed" err="broken pipe" id=1');
+  const b = tokens('msg="compaction failed" err="connection refused" id=1');
+  assert.equal(inKeyedQuote(a, b, 2), true); // err="connection
+  assert.equal(inKeyedQuote(a, b, 3), true); // refused"
+  assert.equal(inKeyedQuote(a, b, 4), false); // id=1, after the quote
+  assert.equal(inKeyedQuote(a, b, 1), false); // failed", in msg's quotes
+  const c = tokens('msg="Scrape discovery manager stopped"');
+  const d = tokens('msg="Notify discovery manager stopped"');
+  assert.equal(inKeyedQuote(c, d, 0), false);
+  assert.equal(inKeyedQuote(tokens('err="EOF" next word'), tokens('err="closed" other word'), 2), false);
+  assert.equal(inKeyedQuote(tokens('error="a b"'), tokens('reason="c d"'), 1), false);
+});
+
+test('lines of one event with error texts of one length after err= join one template', () => {
+  const tree = new DrainTree('prometheus', { simThreshold: 0.5, maxClusters: 100 });
+  const add = (text: string): string => tree.add(maskLine(text, { keepHttpStatus: true }).tokens, text).cluster.id;
+  const a = add('msg="compaction failed" err="broken pipe"');
+  assert.equal(add('msg="compaction failed" err="connection refused"'), a);
+  assert.notEqual(add('msg="compaction started" err="broken pipe"'), a);
 });

@@ -41,3 +41,30 @@ export function differsInKeyValue(a: string | undefined, b: string | undefined):
   if (first === 34 || first === 39 || b.charCodeAt(k) === 34 || b.charCodeAt(k) === 39) return false;
   return !MESSAGE_KEYS.has(a.slice(0, k - 1).toLowerCase());
 }
+
+/** Tokens back from a word to the `key="` that opens its quoted value. */
+const MAX_QUOTED_VALUE_TOKENS = 6;
+
+/**
+ * Whether position `i` lies in a quoted value of several words after a key the template and the
+ * line share (`err="broken pipe"` against `err="connection refused"`): the text an error prints,
+ * in the same quotes after the same key, varies like a value; not after a message key, where the
+ * quotes hold the message (`msg="… enabled"` against `msg="… disabled"`).
+ */
+export function inKeyedQuote(template: readonly string[], line: readonly string[], i: number): boolean {
+  const lowest = Math.max(0, i - MAX_QUOTED_VALUE_TOKENS);
+  for (let j = i; j >= lowest; j--) {
+    const a = line[j];
+    const b = template[j];
+    if (a === undefined || b === undefined) return false;
+    const k = keyLength(a);
+    if (k > 0 && a.charCodeAt(k) === 34) {
+      if (keyLength(b) !== k || !b.startsWith(a.slice(0, k + 1)) || MESSAGE_KEYS.has(a.slice(0, k - 1).toLowerCase())) return false;
+      // The quote stays open up to i in both (no closing quote before i).
+      for (let m = j + 1; m < i; m++) if (line[m]!.includes('"') || template[m]!.includes('"')) return false;
+      return a.indexOf('"', k + 1) < 0 && b.indexOf('"', k + 1) < 0;
+    }
+    if (j < i && (a.includes('"') || b.includes('"'))) return false;
+  }
+  return false;
+}
