@@ -16,6 +16,7 @@ import { isHttpMethod } from './http-method.js';
 import { isListLabel, isListValue } from './list-field.js';
 import { isProgramName } from './program-name.js';
 import { isVerbObject } from './verb-object.js';
+import { differsInKeyValue, inKeyedQuote } from './kv-field.js';
 
 /** Contract limits: tree depth 4 (root, length, two token levels), 100 children per node. */
 export const TREE_DEPTH = 4;
@@ -191,6 +192,8 @@ export function similarity(
         !((isNameLike(t) || isNameLike(l)) && !partOfCompound(t, l)) &&
         !differsInValueSlot(t, l) &&
         !differsInQuotedField(t, l) &&
+        !differsInKeyValue(t, l) &&
+        !inKeyedQuote(template, line, i) &&
         !(i === compared - 1 && (followsLabel(template, line, i) || followsPreposition(template, line, i))) &&
         !(isLabel(t!) && isLabel(l!) && followsPreposition(template, line, i)) &&
         !(i > 0 && template[i - 1] === line[i - 1] && introducesName(line[i - 1], t, l)) &&

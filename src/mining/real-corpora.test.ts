@@ -25,11 +25,11 @@ interface Floors {
 }
 
 const REAL_FLOORS: Record<string, Floors> = {
-  activemq: { ga: 0.889, pa: 0.832, fga: 0.807, fta: 0.536 },
+  activemq: { ga: 0.891, pa: 0.834, fga: 0.817, fta: 0.545 },
   'actix-server': { ga: 0.947, pa: 0.951, fga: 0.825, fta: 0.787 },
   caddy: { ga: 0.981, pa: 0.87, fga: 0.922, fta: 0.654 },
   cassandra: { ga: 0.896, pa: 0.842, fga: 0.865, fta: 0.612 },
-  celery: { ga: 0.955, pa: 0.622, fga: 0.799, fta: 0.593 },
+  celery: { ga: 0.966, pa: 0.624, fga: 0.86, fta: 0.629 },
   chrony: { ga: 0.864, pa: 0.76, fga: 0.755, fta: 0.6 },
   coredns: { ga: 0.773, pa: 0.622, fga: 0.549, fta: 0.331 },
   dnsmasq: { ga: 0.885, pa: 0.427, fga: 0.789, fta: 0.594 },
@@ -40,7 +40,7 @@ const REAL_FLOORS: Record<string, Floors> = {
   haproxy: { ga: 0.933, pa: 0.759, fga: 0.813, fta: 0.437 },
   'hickory-server': { ga: 0.867, pa: 0.561, fga: 0.806, fta: 0.463 },
   ioredis: { ga: 0.899, pa: 0.815, fga: 0.771, fta: 0.628 },
-  jetty: { ga: 0.821, pa: 0.335, fga: 0.704, fta: 0.331 },
+  jetty: { ga: 0.826, pa: 0.339, fga: 0.734, fta: 0.349 },
   'kafka-clients': { ga: 0.824, pa: 0.411, fga: 0.861, fta: 0.179 },
   kombu: { ga: 0.956, pa: 0.849, fga: 0.677, fta: 0.531 },
   mqtt: { ga: 0.995, pa: 0.918, fga: 0.995, fta: 0.912 },
@@ -49,15 +49,15 @@ const REAL_FLOORS: Record<string, Floors> = {
   openvpn: { ga: 0.941, pa: 0.824, fga: 0.831, fta: 0.58 },
   'pingora-core': { ga: 0.922, pa: 0.858, fga: 0.814, fta: 0.597 },
   postgresql: { ga: 0.897, pa: 0.858, fga: 0.812, fta: 0.672 },
-  prometheus: { ga: 0.857, pa: 0.541, fga: 0.798, fta: 0.566 },
-  raft: { ga: 0.911, pa: 0.637, fga: 0.678, fta: 0.471 },
-  redis: { ga: 0.985, pa: 0.564, fga: 0.97, fta: 0.792 },
+  prometheus: { ga: 0.939, pa: 0.578, fga: 0.931, fta: 0.656 },
+  raft: { ga: 0.923, pa: 0.644, fga: 0.729, fta: 0.499 },
+  redis: { ga: 0.987, pa: 0.564, fga: 0.981, fta: 0.795 },
   scrapy: { ga: 0.94, pa: 0.539, fga: 0.765, fta: 0.414 },
   squid: { ga: 0.874, pa: 0.733, fga: 0.87, fta: 0.55 },
   tomcat: { ga: 0.993, pa: 0.834, fga: 0.984, fta: 0.683 },
   tornado: { ga: 0.911, pa: 0.747, fga: 0.823, fta: 0.589 },
 };
-// Measured mean ga 0.9131 pa 0.7162 fga 0.8227 fta 0.5890
+// Measured mean ga 0.9168 pa 0.7179 fga 0.8322 fta 0.5949
 const LOGHUB_FLOORS: Record<string, Floors> = {
   Apache: { ga: 0.995, pa: 0.995, fga: 0.995, fta: 0.995 },
   BGL: { ga: 0.983, pa: 0.853, fga: 0.944, fta: 0.52 },
