@@ -162,3 +162,33 @@ test('span and log rows are capped each at max_rows in one insert', async () => 
   assert.deepEqual(spanInserts, [4, 4]);
   assert.deepEqual(logInserts, [4, 2]);
 });
+
+test('max_rows counts each table apart: span and log rows below it each wait, together past it', async () => {
+  const spanInserts: number[] = [];
+  const logInserts: number[] = [];
+  const lines = (payload: Buffer) => payload.toString().split('\n').length - 1;
+  const sink: SignalSink = {
+    format: 'JSONCompactEachRow',
+    async writeSpans(payload) {
+      spanInserts.push(lines(payload));
+    },
+    async writeLogs(payload) {
+      logInserts.push(lines(payload));
+    },
+  };
+  const both = (spanRows: number, logRows: number): EncodedRows => ({
+    spans: Buffer.from('s\n'.repeat(spanRows)),
+    spanRows,
+    logs: Buffer.from('l\n'.repeat(logRows)),
+    logRows,
+  });
+  const batcher = new Batcher(sink, options({ maxRows: 4, maxAgeMs: 60_000 }));
+  // 3 spans and 3 logs: 6 rows, but neither table has 4, so nothing is inserted yet.
+  const waiting = [batcher.add(both(3, 0)), batcher.add(both(0, 3))];
+  assert.equal(batcher.bufferedRows, 6);
+  // The fourth span fills the spans' batch: one insert takes every add, the logs too.
+  await Promise.all([...waiting, batcher.add(both(1, 0))]);
+  assert.deepEqual(spanInserts, [4]);
+  assert.deepEqual(logInserts, [3]);
+  await batcher.close();
+});
