@@ -1,5 +1,6 @@
 import { crc32 } from 'node:zlib';
 import type { BusMessage } from '../../model/bus.js';
+import { utf8Length, writeUtf8 } from '../../otlp/utf8.js';
 
 /**
  * The on-disk form of the embedded bus's log. Every entry is framed as
@@ -43,29 +44,38 @@ export interface LogSnapshotEntry {
 
 export type LogEntry = LogRecordEntry | LogSnapshotEntry;
 
-/** A record's frame as buffers to write in order: frame header and metadata, then the value itself. */
+/**
+ * A record's frame as buffers to write in order: frame header and metadata, then the value itself.
+ * Strings are sized and written straight into the one metadata buffer: the Buffer.from per topic,
+ * key, header name and header value it replaced (eight small Buffers per record) made framing ~5 %
+ * of the all-in-one main thread at 10k spans/s + 10k logs/s, where a log with a trace id is a record.
+ */
+const NO_HEADERS: readonly [string, string][] = [];
+
 export function encodeRecordFrame(topic: string, partition: number, offset: bigint, timestampMs: number, message: BusMessage): Buffer[] {
-  const topicBytes = Buffer.from(topic);
-  const keyBytes = Buffer.from(message.key);
-  const headerPairs = Object.entries(message.headers ?? {}).map(([name, value]) => [Buffer.from(name), Buffer.from(value)] as const);
-  let metaBytes = 1 + 2 + topicBytes.length + 4 + 8 + 8 + 4 + keyBytes.length + 2 + 4;
-  for (const [name, value] of headerPairs) metaBytes += 2 + name.length + 4 + value.length;
+  const topicBytes = utf8Length(topic);
+  const keyBytes = utf8Length(message.key);
+  const headers = message.headers === undefined ? NO_HEADERS : Object.entries(message.headers);
+  let metaBytes = 1 + 2 + topicBytes + 4 + 8 + 8 + 4 + keyBytes + 2 + 4;
+  for (const [name, value] of headers) metaBytes += 2 + utf8Length(name) + 4 + utf8Length(value);
   const head = Buffer.allocUnsafe(FRAME_HEADER_BYTES + metaBytes);
   let at = FRAME_HEADER_BYTES;
-  at = head.writeUInt8(KIND_RECORD, at);
-  at = head.writeUInt16LE(topicBytes.length, at);
-  at += topicBytes.copy(head, at);
+  head[at++] = KIND_RECORD;
+  at = head.writeUInt16LE(topicBytes, at);
+  at = writeUtf8(topic, head, at, topicBytes);
   at = head.writeUInt32LE(partition, at);
   at = head.writeBigUInt64LE(offset, at);
   at = head.writeDoubleLE(timestampMs, at);
-  at = head.writeUInt32LE(keyBytes.length, at);
-  at += keyBytes.copy(head, at);
-  at = head.writeUInt16LE(headerPairs.length, at);
-  for (const [name, value] of headerPairs) {
-    at = head.writeUInt16LE(name.length, at);
-    at += name.copy(head, at);
-    at = head.writeUInt32LE(value.length, at);
-    at += value.copy(head, at);
+  at = head.writeUInt32LE(keyBytes, at);
+  at = writeUtf8(message.key, head, at, keyBytes);
+  at = head.writeUInt16LE(headers.length, at);
+  for (const [name, value] of headers) {
+    const nameBytes = utf8Length(name);
+    const valueBytes = utf8Length(value);
+    at = head.writeUInt16LE(nameBytes, at);
+    at = writeUtf8(name, head, at, nameBytes);
+    at = head.writeUInt32LE(valueBytes, at);
+    at = writeUtf8(value, head, at, valueBytes);
   }
   at = head.writeUInt32LE(message.value.length, at);
   const bodyBytes = metaBytes + message.value.length;
