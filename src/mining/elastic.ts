@@ -11,7 +11,8 @@
  * - one quoted (or braced) value in both: `'…'`, `"…"`, `{…}`, the quote opening the run and
  *   closing it, nothing quoted in between;
  * - a text of words after a label (a token ending in `:` after a word or a value, with at least
- *   MIN_LABEL_CORE_TOKENS tokens before it), not after a program's name as first token;
+ *   MIN_LABEL_CORE_TOKENS tokens before it), after a program's name as first token only where its
+ *   tail varies (optional-tail.ts, labelsAfterProgram);
  * - extra tokens one of the two has beside a wildcard of the template, when they are names
  *   (compound names, absolute paths, names glued to a value) or a text of words after a label.
  * Plain words one line has and the other not (`Node is up` against `Node is not up`) are not a
@@ -20,7 +21,7 @@
  */
 import { WILDCARD, isPinnedToken } from './masking.js';
 import { isNameLike } from './name-like.js';
-import { MIN_LABEL_CORE_TOKENS, isLabel } from './optional-tail.js';
+import { MIN_LABEL_CORE_TOKENS, isLabel, labelsAfterProgram } from './optional-tail.js';
 import { commonShape, fitsPattern } from './drain.js';
 import type { ValueWords } from './value-words.js';
 import { differsInValueSlot } from './value-slot.js';
@@ -140,11 +141,19 @@ function namesOnly(tokens: readonly string[], from: number, to: number, values: 
 /**
  * Whether tokens[from, to), a run one of the two has and the other not, is a text of words after a
  * label (`org.example.TimeoutException: Timeout expired`, where the wildcard before took the
- * exception's name): what a label introduces is its value. Not after a program's name as first
- * token (below).
+ * exception's name): what a label introduces is its value. After a program's name as first token,
+ * only where its tail varies (below).
  */
 function labelledText(tokens: readonly string[], from: number, to: number): boolean {
-  return from >= MIN_LABEL_CORE_TOKENS && to > from && isLabelToken(tokens[from - 1]) && !isProgramName(tokens[0]) && wordsOnly(tokens, from, to);
+  return from >= MIN_LABEL_CORE_TOKENS && to > from && isLabelToken(tokens[from - 1]) && notProgramClause(tokens, from - 1) && wordsOnly(tokens, from, to);
+}
+
+/**
+ * Whether the label tokens[at] does not end a clause of a program's own format: the line does not
+ * open with a program's name, or the label is one whose tail varies there (optional-tail.ts).
+ */
+function notProgramClause(tokens: readonly string[], at: number): boolean {
+  return !isProgramName(tokens[0]) || labelsAfterProgram(tokens, at);
 }
 
 /** Whether tokens[from, to) hold no wildcard. */
@@ -306,10 +315,14 @@ function elasticShapeAround(
   const closing = sharedClosing(yLast, xLast);
   const enclosed = opening !== '' && closesGroup(closing) && oneGroup(line, p, xEnd, opening) && oneGroup(template, p, yEnd, opening);
   // After a label, a text of words (no value inside: `illegal instruction......<*>` is a field of
-  // a fixed layout), and not after a program's name as first token (`ciod: … failed: <text>`,
-  // whose texts the LogHub BGL labels keep apart, as for labelled tails in optional-tail.ts).
+  // a fixed layout), and after a program's name as first token only where its tail varies
+  // (`ciod: … failed: <text>` is two events in the LogHub BGL labels, as in optional-tail.ts).
   const afterLabel =
-    p >= MIN_LABEL_CORE_TOKENS && isLabelToken(template[p - 1]) && !isProgramName(template[0]) && wordsOnly(line, p, xEnd) && wordsOnly(template, p, yEnd);
+    p >= MIN_LABEL_CORE_TOKENS &&
+    isLabelToken(template[p - 1]) &&
+    notProgramClause(template, p - 1) &&
+    wordsOnly(line, p, xEnd) &&
+    wordsOnly(template, p, yEnd);
   // Two texts the service's labelled tails showed to be values (value-words.ts).
   const learned = values !== null && values.hasText(line, p, xEnd) && values.hasText(template, p, yEnd);
   // An exception's name, alone or with its message after it (`java.util.concurrent.TimeoutException`

@@ -66,3 +66,16 @@ test('a parenthesized remark with a value, closed by a word and a colon, labels 
   const first = miner.mine('s', 'Retrying tenant-42 (failed 1097 times): timed out');
   assert.equal(miner.mine('s', 'Retrying tenant-7 (failed 4742 times): Name or service not known').id, first.id);
 });
+
+test("after a program's name, a word label after a clause of 6 tokens labels a tail; a value, a name or a short clause does not", () => {
+  const lookup = split('plugin/geoip: Setting up metadata failed due to database lookup error: connection refused');
+  assert.equal(coreLength(lookup), lookup.length - 2);
+  // A value or a name before the colon, or a short clause: the program's own format.
+  assert.equal(coreLength(split('ciod: Error creating node map from file <*>: No child processes')), 11);
+  assert.equal(coreLength(split('plugin/file: Notify from <*> for printer.lan: checking transfer')), 8);
+  assert.equal(coreLength(split('ciod: LOGIN chdir(<*>) failed: No such file or directory')), 9);
+  const miner = new LogMiner(DEFAULT_MINER_OPTIONS);
+  const first = miner.mine('s', 'plugin/file: Failed to stop prometheus http server: EOF');
+  assert.equal(miner.mine('s', 'plugin/file: Failed to stop prometheus http server: broken pipe').id, first.id);
+  assert.equal(miner.mine('s', 'plugin/file: Failed to stop prometheus http server: too many open files').id, first.id);
+});

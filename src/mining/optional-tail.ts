@@ -64,7 +64,7 @@ function labelTailStart(tokens: readonly string[]): number {
     // of several words holds words only: `loaded: 1 with <*> records` is a sentence of the
     // message with a value in it, not an error's text.
     if (isField(t) || (i < n - 1 && t.includes(WILDCARD)) || (i === n - 2 && tokens[n - 1]!.includes(WILDCARD))) return n;
-    if (isLabel(tokens[i - 1]!) || isRemarkLabel(tokens, i - 1)) return endsWithColon(tokens[0]!) ? n : i;
+    if (isLabel(tokens[i - 1]!) || isRemarkLabel(tokens, i - 1)) return endsWithColon(tokens[0]!) && !labelsAfterProgram(tokens, i - 1) ? n : i;
   }
   return n;
 }
@@ -94,12 +94,35 @@ export function isLabel(token: string): boolean {
 
 /**
  * A first token ending in `:` names the program or part that logs (`ciod:`, `plugin/file:`,
- * `raft:`); its lines' later labels end clauses of its own message format, whose texts the
+ * `raft:`); its lines' later labels mostly end clauses of its own message format, whose texts the
  * LogHub labels keep apart (`ciod: LOGIN chdir(<*>) failed: No such file or directory` and
- * `… failed: Input/output error` are two events in BGL).
+ * `… failed: Input/output error` are two events in BGL), unless labelsAfterProgram says otherwise.
  */
 function endsWithColon(token: string): boolean {
   return token.length > 1 && token.charCodeAt(token.length - 1) === COLON;
+}
+
+/**
+ * After a program's name, a label needs this many tokens up to it (the name and the label
+ * included): with fewer (`ciod: LOGIN chdir(<*>) failed: <text>`) the label ends a short clause
+ * of the program's own format.
+ */
+export const MIN_PROGRAM_LABEL_TOKENS = 6;
+
+/**
+ * Whether tokens[at], in a line opening with a program's name, labels a tail that varies: a word
+ * of letters before its colon (`lookup error:`, `notifies:`), not a value (`from file <*>:`, whose
+ * texts the LogHub BGL labels keep apart) nor a name (`for printer.lan:`), after a clause of
+ * MIN_PROGRAM_LABEL_TOKENS tokens.
+ */
+export function labelsAfterProgram(tokens: readonly string[], at: number): boolean {
+  const token = tokens[at];
+  if (token === undefined || at + 1 < MIN_PROGRAM_LABEL_TOKENS || token.length < 2) return false;
+  for (let i = 0; i < token.length - 1; i++) {
+    const c = token.charCodeAt(i) | 32;
+    if (c < 97 || c > 122) return false;
+  }
+  return true;
 }
 
 /** Whether the tokens from `core` on are a labelled tail (rather than bracketed remarks). */
