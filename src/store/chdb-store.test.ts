@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
@@ -31,6 +31,24 @@ describe('chdb query options', () => {
       assert.equal(Number(quick!.threads), 1);
       const [plain] = await store.query<{ analyzer: number; threads: string }>(settings);
       assert.equal(Number(plain!.analyzer), 1);
+    } finally {
+      await store.close();
+    }
+  });
+});
+
+describe('chdb connections', () => {
+  it('runs inserts and statements on one thread each, while reads keep every thread', async () => {
+    const store = await ChdbStore.open(dataDir, 'svc_test');
+    try {
+      // What the writer connection's settings are shows in a table it fills.
+      await store.exec('DROP TABLE IF EXISTS writer_threads');
+      await store.exec("CREATE TABLE writer_threads ENGINE = MergeTree ORDER BY tuple() AS SELECT toUInt64(getSetting('max_threads')) AS threads");
+      const [written] = await store.query<{ threads: string }>('SELECT threads FROM writer_threads');
+      assert.equal(Number(written!.threads), 1);
+      const [read] = await store.query<{ threads: string }>("SELECT toUInt64(getSetting('max_threads')) AS threads");
+      assert.ok(Number(read!.threads) >= Math.min(2, availableParallelism()), `reads run on ${read!.threads} threads`);
+      await store.exec('DROP TABLE writer_threads');
     } finally {
       await store.close();
     }
