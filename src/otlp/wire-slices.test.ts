@@ -60,7 +60,7 @@ describe('WireSlices', () => {
     const { slices } = slicedTraces(bytes);
     const [row] = decodeTraces(slices.frame([0]));
     assert.deepEqual(row, decodeTraces(bytes)[0]);
-    assert.equal(row.name, 'late');
+    assert.equal(row?.name, 'late');
     assert.equal(row.serviceName, 'late-svc');
     assert.equal(row.scopeName, 'lib');
   });
