@@ -26,7 +26,7 @@ const SPANS_PER_REQUEST = 500;
 const LOGS_PER_REQUEST = 500;
 const SERVICES = ['frontend', 'checkout', 'payments', 'inventory', 'shipping'];
 
-function spanBatch(nowNs: bigint, sequence: number): SpanRow[] {
+export function spanBatch(nowNs: bigint, sequence: number): SpanRow[] {
   const rows: SpanRow[] = [];
   // Ten traces of ten spans per request, like a busy service's exporter batch.
   for (let t = 0; t < SPANS_PER_REQUEST / 10; t++) {
@@ -70,7 +70,7 @@ function spanBatch(nowNs: bigint, sequence: number): SpanRow[] {
   return rows;
 }
 
-function logBatch(nowNs: bigint, sequence: number): LogRow[] {
+export function logBatch(nowNs: bigint, sequence: number): LogRow[] {
   return Array.from({ length: LOGS_PER_REQUEST }, (_, i) => ({
     logId: '0',
     tsNs: nowNs + BigInt(i),

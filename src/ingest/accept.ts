@@ -2,6 +2,7 @@ import { BusFullError, type Bus, type SignalKind } from '../model/bus.js';
 import type { LogRow, SpanRow } from '../model/signals.js';
 import type { Logger } from '../util/log.js';
 import type { DecodedExport, SignalCodec } from './codec.js';
+import type { WireSlices } from '../otlp/wire-slices.js';
 import type { IngestMetrics } from './metrics.js';
 import { keepValid, logInvalidReason, spanInvalidReason, type InvalidReason } from '../otlp/item-validity.js';
 import { buildLogRecords, buildSpanRecords, type ItemEncoder } from './records.js';
@@ -35,9 +36,17 @@ export function createAcceptor(deps: AcceptDeps) {
   let loggedFailure = false;
   const loggedInvalid = new Set<InvalidReason>();
 
-  /** Drops invalid items before publishing, counted and logged once per reason; the rest of the export goes on. */
-  function dropInvalid<T>(signal: SignalKind, items: T[], reasonOf: (item: T) => InvalidReason | undefined): { kept: T[]; dropped: number; notes: string[] } {
+  /**
+   * Drops invalid items before publishing, counted and logged once per reason; the rest of the
+   * export goes on. `keptAt` maps a kept item to its index in `items` once something was dropped.
+   */
+  function dropInvalid<T>(
+    signal: SignalKind,
+    items: T[],
+    reasonOf: (item: T) => InvalidReason | undefined,
+  ): { kept: T[]; keptAt: number[] | undefined; dropped: number; notes: string[] } {
     const { kept, dropped } = keepValid(items, reasonOf);
+    const keptAt = kept === items ? undefined : items.flatMap((item, index) => (reasonOf(item) === undefined ? [index] : []));
     const notes: string[] = [];
     for (const [reason, count] of dropped.counts) {
       deps.metrics.droppedItems.inc({ reason }, count);
@@ -50,7 +59,7 @@ export function createAcceptor(deps: AcceptDeps) {
         );
       }
     }
-    return { kept, dropped: dropped.total, notes };
+    return { kept, keptAt, dropped: dropped.total, notes };
   }
 
   function rejection(
@@ -102,8 +111,7 @@ export function createAcceptor(deps: AcceptDeps) {
     async acceptSpans(decoded: DecodedExport<SpanRow>): Promise<AcceptResult> {
       const stop = deps.metrics.exportSeconds.startTimer({ signal: 'traces' });
       const valid = dropInvalid('traces', decoded.rows, spanInvalidReason);
-      // Slices stay usable only when nothing was dropped (itemEncoder checks the counts agree).
-      const built = buildSpanRecords(valid.kept, deps.maxRecordBytes, itemEncoder({ rows: valid.kept, slices: decoded.slices }, deps.codec.encodeSpans));
+      const built = buildSpanRecords(valid.kept, deps.maxRecordBytes, itemEncoder(valid, decoded.slices, deps.codec.encodeSpans));
       const published = await publishAll('traces', built);
       stop();
       if (published !== 'ok') return published;
@@ -113,7 +121,7 @@ export function createAcceptor(deps: AcceptDeps) {
     async acceptLogs(decoded: DecodedExport<LogRow>): Promise<AcceptResult> {
       const stop = deps.metrics.exportSeconds.startTimer({ signal: 'logs' });
       const valid = dropInvalid('logs', decoded.rows, logInvalidReason);
-      const built = buildLogRecords(valid.kept, deps.maxRecordBytes, itemEncoder({ rows: valid.kept, slices: decoded.slices }, deps.codec.encodeLogs));
+      const built = buildLogRecords(valid.kept, deps.maxRecordBytes, itemEncoder(valid, decoded.slices, deps.codec.encodeLogs));
       const published = await publishAll('logs', built);
       stop();
       if (published !== 'ok') return published;
@@ -125,10 +133,21 @@ export function createAcceptor(deps: AcceptDeps) {
 
 export type Acceptor = ReturnType<typeof createAcceptor>;
 
-/** Frames records from the request's own bytes when it was protobuf; encodes the rows otherwise (JSON). */
-function itemEncoder<Row>(decoded: DecodedExport<Row>, encodeRows: (rows: Row[]) => Buffer): ItemEncoder {
-  const { rows, slices } = decoded;
-  if (slices !== undefined && slices.usable && slices.items === rows.length) return (indices) => slices.frame(indices);
-  // The indices are the records' item numbers within this export: all below rows.length.
-  return (indices) => encodeRows(indices.map((index) => rows[index]!));
+/**
+ * Frames records from the request's own bytes when it was protobuf (its rows may be skimmed, see
+ * decodeTraces: never encoded); encodes the rows otherwise (JSON, or protobuf whose slices proved
+ * unusable, then decoded in full).
+ */
+function itemEncoder<Row>(
+  valid: { kept: Row[]; keptAt: number[] | undefined },
+  slices: WireSlices | undefined,
+  encodeRows: (rows: Row[]) => Buffer,
+): ItemEncoder {
+  const { kept, keptAt } = valid;
+  if (slices !== undefined && slices.usable) {
+    // The indices are the records' item numbers among the kept items; keptAt turns them into the request's.
+    return keptAt === undefined ? (indices) => slices.frame(indices) : (indices) => slices.frame(indices.map((index) => keptAt[index]!));
+  }
+  // The indices are the records' item numbers within this export: all below kept.length.
+  return (indices) => encodeRows(indices.map((index) => kept[index]!));
 }

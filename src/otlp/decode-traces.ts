@@ -1,5 +1,6 @@
 import type { AttrPair, SpanEvent, SpanLink, SpanRow } from '../model/signals.js';
 import { readKeyValue } from './any-value.js';
+import { skipKeyValue } from './skip-values.js';
 import { OtlpDecodeError } from './errors.js';
 import { hex8, traceIdHex } from './hex.js';
 import { fieldMask, type ProtoReader } from './proto-reader.js';
@@ -45,10 +46,18 @@ const LINK_FIELDS = fieldMask(1, 2, 3, 4, 5);
  * Decodes OTLP `TracesData` or `ExportTraceServiceRequest` protobuf bytes to span rows.
  * Rows of one ResourceSpans share one `resource` array: treat rows as read-only.
  * Throws OtlpDecodeError on malformed input or a span whose ids have the wrong length.
- * `slices`, made over the same `bytes`, learns where each span lies (ingest frames bus records from it).
+ *
+ * `slices`, made over the same `bytes`, learns where each span lies: ingest frames bus records from
+ * it, and its consumers decode those records again. With usable slices the rows are skimmed: every
+ * check of the full decode is made, but a row carries only what ingest reads (trace and span ids,
+ * times, service, scope); name, kind, status, parent, attributes, events and links are left empty.
+ * Building them was most of ingest's decode and much of its garbage. Should the slices prove
+ * unusable (a repeated resource or scope field), the spans are decoded in full, for ingest to encode.
  */
 export function decodeTraces(bytes: Uint8Array, slices?: WireSlices): SpanRow[] {
-  return decodeEnvelopes(bytes, SPANS, slices);
+  if (slices === undefined) return decodeEnvelopes(bytes, SPANS, undefined);
+  const skimmed = decodeEnvelopes(bytes, SKIMMED_SPANS, slices);
+  return slices.usable ? skimmed : decodeEnvelopes(bytes, SPANS, undefined);
 }
 
 const SPANS: ItemReader<SpanRow> = {
@@ -59,6 +68,8 @@ const SPANS: ItemReader<SpanRow> = {
     for (let i = firstRow; i < rows.length; i++) rows[i].serviceName = serviceName;
   },
 };
+
+const SKIMMED_SPANS: ItemReader<SpanRow> = { readItem: skimSpan, finishResource: SPANS.finishResource };
 
 function readSpan(r: ProtoReader, end: number, resource: AttrPair[], serviceName: string, scope: ScopeFields): SpanRow {
   const buf = r.buf;
@@ -192,4 +203,127 @@ function readEvent(r: ProtoReader, end: number): SpanEvent {
     else r.skipUnknown(tag, end, EVENT_FIELDS);
   }
   return { tsNs, name, attrs };
+}
+
+const NO_ATTRS: AttrPair[] = [];
+const NO_EVENTS: SpanEvent[] = [];
+
+/** readSpan's checks, keeping only the ids, times, service and scope (see decodeTraces). */
+function skimSpan(r: ProtoReader, end: number, resource: AttrPair[], serviceName: string, scope: ScopeFields): SpanRow {
+  const buf = r.buf;
+  let traceId = '';
+  let spanId = '';
+  let startNs = 0n;
+  let endNs = 0n;
+  while (r.pos < end) {
+    const tag = r.varint32(end);
+    switch (tag) {
+      case TAG_TRACE_ID: {
+        const idEnd = r.lengthEnd(end);
+        if (idEnd - r.pos !== 16) throw new OtlpDecodeError('span trace id must be 16 bytes');
+        traceId = traceIdHex(buf, r.pos);
+        r.pos = idEnd;
+        break;
+      }
+      case TAG_SPAN_ID: {
+        const idEnd = r.lengthEnd(end);
+        if (idEnd - r.pos !== 8) throw new OtlpDecodeError('span id must be 8 bytes');
+        spanId = hex8(buf, r.pos);
+        r.pos = idEnd;
+        break;
+      }
+      case TAG_PARENT_SPAN_ID: {
+        const idEnd = r.lengthEnd(end);
+        if (idEnd - r.pos !== 8 && idEnd !== r.pos) throw new OtlpDecodeError('parent span id must be 0 or 8 bytes');
+        r.pos = idEnd;
+        break;
+      }
+      case TAG_NAME:
+        r.pos = r.lengthEnd(end);
+        break;
+      case TAG_KIND:
+        r.int32(end);
+        break;
+      case TAG_START:
+        startNs = r.fixed64(end);
+        break;
+      case TAG_END:
+        endNs = r.fixed64(end);
+        break;
+      case TAG_ATTRIBUTES:
+        skipKeyValue(r, r.lengthEnd(end), 0);
+        break;
+      case TAG_EVENTS:
+        skipEvent(r, r.lengthEnd(end));
+        break;
+      case TAG_LINKS:
+        skipLink(r, r.lengthEnd(end));
+        break;
+      case TAG_STATUS: {
+        const statusEnd = r.lengthEnd(end);
+        while (r.pos < statusEnd) {
+          const statusTag = r.varint32(statusEnd);
+          if (statusTag === TAG_STATUS_CODE) r.int32(statusEnd);
+          else if (statusTag === TAG_STATUS_MESSAGE) r.pos = r.lengthEnd(statusEnd);
+          else r.skipUnknown(statusTag, statusEnd, STATUS_FIELDS);
+        }
+        break;
+      }
+      default:
+        r.skipUnknown(tag, end, SPAN_FIELDS);
+    }
+  }
+  if (traceId === '') throw new OtlpDecodeError('span trace id must be 16 bytes');
+  if (spanId === '') throw new OtlpDecodeError('span id must be 8 bytes');
+  return {
+    traceId,
+    spanId,
+    parentSpanId: '',
+    serviceName,
+    name: '',
+    kind: 'unspecified',
+    startNs,
+    endNs,
+    status: 'unset',
+    statusMessage: '',
+    attrs: NO_ATTRS,
+    resource,
+    events: NO_EVENTS,
+    scopeName: scope.name,
+    scopeVersion: scope.version,
+  };
+}
+
+function skipLink(r: ProtoReader, end: number): void {
+  let traceId = false;
+  let spanId = false;
+  while (r.pos < end) {
+    const tag = r.varint32(end);
+    if (tag === TAG_LINK_TRACE_ID) {
+      const idEnd = r.lengthEnd(end);
+      if (idEnd - r.pos !== 16) throw new OtlpDecodeError('link trace id must be 16 bytes');
+      traceId = true;
+      r.pos = idEnd;
+    } else if (tag === TAG_LINK_SPAN_ID) {
+      const idEnd = r.lengthEnd(end);
+      if (idEnd - r.pos !== 8) throw new OtlpDecodeError('link span id must be 8 bytes');
+      spanId = true;
+      r.pos = idEnd;
+    } else if (tag === TAG_LINK_TRACE_STATE) r.pos = r.lengthEnd(end);
+    else if (tag === TAG_LINK_ATTRIBUTES) skipKeyValue(r, r.lengthEnd(end), 0);
+    else if (tag === TAG_LINK_DROPPED_ATTRIBUTES) r.varint32(end);
+    else r.skipUnknown(tag, end, LINK_FIELDS);
+  }
+  if (!traceId) throw new OtlpDecodeError('link trace id must be 16 bytes');
+  if (!spanId) throw new OtlpDecodeError('link span id must be 8 bytes');
+}
+
+function skipEvent(r: ProtoReader, end: number): void {
+  while (r.pos < end) {
+    const tag = r.varint32(end);
+    if (tag === TAG_EVENT_ATTRIBUTES) skipKeyValue(r, r.lengthEnd(end), 0);
+    else if (tag === TAG_EVENT_TIME) r.fixed64(end);
+    else if (tag === TAG_EVENT_NAME) r.pos = r.lengthEnd(end);
+    else r.skipUnknown(tag, end, EVENT_FIELDS);
+  }
 }

@@ -3,6 +3,7 @@ import { describe, it } from 'node:test';
 import { decodeLogs } from './decode-logs.js';
 import { decodeTraces } from './decode-traces.js';
 import { OtlpDecodeError } from './errors.js';
+import { WireSlices } from './wire-slices.js';
 import { logsToProtobuf, makeLogs, makeSpans, spansToProtobuf } from './otlp-fixtures.test-support.js';
 import { fixed64Field, hexBytes, lenField, logsData, message, spanMessage, tag, tracesData, varint, varintField } from './proto-build.test-support.js';
 
@@ -16,6 +17,23 @@ function seededRandom(seed: number): () => number {
     t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
     return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
   };
+}
+
+/** Ingest's decodes: skimmed rows over wire slices (decodeTraces says what a skim leaves out). */
+const skimTraces = (bytes: Uint8Array) => decodeTraces(bytes, new WireSlices(bytes));
+const skimLogs = (bytes: Uint8Array) => decodeLogs(bytes, { logIds: false }, new WireSlices(bytes));
+
+/** The skim accepts exactly what the full decode accepts, and rejects with the same message. */
+function assertSkimAgrees(decode: (bytes: Uint8Array) => unknown[], skim: (bytes: Uint8Array) => unknown[], bytes: Uint8Array): void {
+  const outcome = (run: (bytes: Uint8Array) => unknown[]) => {
+    try {
+      run(bytes);
+      return 'ok';
+    } catch (error) {
+      return error instanceof OtlpDecodeError ? `rejected: ${error.message}` : `threw ${String(error)}`;
+    }
+  };
+  assert.equal(outcome(skim), outcome(decode));
 }
 
 /** Decoding must either succeed or throw OtlpDecodeError, never another error. */
@@ -66,6 +84,7 @@ describe('malformed OTLP protobuf', () => {
   for (const [name, bytes] of cases) {
     it(`rejects ${name}`, () => {
       assert.throws(() => decodeTraces(bytes), OtlpDecodeError);
+      assert.throws(() => skimTraces(bytes), OtlpDecodeError);
     });
   }
 
@@ -78,6 +97,7 @@ describe('malformed OTLP protobuf', () => {
   for (const [name, bytes] of logCases) {
     it(`rejects ${name}`, () => {
       assert.throws(() => decodeLogs(bytes), OtlpDecodeError);
+      assert.throws(() => skimLogs(bytes), OtlpDecodeError);
     });
   }
 
@@ -94,6 +114,7 @@ describe('malformed OTLP protobuf', () => {
       return tracesData([spanMessage([lenField(9, message(lenField(1, 'deep'), lenField(2, value)))])]);
     };
     assert.throws(() => decodeTraces(nested(300)), OtlpDecodeError);
+    for (const levels of [50, 98, 99, 100, 101, 300]) assertSkimAgrees(decodeTraces, skimTraces, nested(levels));
     let leaf: unknown = decodeTraces(nested(50))[0].attrs[0][1];
     for (let i = 0; i < 50; i++) leaf = (leaf as unknown[])[0];
     assert.equal(leaf, 'leaf');
@@ -104,10 +125,14 @@ describe('malformed OTLP protobuf', () => {
     let rejected = 0;
     for (let cut = 0; cut < traces.length; cut++) {
       if (decodesOrRejects(decodeTraces, traces.subarray(0, cut)) === 'rejected') rejected++;
+      assertSkimAgrees(decodeTraces, skimTraces, traces.subarray(0, cut));
     }
     assert.ok(rejected > traces.length * 0.9, `only ${rejected} of ${traces.length} truncations rejected`);
     const logs = logsToProtobuf(makeLogs());
-    for (let cut = 0; cut < logs.length; cut++) decodesOrRejects(decodeLogs, logs.subarray(0, cut));
+    for (let cut = 0; cut < logs.length; cut++) {
+      decodesOrRejects(decodeLogs, logs.subarray(0, cut));
+      assertSkimAgrees(decodeLogs, skimLogs, logs.subarray(0, cut));
+    }
     assert.throws(() => decodeTraces(traces.subarray(0, traces.length - 1)), OtlpDecodeError);
   });
 
@@ -120,6 +145,8 @@ describe('malformed OTLP protobuf', () => {
       for (let j = 0; j < bytes.length; j++) bytes[j] = Math.floor(random() * 256);
       outcomes[decodesOrRejects(decodeTraces, bytes)]++;
       outcomes[decodesOrRejects(decodeLogs, bytes)]++;
+      assertSkimAgrees(decodeTraces, skimTraces, bytes);
+      assertSkimAgrees(decodeLogs, skimLogs, bytes);
     }
     assert.ok(outcomes.rejected > 9000, `rejected ${outcomes.rejected}`);
     assert.ok(Date.now() - startedMs < 5000);
@@ -131,15 +158,16 @@ describe('malformed OTLP protobuf', () => {
     const logs = logsToProtobuf(makeLogs());
     let rejected = 0;
     for (let i = 0; i < 3000; i++) {
-      for (const [decode, original] of [
-        [decodeTraces, traces],
-        [decodeLogs, logs],
+      for (const [decode, skim, original] of [
+        [decodeTraces, skimTraces, traces],
+        [decodeLogs, skimLogs, logs],
       ] as const) {
         const bytes = Uint8Array.from(original);
         for (let flips = 1 + Math.floor(random() * 3); flips > 0; flips--) {
           bytes[Math.floor(random() * bytes.length)] ^= 1 << Math.floor(random() * 8);
         }
         if (decodesOrRejects(decode, bytes) === 'rejected') rejected++;
+        assertSkimAgrees(decode, skim, bytes);
       }
     }
     assert.ok(rejected > 0);

@@ -15,14 +15,18 @@ function slicedTraces(bytes: Uint8Array) {
 
 function slicedLogs(bytes: Uint8Array) {
   const slices = new WireSlices(bytes);
-  return { rows: decodeLogs(bytes, undefined, slices), slices };
+  return { rows: decodeLogs(bytes, { logIds: false }, slices), slices };
 }
 
 describe('WireSlices', () => {
   it('a record framed from the request decodes to exactly the rows it holds (several resources and scopes, every field)', () => {
-    const { rows, slices } = slicedTraces(spansToProtobuf(makeSpans()));
+    const bytes = spansToProtobuf(makeSpans());
+    const { rows: skimmed, slices } = slicedTraces(bytes);
+    // Ingest's rows are skimmed; the consumers decode the framed records in full.
+    const rows = decodeTraces(bytes);
     assert.ok(slices.usable);
     assert.equal(slices.items, rows.length);
+    assert.equal(skimmed.length, rows.length);
     assert.deepEqual(decodeTraces(slices.frame(rows.map((_, i) => i))), rows);
     // Any subset, as ingest cuts one record per trace id: grouped by resource and scope on the way.
     const odd = rows.map((_, i) => i).filter((i) => i % 2 === 1);
@@ -36,10 +40,10 @@ describe('WireSlices', () => {
 
   it('logs: framed records decode to the same rows, ids included', () => {
     const bytes = logsToProtobuf(makeLogs());
-    const { rows, slices } = slicedLogs(bytes);
-    const withIds = decodeLogs(bytes);
+    const { rows: skimmed, slices } = slicedLogs(bytes);
+    const rows = decodeLogs(bytes);
     assert.ok(slices.usable);
-    assert.deepEqual(rows, withIds);
+    assert.equal(skimmed.length, rows.length);
     for (const indices of [[0], [3, 1], rows.map((_, i) => i)]) {
       const expected = indices.map((i) => rows[i]);
       const framed = decodeLogs(slices.frame(indices));
@@ -52,9 +56,11 @@ describe('WireSlices', () => {
     const span = spanMessage([lenField(5, 'late')]);
     const scopeSpans = message(lenField(2, span), lenField(1, message(lenField(1, 'lib'), lenField(2, '9'))));
     const resourceSpans = message(lenField(2, scopeSpans), lenField(1, message(stringAttr(1, 'service.name', 'late-svc'))));
-    const { rows, slices } = slicedTraces(message(lenField(1, resourceSpans)));
+    const bytes = message(lenField(1, resourceSpans));
+    const { slices } = slicedTraces(bytes);
     const [row] = decodeTraces(slices.frame([0]));
-    assert.deepEqual(row, rows[0]);
+    assert.deepEqual(row, decodeTraces(bytes)[0]);
+    assert.equal(row?.name, 'late');
     assert.equal(row.serviceName, 'late-svc');
     assert.equal(row.scopeName, 'lib');
   });
@@ -73,12 +79,35 @@ describe('WireSlices', () => {
       ),
     );
     assert.equal(slicedTraces(twoScopes).slices.usable, false);
+    // Unusable slices: the rows come decoded in full, for ingest to encode.
+    assert.deepEqual(slicedTraces(twoScopes).rows, decodeTraces(twoScopes));
+  });
+
+  it("skimmed rows (usable slices) carry the full decode's ids, times, service and scope, and nothing else", () => {
+    const traces = spansToProtobuf(makeSpans());
+    const full = decodeTraces(traces);
+    const skimmed = slicedTraces(traces).rows;
+    assert.deepEqual(
+      skimmed.map((row) => [row.traceId, row.spanId, row.startNs, row.endNs, row.serviceName, row.scopeName, row.scopeVersion, row.resource]),
+      full.map((row) => [row.traceId, row.spanId, row.startNs, row.endNs, row.serviceName, row.scopeName, row.scopeVersion, row.resource]),
+    );
+    assert.ok(full.some((row) => row.attrs.length > 0 && row.name !== ''));
+    assert.ok(skimmed.every((row) => row.attrs.length === 0 && row.name === '' && row.events.length === 0 && row.parentSpanId === ''));
+    const logs = logsToProtobuf(makeLogs());
+    const fullLogs = decodeLogs(logs, { logIds: false });
+    const skimmedLogs = slicedLogs(logs).rows;
+    assert.deepEqual(
+      skimmedLogs.map((row) => [row.traceId, row.spanId, row.tsNs, row.observedTsNs, row.serviceName, row.scopeName, row.resource]),
+      fullLogs.map((row) => [row.traceId, row.spanId, row.tsNs, row.observedTsNs, row.serviceName, row.scopeName, row.resource]),
+    );
+    assert.ok(skimmedLogs.every((row) => row.body === '' && row.attrs.length === 0 && row.logId === ''));
   });
 
   it('frames large items with multi-byte lengths', () => {
     const big = spanMessage([lenField(5, 'n'.repeat(300_000))]);
     const bytes = message(lenField(1, message(lenField(2, message(lenField(2, big), lenField(2, spanMessage()))))));
-    const { rows, slices } = slicedTraces(bytes);
+    const { slices } = slicedTraces(bytes);
+    const rows = decodeTraces(bytes);
     assert.deepEqual(decodeTraces(slices.frame([1, 0])), [rows[1], rows[0]]);
   });
 });
