@@ -7,6 +7,7 @@
  *   SVC_BENCH_INGEST_RATE   items/s offered per signal in all (default: as fast as answered)
  *   SVC_BENCH_SVC_NODE_ARGS  node flags for the svc process, space-separated (e.g. --cpu-prof --cpu-prof-dir=/tmp/prof)
  *   SVC_BENCH_SVC_ENV    extra environment for the svc process, space-separated NAME=value pairs
+ *   SVC_BENCH_ANON_HOLDERS  1: also print svc's mean anonymous memory and, at its peak, who held it (anon-holders.ts)
  */
 import { randomBytes } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
@@ -17,6 +18,7 @@ import { encodeTracesData } from '../src/otlp/encode-traces.js';
 import { startAllInOne, tempDataDir } from '../src/testing/all-in-one.js';
 import { metricValue } from '../src/testing/http.js';
 import { treeRss } from '../src/testing/flood-load.js';
+import { anonHolders, describeAnonHolders, type AnonHolders } from './anon-holders.js';
 import { RETRY_REASONS } from '../src/ingest/refusal.js';
 import { startThreadCpuSampler, type ThreadGroup } from './thread-cpu.js';
 
@@ -143,7 +145,19 @@ export async function main(_args: readonly string[] = [], options: IngestBenchOp
   // Peaks of the process tree's anonymous and file-backed (mapped files, shared memory) resident memory.
   let maxAnonMiB = 0;
   let maxFileMiB = 0;
+  // SVC_BENCH_ANON_HOLDERS=1: who held svc's anonymous memory when it peaked (reading smaps costs the bench some CPU).
+  const holdersWanted = process.env.SVC_BENCH_ANON_HOLDERS === '1';
+  let peakHolders: { anonBytes: number; holders: AnonHolders } | undefined;
+  let anonSamples = 0;
+  let anonSumBytes = 0;
   const rssSampler = setInterval(() => {
+    const holders = holdersWanted ? anonHolders(svc.process.pid!) : undefined;
+    if (holders !== undefined) {
+      const anonBytes = holders.v8PagesBytes + holders.mainArenaBytes + holders.threadArenasBytes + holders.otherBytes;
+      if (anonBytes > (peakHolders?.anonBytes ?? 0)) peakHolders = { anonBytes, holders };
+      anonSamples++;
+      anonSumBytes += anonBytes;
+    }
     readFile(`/proc/${svc.process.pid}/status`, 'utf8')
       .then((status) => {
         const kib = Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0);
@@ -261,6 +275,10 @@ export async function main(_args: readonly string[] = [], options: IngestBenchOp
   console.log(
     `ingest e2e CPU: svc used ${(cpuSecs / storeSecs).toFixed(2)} cores, ${((cpuSecs * 1e6) / Math.max(1, storedSpans + storedLogs)).toFixed(1)} µs of CPU per item stored (all threads)`,
   );
+  if (peakHolders !== undefined)
+    console.log(
+      `ingest e2e svc's anonymous memory: mean ${(anonSumBytes / anonSamples / 2 ** 20).toFixed(0)} MiB; at its peak ${(peakHolders.anonBytes / 2 ** 20).toFixed(0)} MiB: ${describeAnonHolders(peakHolders.holders)}`,
+    );
   const perThread = [...threadCpuSecs].map(([group, secs]) => `${group} ${((secs * 1e6) / Math.max(1, storedItems)).toFixed(1)}`).join(', ');
   console.log(`ingest e2e CPU by thread, µs per item stored: ${perThread}`);
   const refusals = RETRY_REASONS.map((reason) => `${reason} ${metricValue(metrics, 'svc_ingest_backpressure_total', { reason })}`).join(', ');

@@ -6,32 +6,36 @@
  *
  * Why typed arrays instead of a Map<string, ...>: at the contract's 100,000 ids x 12 partitions, a
  * Map of the decoder's trace-id strings measured ~280 MiB of heap (each id a 32-character string
- * plus entry overhead), more than half of the 512 MiB memory target. Here an id is its 128 bits
- * (four uint32) in a ring, found through an open-addressing index: about 36 bytes per id, ~42 MiB
- * for all 12 partitions (measured 40.6 MiB).
+ * plus entry overhead), more than half of the 512 MiB memory target. Here an id is a 64-bit key
+ * folded from its 128 bits (two uint32) in a ring, found through an open-addressing index: about
+ * 27 bytes per id, ~30 MiB for all 12 partitions (the full 128 bits took ~36 bytes, ~42 MiB). Two
+ * random ids share a key with odds of 2^-64 a pair: with 100,000 remembered, a new trace is taken
+ * for a closed one about once in 10^14 traces, and then its items are counted late, not lost (the
+ * writer stores every item either way).
  */
 import { xxh3 } from '../util/xxhash.js';
 
 const HEX32 = /^[0-9a-f]{32}$/;
-const WORDS = 4;
+const WORDS = 2;
 
 export class RecentClosed {
-  /** Ring of ids, WORDS uint32 per slot. */
+  /** Ring of id keys, WORDS uint32 per slot. */
   private readonly ids: Uint32Array;
+  /** NaN marks a slot emptied by forget() or a re-remember; slots at or past `filled` were never written. */
   private readonly openedAtMs: Float64Array;
-  private readonly used: Uint8Array;
   /** Linear-probing index: ring slot + 1, or 0 for empty. Power-of-two size, at most half full. */
   private readonly index: Int32Array;
   private readonly mask: number;
   private readonly words = new Uint32Array(WORDS);
+  private readonly hexWords = new Uint32Array(4);
   private next = 0;
+  private filled = 0;
   private count = 0;
 
   constructor(readonly capacity: number) {
     if (!Number.isInteger(capacity) || capacity < 1) throw new RangeError('capacity must be a positive integer');
     this.ids = new Uint32Array(capacity * WORDS);
     this.openedAtMs = new Float64Array(capacity);
-    this.used = new Uint8Array(capacity);
     let size = 2;
     while (size < capacity * 2) size *= 2;
     this.index = new Int32Array(size);
@@ -48,7 +52,7 @@ export class RecentClosed {
     const found = this.find();
     if (found !== -1) this.removeAt(found);
     const slot = this.next;
-    if (this.used[slot] === 1) {
+    if (slot < this.filled && !Number.isNaN(this.openedAtMs[slot])) {
       // Forget the oldest: find its index entry through its own words.
       for (let w = 0; w < WORDS; w++) this.words[w] = this.ids[slot * WORDS + w];
       this.removeAt(this.find());
@@ -56,7 +60,7 @@ export class RecentClosed {
     }
     for (let w = 0; w < WORDS; w++) this.ids[slot * WORDS + w] = this.words[w];
     this.openedAtMs[slot] = openedAtMs;
-    this.used[slot] = 1;
+    this.filled = Math.max(this.filled, slot + 1);
     let i = this.home(this.words);
     while (this.index[i] !== 0) i = (i + 1) & this.mask;
     this.index[i] = slot + 1;
@@ -77,14 +81,21 @@ export class RecentClosed {
     if (found !== -1) this.removeAt(found);
   }
 
-  /** Trace ids are 32 lowercase hex characters (the decoder's form); anything else is hashed to 128 bits. */
+  /**
+   * The id's 64-bit key. Trace ids are 32 lowercase hex characters (the decoder's form); anything
+   * else is hashed to 128 bits first. The fold multiplies one half by odd constants (a bijection),
+   * so ids that differ in one half only (64-bit ids padded with zeros, say) never share a key.
+   */
   private toWords(traceId: string): void {
+    const w = this.hexWords;
     if (HEX32.test(traceId)) {
-      for (let w = 0; w < WORDS; w++) this.words[w] = Number.parseInt(traceId.slice(w * 8, w * 8 + 8), 16);
-      return;
+      for (let i = 0; i < 4; i++) w[i] = Number.parseInt(traceId.slice(i * 8, i * 8 + 8), 16);
+    } else {
+      const hash = xxh3.xxh128(Buffer.from(traceId, 'utf8'));
+      for (let i = 0; i < 4; i++) w[i] = Number((hash >> BigInt(32 * (3 - i))) & 0xffffffffn);
     }
-    const hash = xxh3.xxh128(Buffer.from(traceId, 'utf8'));
-    for (let w = 0; w < WORDS; w++) this.words[w] = Number((hash >> BigInt(32 * (WORDS - 1 - w))) & 0xffffffffn);
+    this.words[0] = w[0] ^ Math.imul(w[3], 0x9e3779b1);
+    this.words[1] = w[1] ^ Math.imul(w[2], 0x85ebca6b);
   }
 
   /** The index position of this.words, or -1. */
@@ -104,20 +115,22 @@ export class RecentClosed {
     return true;
   }
 
-  /** Where an id would sit without collisions. Trace ids are random, but mix anyway. */
+  /** Where a key would sit without collisions. Trace ids are random, but mix anyway. */
   private home(words: Uint32Array): number {
-    return (Math.imul(words[0] ^ words[3], 0x9e3779b1) ^ Math.imul(words[1] ^ words[2], 0x85ebca6b)) & this.mask;
+    return this.homeOf(words[0], words[1]);
   }
 
   private homeOfSlot(slot: number): number {
-    const base = slot * WORDS;
-    const w = this.ids;
-    return (Math.imul(w[base] ^ w[base + 3], 0x9e3779b1) ^ Math.imul(w[base + 1] ^ w[base + 2], 0x85ebca6b)) & this.mask;
+    return this.homeOf(this.ids[slot * WORDS], this.ids[slot * WORDS + 1]);
+  }
+
+  private homeOf(low: number, high: number): number {
+    return (Math.imul(low ^ (high >>> 16), 0xcc9e2d51) ^ Math.imul(high, 0x1b873593)) & this.mask;
   }
 
   /** Removes index entry `i` and its ring slot; backward-shift deletion keeps probe chains whole. */
   private removeAt(i: number): void {
-    this.used[this.index[i] - 1] = 0;
+    this.openedAtMs[this.index[i] - 1] = Number.NaN;
     this.index[i] = 0;
     this.count--;
     let hole = i;

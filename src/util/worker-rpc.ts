@@ -14,6 +14,15 @@ export interface Sequenced {
 /** A request without its sequence number (distributes over a union's members). */
 export type Unsequenced<R> = R extends unknown ? Omit<R, 'seq'> : never;
 
+/**
+ * A worker thread's young generation, in MiB. V8 lets each isolate's new space grow to 32 MiB
+ * (two 16 MiB halves), and a busy thread (the writer's encoder, the bus's file thread) reaches
+ * that and keeps it resident: tens of MiB per thread that only hold short-lived garbage. 12 MiB
+ * (two 4 MiB halves plus large objects) scavenges more often, each scavenge no dearer (its cost is
+ * what survives, and these threads keep little).
+ */
+export const WORKER_YOUNG_GENERATION_MB = 12;
+
 export interface WorkerRpcOptions {
   /** Names the thread in the error of an unexpected exit. */
   name: string;
@@ -36,7 +45,7 @@ export class WorkerRpc<Request extends Sequenced, Reply extends Sequenced> {
     url: URL,
     private readonly options: WorkerRpcOptions,
   ) {
-    this.worker = new Worker(url, { workerData: options.workerData });
+    this.worker = new Worker(url, { workerData: options.workerData, resourceLimits: { maxYoungGenerationSizeMb: WORKER_YOUNG_GENERATION_MB } });
     this.worker.on('message', (message: unknown) => {
       if (typeof message !== 'object' || message === null || typeof (message as Partial<Sequenced>).seq !== 'number') {
         options.onSignal?.(message);
