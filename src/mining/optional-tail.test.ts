@@ -79,3 +79,13 @@ test("after a program's name, a word label after a clause of 6 tokens labels a t
   assert.equal(miner.mine('s', 'plugin/file: Failed to stop prometheus http server: broken pipe').id, first.id);
   assert.equal(miner.mine('s', 'plugin/file: Failed to stop prometheus http server: too many open files').id, first.id);
 });
+
+test('a colon standing alone after a word or a value labels a tail, unless several stand in the line', () => {
+  assert.equal(coreLength(split('Could not remove <*> : Address already in use')), 5);
+  assert.equal(coreLength(split('Could not remove <*> : EOF')), 5);
+  // Several lone colons make a layout of fields.
+  assert.equal(coreLength(split('Lustre mount FAILED : bglio<*> : block_id : location')), 9);
+  const miner = new LogMiner(DEFAULT_MINER_OPTIONS);
+  const first = miner.mine('s', 'Could not create directory /var/lib/x : Connection reset by peer');
+  assert.equal(miner.mine('s', 'Could not create directory /var/lib/y : No such file or directory').id, first.id);
+});

@@ -64,7 +64,8 @@ function labelTailStart(tokens: readonly string[]): number {
     // of several words holds words only: `loaded: 1 with <*> records` is a sentence of the
     // message with a value in it, not an error's text.
     if (isField(t) || (i < n - 1 && t.includes(WILDCARD)) || (i === n - 2 && tokens[n - 1]!.includes(WILDCARD))) return n;
-    if (isLabel(tokens[i - 1]!) || isRemarkLabel(tokens, i - 1)) return endsWithColon(tokens[0]!) && !labelsAfterProgram(tokens, i - 1) ? n : i;
+    if (isLabel(tokens[i - 1]!) || isLoneColonLabel(tokens, i - 1) || isRemarkLabel(tokens, i - 1))
+      return endsWithColon(tokens[0]!) && !labelsAfterProgram(tokens, i - 1) ? n : i;
   }
   return n;
 }
@@ -125,11 +126,24 @@ export function labelsAfterProgram(tokens: readonly string[], at: number): boole
   return true;
 }
 
+/**
+ * A colon standing alone after a word or a value labels the text after it as a colon glued to
+ * the word does (C's `"Could not open %s : %s"` with `strerror(errno)`).
+ */
+function isLoneColonLabel(tokens: readonly string[], at: number): boolean {
+  if (tokens[at] !== ':' || at < 1) return false;
+  // Several lone colons make a layout of fields (`FAILED : bglio<*> : block_id : location`).
+  for (let i = 0; i < tokens.length; i++) if (i !== at && tokens[i] === ':') return false;
+  const before = tokens[at - 1]!;
+  const c = before.charCodeAt(before.length - 1) | 32;
+  return (c >= 97 && c <= 122) || (c >= 48 && c <= 57) || before.endsWith(WILDCARD);
+}
+
 /** Whether the tokens from `core` on are a labelled tail (rather than bracketed remarks). */
 export function isLabelTail(tokens: readonly string[], core: number): boolean {
   return (
     core < tokens.length &&
-    (isLabel(tokens[core - 1] ?? '') || isRemarkLabel(tokens, core - 1)) &&
+    (isLabel(tokens[core - 1] ?? '') || isLoneColonLabel(tokens, core - 1) || isRemarkLabel(tokens, core - 1)) &&
     remarkStart(tokens, tokens.length) < 0 &&
     labelTailStart(tokens) === core
   );
