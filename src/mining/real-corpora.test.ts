@@ -26,11 +26,11 @@ interface Floors {
 
 const REAL_FLOORS: Record<string, Floors> = {
   activemq: { ga: 0.891, pa: 0.834, fga: 0.817, fta: 0.545 },
-  'actix-server': { ga: 0.947, pa: 0.951, fga: 0.825, fta: 0.787 },
+  'actix-server': { ga: 0.947, pa: 0.959, fga: 0.825, fta: 0.787 },
   caddy: { ga: 0.981, pa: 0.87, fga: 0.922, fta: 0.654 },
   cassandra: { ga: 0.896, pa: 0.842, fga: 0.865, fta: 0.612 },
   celery: { ga: 0.966, pa: 0.624, fga: 0.86, fta: 0.629 },
-  chrony: { ga: 0.864, pa: 0.761, fga: 0.809, fta: 0.643 },
+  chrony: { ga: 0.864, pa: 0.762, fga: 0.819, fta: 0.656 },
   coredns: { ga: 0.844, pa: 0.683, fga: 0.778, fta: 0.476 },
   dnsmasq: { ga: 0.885, pa: 0.427, fga: 0.789, fta: 0.594 },
   'engine-io': { ga: 0.875, pa: 0.784, fga: 0.85, fta: 0.758 },
@@ -48,16 +48,16 @@ const REAL_FLOORS: Record<string, Floors> = {
   nginx: { ga: 0.765, pa: 0.498, fga: 0.626, fta: 0.411 },
   openvpn: { ga: 0.941, pa: 0.824, fga: 0.831, fta: 0.58 },
   'pingora-core': { ga: 0.922, pa: 0.858, fga: 0.814, fta: 0.597 },
-  postgresql: { ga: 0.897, pa: 0.858, fga: 0.812, fta: 0.672 },
+  postgresql: { ga: 0.9, pa: 0.863, fga: 0.812, fta: 0.672 },
   prometheus: { ga: 0.939, pa: 0.578, fga: 0.931, fta: 0.656 },
-  raft: { ga: 0.923, pa: 0.644, fga: 0.729, fta: 0.499 },
+  raft: { ga: 0.981, pa: 0.671, fga: 0.929, fta: 0.588 },
   redis: { ga: 0.987, pa: 0.564, fga: 0.981, fta: 0.795 },
   scrapy: { ga: 0.94, pa: 0.539, fga: 0.765, fta: 0.414 },
   squid: { ga: 0.874, pa: 0.733, fga: 0.87, fta: 0.55 },
   tomcat: { ga: 0.993, pa: 0.834, fga: 0.984, fta: 0.683 },
   tornado: { ga: 0.911, pa: 0.747, fga: 0.823, fta: 0.589 },
 };
-// Measured mean ga 0.9192 pa 0.7199 fga 0.8415 fta 0.6012
+// Measured mean ga 0.9211 pa 0.7213 fga 0.8483 fta 0.6043
 const LOGHUB_FLOORS: Record<string, Floors> = {
   Apache: { ga: 0.995, pa: 0.995, fga: 0.995, fta: 0.995 },
   BGL: { ga: 0.983, pa: 0.853, fga: 0.944, fta: 0.52 },
