@@ -53,7 +53,9 @@ test('a labelled tail of up to 5 words after a label ends the core, when no firs
 
 test('a label is a word or a value before a colon, not a group, a quote, fields or `::`', () => {
   for (const label of ['error:', 'IP:', 'tcp_stream:', '<*>:', 'Route53:']) assert.ok(isLabel(label), label);
-  for (const word of ['::', ':', 'A::', '(x):', '[y]:', '<cfg.main>:', '"x":', 'k=v:', 'error']) assert.ok(!isLabel(word), word);
+  for (const word of ['::', ':', 'A::', '(x):', '[y', '<cfg.main>:', '"x":', 'k=v:', 'error', '[a=b]:', '[a][b]:']) assert.ok(!isLabel(word), word);
+  // A name or value in brackets labels what follows as a bare value does.
+  for (const label of ['[audit.log]:', '[<*>]:']) assert.ok(isLabel(label), label);
 });
 
 test('a parenthesized remark with a value, closed by a word and a colon, labels the tail after it', () => {

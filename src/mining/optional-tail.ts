@@ -23,6 +23,15 @@ const COLON = 58;
 /** `_` with bit 5 set, as the letters are lowered. */
 const UNDERSCORE_LOWERED = 95 | 32;
 const LABELLING_VALUE = `${WILDCARD}:`;
+/**
+ * A name or value in brackets before a colon labels what follows as a bare value does (`to
+ * account [audit.log]: Permission denied`): one token opening with `[`, closing with `]:`.
+ */
+function isBracketedLabel(token: string): boolean {
+  return (
+    token.length > 3 && token.charCodeAt(0) === OPEN_BRACKET && token.endsWith(']:') && token.indexOf('[', 1) < 0 && token.indexOf(']') === token.length - 2
+  );
+}
 
 /**
  * Number of leading tokens before the trailing remarks (the whole length when there are none):
@@ -86,11 +95,12 @@ export function isLabel(token: string): boolean {
   const n = token.length;
   if (n < 2 || token.charCodeAt(n - 1) !== COLON) return false;
   // A word or a value before the colon: not `::`, nor a group, a quote or fields (`(unit=<*>
-  // bit=<*>):`, `<cfg.main>:`), which close a part of the message rather than name what follows.
+  // bit=<*>):`, `<cfg.main>:`), which close a part of the message rather than name what follows;
+  // but a name or value alone in brackets does (isBracketedLabel).
   const before = token.charCodeAt(n - 2) | 32;
   const word = (before >= 97 && before <= 122) || (before >= 48 && before <= 57) || before === UNDERSCORE_LOWERED;
   // A value labels what follows as a word does (`request from <*>: EOF`).
-  return (word || token.endsWith(LABELLING_VALUE)) && !token.includes('=');
+  return (word || token.endsWith(LABELLING_VALUE) || isBracketedLabel(token)) && !token.includes('=');
 }
 
 /**
