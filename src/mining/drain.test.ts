@@ -239,3 +239,18 @@ test('a word glued to a colon after a preposition both share is the labelled val
   const d = tree.add(toks('Malformed HTTP message body: timed out'), '').cluster;
   assert.notEqual(c, d);
 });
+
+test('a verb after `not` or `to` keeps its event in a crowded leaf; a last word or a name there still varies', () => {
+  const tree = new DrainTree('s', opts);
+  const verbs = ['take', 'copy', 'persist', 'commit', 'compact', 'write'];
+  const ids = verbs.map((v) => tree.add(toks(`failed to ${v} snapshot: error="EOF"`), '').cluster.id);
+  assert.equal(new Set(ids).size, verbs.length);
+  assert.ok(ids.length > CROWDED_LEAF_TEMPLATES);
+  // The verb's event takes its own lines again.
+  assert.equal(tree.add(toks('failed to copy snapshot: error="EOF"'), '').cluster.id, ids[1]);
+  // In the crowded leaf, the word ending the line after `to` is a value as before.
+  const crowded = new DrainTree('s', opts);
+  for (const w of ['alpha', 'beta', 'gamma', 'delta', 'omega']) crowded.add(toks(`moved from ${w} to ${w}`), '');
+  const a = crowded.add(toks('moved from kappa to sigma'), '').cluster.id;
+  assert.equal(crowded.add(toks('moved from kappa to theta'), '').cluster.id, a);
+});

@@ -151,3 +151,15 @@ test("an exception's name alone and one with its message after it are one value"
     null,
   );
 });
+
+test('after a short label, two texts the service learned as values join across token counts', () => {
+  const miner = new LogMiner(DEFAULT_MINER_OPTIONS);
+  // Two texts of one labelled tail, of one length each time, are learned as values.
+  for (const text of ['connection refused', 'broken pipe']) miner.mine('s', `upstream request to backend failed: ${text}`);
+  for (const text of ['no such host exists', 'operation not permitted here']) miner.mine('s', `cache sync to replica failed: ${text}`);
+  const first = miner.mine('s', 'Got error: connection refused');
+  assert.equal(miner.mine('s', 'Got error: no such host exists').id, first.id);
+  // Texts never learned as values keep their events apart.
+  const other = miner.mine('s', 'Got warning: disk nearly full');
+  assert.notEqual(miner.mine('s', 'Got warning: cache was rebuilt from scratch').id, other.id);
+});

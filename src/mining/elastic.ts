@@ -268,6 +268,22 @@ function near(template: readonly string[], line: readonly string[], ti: number, 
   );
 }
 
+/**
+ * Whether the runs line[p, xEnd) and template[p, yEnd) follow the same label and are both texts
+ * the service's labelled tails showed to be values (`Error: too many open files` against `Error:
+ * Connection reset by peer`): then fewer shared tokens around them are evidence enough.
+ */
+function learnedAfterLabel(template: readonly string[], line: readonly string[], p: number, xEnd: number, yEnd: number, values: ValueWords | null): boolean {
+  return (
+    values !== null &&
+    p >= 1 &&
+    isLabelToken(template[p - 1]) &&
+    template[p - 1] === line[p - 1] &&
+    values.hasText(line, p, xEnd) &&
+    values.hasText(template, p, yEnd)
+  );
+}
+
 function elasticShapeAround(
   template: readonly string[],
   line: readonly string[],
@@ -285,9 +301,9 @@ function elasticShapeAround(
   while (p < shortest && near(template, line, p, p)) p++;
   let s = 0;
   while (s < shortest - p && near(template, line, nT - 1 - s, nL - 1 - s)) s++;
-  if (p + s < MIN_SHARED_TOKENS) return null;
   const xEnd = nL - s;
   const yEnd = nT - s;
+  if (p + s < MIN_SHARED_TOKENS && !learnedAfterLabel(template, line, p, xEnd, yEnd, values)) return null;
   const xLength = xEnd - p;
   const yLength = yEnd - p;
   if (xLength > MAX_RUN_TOKENS || yLength > MAX_RUN_TOKENS) return null;

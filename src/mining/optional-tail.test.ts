@@ -53,7 +53,9 @@ test('a labelled tail of up to 5 words after a label ends the core, when no firs
 
 test('a label is a word or a value before a colon, not a group, a quote, fields or `::`', () => {
   for (const label of ['error:', 'IP:', 'tcp_stream:', '<*>:', 'Route53:']) assert.ok(isLabel(label), label);
-  for (const word of ['::', ':', 'A::', '(x):', '[y]:', '<cfg.main>:', '"x":', 'k=v:', 'error']) assert.ok(!isLabel(word), word);
+  for (const word of ['::', ':', 'A::', '(x):', '[y', '<cfg.main>:', '"x":', 'k=v:', 'error', '[a=b]:', '[a][b]:']) assert.ok(!isLabel(word), word);
+  // A name or value in brackets labels what follows as a bare value does.
+  for (const label of ['[audit.log]:', '[<*>]:']) assert.ok(isLabel(label), label);
 });
 
 test('a parenthesized remark with a value, closed by a word and a colon, labels the tail after it', () => {
@@ -78,4 +80,14 @@ test("after a program's name, a word label after a clause of 6 tokens labels a t
   const first = miner.mine('s', 'plugin/file: Failed to stop prometheus http server: EOF');
   assert.equal(miner.mine('s', 'plugin/file: Failed to stop prometheus http server: broken pipe').id, first.id);
   assert.equal(miner.mine('s', 'plugin/file: Failed to stop prometheus http server: too many open files').id, first.id);
+});
+
+test('a colon standing alone after a word or a value labels a tail, unless several stand in the line', () => {
+  assert.equal(coreLength(split('Could not remove <*> : Address already in use')), 5);
+  assert.equal(coreLength(split('Could not remove <*> : EOF')), 5);
+  // Several lone colons make a layout of fields.
+  assert.equal(coreLength(split('Lustre mount FAILED : bglio<*> : block_id : location')), 9);
+  const miner = new LogMiner(DEFAULT_MINER_OPTIONS);
+  const first = miner.mine('s', 'Could not create directory /var/lib/x : Connection reset by peer');
+  assert.equal(miner.mine('s', 'Could not create directory /var/lib/y : No such file or directory').id, first.id);
 });

@@ -23,6 +23,15 @@ const COLON = 58;
 /** `_` with bit 5 set, as the letters are lowered. */
 const UNDERSCORE_LOWERED = 95 | 32;
 const LABELLING_VALUE = `${WILDCARD}:`;
+/**
+ * A name or value in brackets before a colon labels what follows as a bare value does (`to
+ * account [audit.log]: Permission denied`): one token opening with `[`, closing with `]:`.
+ */
+function isBracketedLabel(token: string): boolean {
+  return (
+    token.length > 3 && token.charCodeAt(0) === OPEN_BRACKET && token.endsWith(']:') && token.indexOf('[', 1) < 0 && token.indexOf(']') === token.length - 2
+  );
+}
 
 /**
  * Number of leading tokens before the trailing remarks (the whole length when there are none):
@@ -64,7 +73,8 @@ function labelTailStart(tokens: readonly string[]): number {
     // of several words holds words only: `loaded: 1 with <*> records` is a sentence of the
     // message with a value in it, not an error's text.
     if (isField(t) || (i < n - 1 && t.includes(WILDCARD)) || (i === n - 2 && tokens[n - 1]!.includes(WILDCARD))) return n;
-    if (isLabel(tokens[i - 1]!) || isRemarkLabel(tokens, i - 1)) return endsWithColon(tokens[0]!) && !labelsAfterProgram(tokens, i - 1) ? n : i;
+    if (isLabel(tokens[i - 1]!) || isLoneColonLabel(tokens, i - 1) || isRemarkLabel(tokens, i - 1))
+      return endsWithColon(tokens[0]!) && !labelsAfterProgram(tokens, i - 1) ? n : i;
   }
   return n;
 }
@@ -85,11 +95,12 @@ export function isLabel(token: string): boolean {
   const n = token.length;
   if (n < 2 || token.charCodeAt(n - 1) !== COLON) return false;
   // A word or a value before the colon: not `::`, nor a group, a quote or fields (`(unit=<*>
-  // bit=<*>):`, `<cfg.main>:`), which close a part of the message rather than name what follows.
+  // bit=<*>):`, `<cfg.main>:`), which close a part of the message rather than name what follows;
+  // but a name or value alone in brackets does (isBracketedLabel).
   const before = token.charCodeAt(n - 2) | 32;
   const word = (before >= 97 && before <= 122) || (before >= 48 && before <= 57) || before === UNDERSCORE_LOWERED;
   // A value labels what follows as a word does (`request from <*>: EOF`).
-  return (word || token.endsWith(LABELLING_VALUE)) && !token.includes('=');
+  return (word || token.endsWith(LABELLING_VALUE) || isBracketedLabel(token)) && !token.includes('=');
 }
 
 /**
@@ -125,11 +136,24 @@ export function labelsAfterProgram(tokens: readonly string[], at: number): boole
   return true;
 }
 
+/**
+ * A colon standing alone after a word or a value labels the text after it as a colon glued to
+ * the word does (C's `"Could not open %s : %s"` with `strerror(errno)`).
+ */
+function isLoneColonLabel(tokens: readonly string[], at: number): boolean {
+  if (tokens[at] !== ':' || at < 1) return false;
+  // Several lone colons make a layout of fields (`FAILED : bglio<*> : block_id : location`).
+  for (let i = 0; i < tokens.length; i++) if (i !== at && tokens[i] === ':') return false;
+  const before = tokens[at - 1]!;
+  const c = before.charCodeAt(before.length - 1) | 32;
+  return (c >= 97 && c <= 122) || (c >= 48 && c <= 57) || before.endsWith(WILDCARD);
+}
+
 /** Whether the tokens from `core` on are a labelled tail (rather than bracketed remarks). */
 export function isLabelTail(tokens: readonly string[], core: number): boolean {
   return (
     core < tokens.length &&
-    (isLabel(tokens[core - 1] ?? '') || isRemarkLabel(tokens, core - 1)) &&
+    (isLabel(tokens[core - 1] ?? '') || isLoneColonLabel(tokens, core - 1) || isRemarkLabel(tokens, core - 1)) &&
     remarkStart(tokens, tokens.length) < 0 &&
     labelTailStart(tokens) === core
   );
