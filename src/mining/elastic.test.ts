@@ -163,3 +163,12 @@ test('after a short label, two texts the service learned as values join across t
   const other = miner.mine('s', 'Got warning: disk nearly full');
   assert.notEqual(miner.mine('s', 'Got warning: cache was rebuilt from scratch').id, other.id);
 });
+
+test('a text after a label in the middle of a line, with 3 tokens on each side, varies in length', () => {
+  assert.equal(
+    shape('<*> connection closed: broken pipe - Account: <*>', '<*> connection closed: Address already in use - Account: <*>'),
+    '<*> connection closed: <*> - Account: <*>',
+  );
+  // With fewer words after it, the text may be the message's own.
+  assert.equal(shape('<*> connection closed: broken pipe now', '<*> connection closed: Address already in use now'), null);
+});

@@ -67,3 +67,10 @@ test('a first word that is a verb form is a word of the message, not a variable'
   assert.equal(differsInFirstWordOnly(['failed', ...rest], ['started', ...rest], 6), false);
   assert.equal(differsInFirstWordOnly(['gateway', ...rest], ['cache', ...rest], 6), true);
 });
+
+test("a capitalized word opening a key's quoted message is a word of the message, not a variable first word", () => {
+  const rest = ['discovery', 'manager', 'stopped"'];
+  assert.ok(!differsInFirstWordOnly(['msg="Scrape', ...rest], ['msg="Notify', ...rest], 4));
+  // A lowercase word there may still be a name.
+  assert.ok(differsInFirstWordOnly(['msg="alice', ...rest], ['msg="bob', ...rest], 4));
+});

@@ -27,7 +27,7 @@ export function differsInFirstWordOnly(template: readonly string[], line: readon
   if ((t0 !== WILDCARD && t0.includes(WILDCARD)) || isPinnedToken(t0)) return false;
   // A capitalized first word opens a sentence (`Starting …`, `Ending …`, `DHCPACK …`): a word of
   // the message. Names of users, hosts and programs are mostly written in lower case.
-  if (t0 !== WILDCARD && !startsLower(t0) && !(isHttpMethod(t0) && isHttpMethod(l0))) return false;
+  if (t0 !== WILDCARD && !startsLower(afterQuotedKey(t0)) && !(isHttpMethod(t0) && isHttpMethod(l0))) return false;
   // A verb form opens a sentence too (`failed to …`, `starting …`, `stopped …`): what happened.
   if (isVerbForm(t0) || isVerbForm(l0)) return false;
   return fitsButFirst(template, line, core);
@@ -43,7 +43,7 @@ export function fitsButFirst(template: readonly string[], line: readonly string[
   const n = line.length;
   if (template.length !== n || n < 2 || core < 2) return false;
   const l0 = line[0]!;
-  if (l0.includes(WILDCARD) || !(startsLower(l0) || isHttpMethod(l0)) || isVerbForm(l0)) return false;
+  if (l0.includes(WILDCARD) || !(startsLower(afterQuotedKey(l0)) || isHttpMethod(l0)) || isVerbForm(l0)) return false;
   let literal = 0;
   for (let i = 1; i < n; i++) {
     const t = template[i]!;
@@ -58,6 +58,22 @@ export function fitsButFirst(template: readonly string[], line: readonly string[
     }
   }
   return literal >= MIN_LITERAL_REST;
+}
+
+/**
+ * The token after a key's opening quote (`Scrape` of `msg="Scrape`): a structured line's message
+ * opens there, and a capitalized word there opens a sentence as it does first in a plain line.
+ */
+function afterQuotedKey(token: string): string {
+  const eq = token.indexOf('=');
+  if (eq <= 0) return token;
+  const q = token.charCodeAt(eq + 1);
+  if (q !== 34 && q !== 39) return token;
+  for (let i = 0; i < eq; i++) {
+    const c = token.charCodeAt(i);
+    if (!((c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= 48 && c <= 57) || c === 95 || c === 46 || c === 45)) return token;
+  }
+  return token.slice(eq + 2);
 }
 
 function startsLower(token: string): boolean {
