@@ -55,8 +55,7 @@ function logRowBinary(rows: readonly LogRow[]): Buffer {
   let resourceTo = 0;
   for (const r of rows) {
     // log_id is a content hash from the decoder: an unsigned 64-bit decimal.
-    if (!U64_DECIMAL.test(r.logId)) throw new PermanentError('logId must be an unsigned 64-bit decimal string');
-    out.uint64(BigInt(r.logId));
+    if (!out.uint64Decimal(r.logId)) throw new PermanentError('logId must be an unsigned 64-bit decimal string');
     out.int64(r.tsNs);
     out.int64(r.observedTsNs);
     out.string(r.traceId);

@@ -166,3 +166,25 @@ test('values written one after another, and a repeat of an earlier one, concaten
   ]);
   assert.deepEqual(out.finish(), expected);
 });
+
+test('uint64Decimal() writes what uint64(BigInt(text)) writes, modulo 2^64, and refuses what is not 1 to 20 digits', () => {
+  const texts = ['0', '1', '9', '10', '123456789', '1234567890', '4294967295', '4294967296', '9007199254740991', '9007199254740993'];
+  texts.push('18446744073709551615', '18446744073709551616', '99999999999999999999', '00000000000000000001', '10000000000000000000');
+  let seed = 7n;
+  for (let i = 0; i < 2000; i++) {
+    seed = (seed * 6364136223846793005n + 1442695040888963407n) % 2n ** 64n;
+    texts.push((seed >> BigInt(i % 64)).toString());
+  }
+  for (const text of texts) {
+    const fast = new RowBinaryWriter(4);
+    assert.equal(fast.uint64Decimal(text), true);
+    const slow = new RowBinaryWriter(4);
+    slow.uint64(BigInt(text));
+    assert.deepEqual(fast.finish(), slow.finish(), text);
+  }
+  for (const text of ['', '-1', '1a', 'a1', ' 1', '1 ', '1.5', '123456789012345678901', '１']) {
+    const out = new RowBinaryWriter(4);
+    assert.equal(out.uint64Decimal(text), false, text);
+    assert.equal(out.finish().length, 0);
+  }
+});
