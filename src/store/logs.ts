@@ -48,17 +48,14 @@ export function encodeLogRows(rows: readonly LogRow[], format: InsertFormat): Bu
 
 function logRowBinary(rows: readonly LogRow[]): Buffer {
   const out = new RowBinaryWriter();
-  // The decoder gives the logs of one resource the same array: its JSON is made once for them.
+  // The decoder gives the logs of one resource the same array: its JSON is written once
+  // and its bytes copied for the others.
   let resource: LogRow['resource'] | undefined;
-  let resourceJson = '';
+  let resourceFrom = 0;
+  let resourceTo = 0;
   for (const r of rows) {
-    if (r.resource !== resource) {
-      resource = r.resource;
-      resourceJson = attrsToJson(resource);
-    }
     // log_id is a content hash from the decoder: an unsigned 64-bit decimal.
-    if (!U64_DECIMAL.test(r.logId)) throw new PermanentError('logId must be an unsigned 64-bit decimal string');
-    out.uint64(BigInt(r.logId));
+    if (!out.uint64Decimal(r.logId)) throw new PermanentError('logId must be an unsigned 64-bit decimal string');
     out.int64(r.tsNs);
     out.int64(r.observedTsNs);
     out.string(r.traceId);
@@ -67,8 +64,14 @@ function logRowBinary(rows: readonly LogRow[]): Buffer {
     out.uint8(Math.min(255, Math.max(0, r.severityNumber | 0)));
     out.string(r.severityText);
     out.string(r.body);
-    out.string(attrsToJson(r.attrs));
-    out.string(resourceJson);
+    out.json(r.attrs);
+    if (r.resource === resource) out.repeat(resourceFrom, resourceTo);
+    else {
+      resource = r.resource;
+      resourceFrom = out.offset;
+      out.json(resource);
+      resourceTo = out.offset;
+    }
     out.string(r.scopeName);
     out.string(r.scopeVersion);
   }

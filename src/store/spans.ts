@@ -49,14 +49,12 @@ export function encodeSpanRows(rows: readonly SpanRow[], format: InsertFormat): 
 
 function spanRowBinary(rows: readonly SpanRow[]): Buffer {
   const out = new RowBinaryWriter();
-  // The decoder gives the spans of one resource the same array: its JSON is made once for them.
+  // The decoder gives the spans of one resource the same array: its JSON is written once
+  // and its bytes copied for the others.
   let resource: SpanRow['resource'] | undefined;
-  let resourceJson = '';
+  let resourceFrom = 0;
+  let resourceTo = 0;
   for (const r of rows) {
-    if (r.resource !== resource) {
-      resource = r.resource;
-      resourceJson = attrsToJson(resource);
-    }
     out.string(r.traceId);
     out.string(r.spanId);
     out.string(r.parentSpanId);
@@ -67,8 +65,14 @@ function spanRowBinary(rows: readonly SpanRow[]): Buffer {
     out.string(r.statusMessage);
     out.int64(r.startNs);
     out.int64(r.endNs);
-    out.string(attrsToJson(r.attrs));
-    out.string(resourceJson);
+    out.json(r.attrs);
+    if (r.resource === resource) out.repeat(resourceFrom, resourceTo);
+    else {
+      resource = r.resource;
+      resourceFrom = out.offset;
+      out.json(resource);
+      resourceTo = out.offset;
+    }
     out.string(eventsToJson(r.events));
     out.string(r.scopeName);
     out.string(r.scopeVersion);
