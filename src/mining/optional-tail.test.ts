@@ -110,3 +110,11 @@ test("a label naming a failure labels an error's text after fewer than 4 tokens,
   assert.equal(miner.mine('s', 'Process cleanup failed: Permission denied').id, cleanup.id);
   assert.notEqual(cleanup.id, unrecoverable.id);
 });
+
+test('in a line opening with an error word, a label after a short word labels an error text; after a longer word it may be a value', () => {
+  assert.equal(coreLength(split('Error in timer: Connection reset by peer')), 3);
+  assert.equal(coreLength(split('Error downloading worker: Address already in use')), 7);
+  // The label holds a value, or the first word names no failure: the message's own format.
+  assert.equal(coreLength(split('Error in <*>: Connection reset by peer')), 7);
+  assert.equal(coreLength(split('Started in timer: Connection reset by peer')), 7);
+});

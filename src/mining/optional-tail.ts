@@ -78,6 +78,33 @@ export function isErrorLabel(token: string | undefined): boolean {
   return ERROR_LABEL_WORDS.has(token.slice(0, n - 1).toLowerCase());
 }
 
+/**
+ * Whether tokens[at] labels an error's text: a label naming a failure, or any word label in a
+ * line whose first word names one (`Error in timer: <text>`).
+ */
+export function labelsError(tokens: readonly string[], at: number): boolean {
+  const token = tokens[at];
+  if (isErrorLabel(token)) return true;
+  const first = tokens[0]!;
+  return (
+    at >= 2 && token !== undefined && isLabel(token) && !token.includes(WILDCARD) && ERROR_LABEL_WORDS.has(first.toLowerCase()) && isShortWord(tokens[at - 1]!)
+  );
+}
+
+/**
+ * A lowercase word of at most 4 letters (`in`, `on`, `for`, `with`): the label after it names the
+ * part that failed (`Error in timer:`); after a longer word it is as often a value the statement
+ * prints (`Error downloading worker:`, `Error downloading pool-1:`).
+ */
+function isShortWord(token: string): boolean {
+  if (token.length > 4) return false;
+  for (let i = 0; i < token.length; i++) {
+    const c = token.charCodeAt(i);
+    if (c < 97 || c > 122) return false;
+  }
+  return true;
+}
+
 /** Start of the line's labelled tail, or its length when it has none. */
 function labelTailStart(tokens: readonly string[]): number {
   const n = tokens.length;
@@ -93,7 +120,7 @@ function labelTailStart(tokens: readonly string[]): number {
     if (i < lowest) {
       // The first token labelling the line's text is the error's label, not a program's name. A
       // quoted text (`failed: "i/o timeout"`) is one value already, whose quotes the template keeps.
-      if (isErrorLabel(tokens[i - 1]) && !isQuoted(tokens[i]!)) return i === 1 || !endsWithColon(tokens[0]!) ? i : n;
+      if (labelsError(tokens, i - 1) && !isQuoted(tokens[i]!)) return i === 1 || !endsWithColon(tokens[0]!) ? i : n;
       continue;
     }
     if (isLabel(tokens[i - 1]!) || isLoneColonLabel(tokens, i - 1) || isRemarkLabel(tokens, i - 1))
