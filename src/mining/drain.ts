@@ -3,7 +3,7 @@
  * (at most PREFIX_LEVELS) tokens, then a leaf holding clusters compared by positional similarity.
  */
 import { WILDCARD, isPinnedToken } from './masking.js';
-import { MIN_LABEL_CORE_TOKENS, coreLength, isLabel, isLabelTail, remarksNest } from './optional-tail.js';
+import { MIN_LABEL_CORE_TOKENS, coreLength, isLabel, labelsError, isLabelTail, remarksNest } from './optional-tail.js';
 import { overflowTemplateId, templateId } from './template-id.js';
 import { differsInFirstWordOnly, fitsButFirst } from './first-word.js';
 import { introducesName } from './name-introducer.js';
@@ -187,7 +187,7 @@ export function similarity(
       // out`); so does a word beside an arrow (`stopped -> READY`).
       if (
         !allowWordChange &&
-        !(labelled && i >= core && coreFits && core > MIN_LABEL_CORE_TOKENS) &&
+        !(labelled && i >= core && coreFits && (core > MIN_LABEL_CORE_TOKENS || labelsError(line, core - 1))) &&
         !t.includes(WILDCARD) &&
         !l.includes(WILDCARD) &&
         !((isNameLike(t) || isNameLike(l)) && !partOfCompound(t, l)) &&

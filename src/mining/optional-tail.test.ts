@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { MAX_REMARK_TOKENS, coreLength, isLabel, isLabelTail, remarksNest } from './optional-tail.js';
+import { MAX_REMARK_TOKENS, coreLength, isErrorLabel, isLabel, isLabelTail, remarksNest } from './optional-tail.js';
 import { maskLine } from './masking.js';
 import { DEFAULT_MINER_OPTIONS, LogMiner } from './miner.js';
 
@@ -90,4 +90,31 @@ test('a colon standing alone after a word or a value labels a tail, unless sever
   const miner = new LogMiner(DEFAULT_MINER_OPTIONS);
   const first = miner.mine('s', 'Could not create directory /var/lib/x : Connection reset by peer');
   assert.equal(miner.mine('s', 'Could not create directory /var/lib/y : No such file or directory').id, first.id);
+});
+
+test("a label naming a failure labels an error's text after fewer than 4 tokens, down to the first token", () => {
+  assert.ok(isErrorLabel('Error:') && isErrorLabel('failed:') && isErrorLabel('reason:'));
+  assert.ok(!isErrorLabel('enabled:') && !isErrorLabel('Error') && !isErrorLabel('errors:'));
+  assert.equal(coreLength(split('Error: too many open files')), 1);
+  assert.equal(coreLength(split('Dial <*> failed: Connection reset by peer')), 3);
+  // A label of the message's own words still needs 4 tokens before it.
+  assert.equal(coreLength(split('DBus support enabled: connected to system bus')), 7);
+  // A quoted text is one value, whose quotes the template keeps.
+  assert.equal(coreLength(split('client login failed: "i/o timeout"')), 5);
+  // After a program's name, a short clause keeps its label as part of the program's format.
+  assert.equal(coreLength(split('ciod: LOGIN failed: Input/output error')), 5);
+  const miner = new LogMiner(DEFAULT_MINER_OPTIONS);
+  const unrecoverable = miner.mine('s', 'Unrecoverable error: EOF');
+  assert.equal(miner.mine('s', 'Unrecoverable error: context deadline exceeded').id, unrecoverable.id);
+  const cleanup = miner.mine('s', 'Process cleanup failed: broken pipe');
+  assert.equal(miner.mine('s', 'Process cleanup failed: Permission denied').id, cleanup.id);
+  assert.notEqual(cleanup.id, unrecoverable.id);
+});
+
+test('in a line opening with an error word, a label after a short word labels an error text; after a longer word it may be a value', () => {
+  assert.equal(coreLength(split('Error in timer: Connection reset by peer')), 3);
+  assert.equal(coreLength(split('Error downloading worker: Address already in use')), 7);
+  // The label holds a value, or the first word names no failure: the message's own format.
+  assert.equal(coreLength(split('Error in <*>: Connection reset by peer')), 7);
+  assert.equal(coreLength(split('Started in timer: Connection reset by peer')), 7);
 });

@@ -63,20 +63,76 @@ export const MAX_LABEL_TAIL_TOKENS = 5;
  */
 export const MIN_LABEL_CORE_TOKENS = 4;
 
+/**
+ * Labels naming a failure (`Error:`, `failed:`, `reason:`): what follows is an error's text
+ * however few tokens come before (`Error: too many open files`, `<*> failed: EOF`), unlike a
+ * label of the message's own words (`DBus support enabled: <text>`).
+ */
+const ERROR_LABEL_WORDS = new Set(['error', 'err', 'failed', 'failure', 'exception', 'reason']);
+
+/** Whether `token` is a word naming a failure before a closing `:` (ERROR_LABEL_WORDS). */
+export function isErrorLabel(token: string | undefined): boolean {
+  if (token === undefined) return false;
+  const n = token.length;
+  if (n < 4 || n > 10 || token.charCodeAt(n - 1) !== COLON) return false;
+  return ERROR_LABEL_WORDS.has(token.slice(0, n - 1).toLowerCase());
+}
+
+/**
+ * Whether tokens[at] labels an error's text: a label naming a failure, or any word label in a
+ * line whose first word names one (`Error in timer: <text>`).
+ */
+export function labelsError(tokens: readonly string[], at: number): boolean {
+  const token = tokens[at];
+  if (isErrorLabel(token)) return true;
+  const first = tokens[0]!;
+  return (
+    at >= 2 && token !== undefined && isLabel(token) && !token.includes(WILDCARD) && ERROR_LABEL_WORDS.has(first.toLowerCase()) && isShortWord(tokens[at - 1]!)
+  );
+}
+
+/**
+ * A lowercase word of at most 4 letters (`in`, `on`, `for`, `with`): the label after it names the
+ * part that failed (`Error in timer:`); after a longer word it is as often a value the statement
+ * prints (`Error downloading worker:`, `Error downloading pool-1:`).
+ */
+function isShortWord(token: string): boolean {
+  if (token.length > 4) return false;
+  for (let i = 0; i < token.length; i++) {
+    const c = token.charCodeAt(i);
+    if (c < 97 || c > 122) return false;
+  }
+  return true;
+}
+
 /** Start of the line's labelled tail, or its length when it has none. */
 function labelTailStart(tokens: readonly string[]): number {
   const n = tokens.length;
   const lowest = Math.max(MIN_LABEL_CORE_TOKENS, n - MAX_LABEL_TAIL_TOKENS);
-  for (let i = n - 1; i >= lowest; i--) {
+  // An error's label may stand earlier, down to the first token (isErrorLabel).
+  const lowestForError = Math.max(1, n - MAX_LABEL_TAIL_TOKENS);
+  for (let i = n - 1; i >= lowestForError; i--) {
     const t = tokens[i]!;
     // A field (`term=<*>`) makes a structured tail, not a text: its keys name the event. A text
     // of several words holds words only: `loaded: 1 with <*> records` is a sentence of the
     // message with a value in it, not an error's text.
     if (isField(t) || (i < n - 1 && t.includes(WILDCARD)) || (i === n - 2 && tokens[n - 1]!.includes(WILDCARD))) return n;
+    if (i < lowest) {
+      // The first token labelling the line's text is the error's label, not a program's name. A
+      // quoted text (`failed: "i/o timeout"`) is one value already, whose quotes the template keeps.
+      if (labelsError(tokens, i - 1) && !isQuoted(tokens[i]!)) return i === 1 || !endsWithColon(tokens[0]!) ? i : n;
+      continue;
+    }
     if (isLabel(tokens[i - 1]!) || isLoneColonLabel(tokens, i - 1) || isRemarkLabel(tokens, i - 1))
       return endsWithColon(tokens[0]!) && !labelsAfterProgram(tokens, i - 1) ? n : i;
   }
   return n;
+}
+
+/** Whether a token opens with a quote. */
+function isQuoted(token: string): boolean {
+  const c = token.charCodeAt(0);
+  return c === 34 || c === 39;
 }
 
 /** A `key=value` field: a key of letters, digits, `_`, `-` or `.` before the first `=`. */
