@@ -2,12 +2,10 @@ import type { AttrPair, LogRow } from '../model/signals.js';
 import { UNKNOWN_SERVICE } from '../model/signals.js';
 import { readBody, readKeyValue } from './any-value.js';
 import { skipAnyValue, skipKeyValue } from './skip-values.js';
-import { OtlpDecodeError } from './errors.js';
-import { traceIdHex, ZERO_TRACE_ID } from './hex.js';
 import { logIdOf } from './log-id.js';
 import { TAG_ATTRIBUTES, TAG_BODY, TAG_OBSERVED_TIME, TAG_SEVERITY_NUMBER, TAG_SEVERITY_TEXT, TAG_SPAN_ID, TAG_TIME, TAG_TRACE_ID } from './log-tags.js';
 import { fieldMask, type ProtoReader } from './proto-reader.js';
-import { decodeEnvelopes, readOptionalSpanId, type ItemReader, type ScopeFields } from './read-envelope.js';
+import { decodeEnvelopes, readOptionalSpanId, readOptionalTraceId, type ItemReader, type ScopeFields } from './read-envelope.js';
 import type { WireSlices } from './wire-slices.js';
 
 // LogRecord fields read (tags in log-tags.ts; the envelope is read-envelope.ts's): time_unix_nano = 1,
@@ -62,7 +60,6 @@ const SKIMMED_LOGS = logsReader(false, skimLogRecord);
 
 /** Reads a LogRecord; its service is set once its ResourceLogs is read. */
 function readLogRecord(r: ProtoReader, end: number, resource: AttrPair[], _serviceName: string, scope: ScopeFields): LogRow {
-  const buf = r.buf;
   let timeNs = 0n;
   let observedTsNs = 0n;
   let traceId = '';
@@ -92,20 +89,9 @@ function readLogRecord(r: ProtoReader, end: number, resource: AttrPair[], _servi
       case TAG_ATTRIBUTES:
         attrs.push(readKeyValue(r, r.lengthEnd(end), 0));
         break;
-      case TAG_TRACE_ID: {
-        const idEnd = r.lengthEnd(end);
-        const idLength = idEnd - r.pos;
-        if (idLength === 16) {
-          traceId = traceIdHex(buf, r.pos);
-          if (traceId === ZERO_TRACE_ID) traceId = '';
-        } else if (idLength === 0) {
-          traceId = '';
-        } else {
-          throw new OtlpDecodeError('log trace id must be 0 or 16 bytes');
-        }
-        r.pos = idEnd;
+      case TAG_TRACE_ID:
+        traceId = readOptionalTraceId(r, end, 'log trace id must be 0 or 16 bytes');
         break;
-      }
       case TAG_SPAN_ID:
         spanId = readOptionalSpanId(r, end, 'log span id must be 0 or 8 bytes');
         break;
@@ -159,20 +145,9 @@ function skimLogRecord(r: ProtoReader, end: number, resource: AttrPair[], _servi
       case TAG_ATTRIBUTES:
         skipKeyValue(r, r.lengthEnd(end), 0);
         break;
-      case TAG_TRACE_ID: {
-        const idEnd = r.lengthEnd(end);
-        const idLength = idEnd - r.pos;
-        if (idLength === 16) {
-          traceId = traceIdHex(r.buf, r.pos);
-          if (traceId === ZERO_TRACE_ID) traceId = '';
-        } else if (idLength === 0) {
-          traceId = '';
-        } else {
-          throw new OtlpDecodeError('log trace id must be 0 or 16 bytes');
-        }
-        r.pos = idEnd;
+      case TAG_TRACE_ID:
+        traceId = readOptionalTraceId(r, end, 'log trace id must be 0 or 16 bytes');
         break;
-      }
       case TAG_SPAN_ID:
         spanId = readOptionalSpanId(r, end, 'log span id must be 0 or 8 bytes');
         break;

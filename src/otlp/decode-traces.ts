@@ -2,9 +2,8 @@ import type { AttrPair, SpanEvent, SpanLink, SpanRow } from '../model/signals.js
 import { readKeyValue } from './any-value.js';
 import { skipKeyValue } from './skip-values.js';
 import { OtlpDecodeError } from './errors.js';
-import { hex8, traceIdHex } from './hex.js';
 import { fieldMask, type ProtoReader } from './proto-reader.js';
-import { decodeEnvelopes, readOptionalSpanId, type ItemReader, type ScopeFields } from './read-envelope.js';
+import { decodeEnvelopes, readOptionalSpanId, readSpanId, readTraceId, type ItemReader, type ScopeFields } from './read-envelope.js';
 import { spanKindOf, spanStatusOf } from './span-enums.js';
 import type { WireSlices } from './wire-slices.js';
 import {
@@ -72,7 +71,6 @@ const SPANS: ItemReader<SpanRow> = {
 const SKIMMED_SPANS: ItemReader<SpanRow> = { readItem: skimSpan, finishResource: SPANS.finishResource };
 
 function readSpan(r: ProtoReader, end: number, resource: AttrPair[], serviceName: string, scope: ScopeFields): SpanRow {
-  const buf = r.buf;
   let traceId = '';
   let spanId = '';
   let parentSpanId = '';
@@ -88,20 +86,12 @@ function readSpan(r: ProtoReader, end: number, resource: AttrPair[], serviceName
   while (r.pos < end) {
     const tag = r.varint32(end);
     switch (tag) {
-      case TAG_TRACE_ID: {
-        const idEnd = r.lengthEnd(end);
-        if (idEnd - r.pos !== 16) throw new OtlpDecodeError('span trace id must be 16 bytes');
-        traceId = traceIdHex(buf, r.pos);
-        r.pos = idEnd;
+      case TAG_TRACE_ID:
+        traceId = readTraceId(r, end, 'span trace id must be 16 bytes');
         break;
-      }
-      case TAG_SPAN_ID: {
-        const idEnd = r.lengthEnd(end);
-        if (idEnd - r.pos !== 8) throw new OtlpDecodeError('span id must be 8 bytes');
-        spanId = hex8(buf, r.pos);
-        r.pos = idEnd;
+      case TAG_SPAN_ID:
+        spanId = readSpanId(r, end, 'span id must be 8 bytes');
         break;
-      }
       case TAG_PARENT_SPAN_ID:
         parentSpanId = readOptionalSpanId(r, end, 'parent span id must be 0 or 8 bytes');
         break;
@@ -171,17 +161,9 @@ function readLink(r: ProtoReader, end: number): SpanLink {
   let droppedAttrsCount = 0;
   while (r.pos < end) {
     const tag = r.varint32(end);
-    if (tag === TAG_LINK_TRACE_ID) {
-      const idEnd = r.lengthEnd(end);
-      if (idEnd - r.pos !== 16) throw new OtlpDecodeError('link trace id must be 16 bytes');
-      traceId = traceIdHex(r.buf, r.pos);
-      r.pos = idEnd;
-    } else if (tag === TAG_LINK_SPAN_ID) {
-      const idEnd = r.lengthEnd(end);
-      if (idEnd - r.pos !== 8) throw new OtlpDecodeError('link span id must be 8 bytes');
-      spanId = hex8(r.buf, r.pos);
-      r.pos = idEnd;
-    } else if (tag === TAG_LINK_TRACE_STATE) traceState = r.string(end);
+    if (tag === TAG_LINK_TRACE_ID) traceId = readTraceId(r, end, 'link trace id must be 16 bytes');
+    else if (tag === TAG_LINK_SPAN_ID) spanId = readSpanId(r, end, 'link span id must be 8 bytes');
+    else if (tag === TAG_LINK_TRACE_STATE) traceState = r.string(end);
     else if (tag === TAG_LINK_ATTRIBUTES) attrs.push(readKeyValue(r, r.lengthEnd(end), 0));
     else if (tag === TAG_LINK_DROPPED_ATTRIBUTES) droppedAttrsCount = r.varint32(end);
     else r.skipUnknown(tag, end, LINK_FIELDS);
@@ -210,7 +192,6 @@ const NO_EVENTS: SpanEvent[] = [];
 
 /** readSpan's checks, keeping only the ids, times, service and scope (see decodeTraces). */
 function skimSpan(r: ProtoReader, end: number, resource: AttrPair[], serviceName: string, scope: ScopeFields): SpanRow {
-  const buf = r.buf;
   let traceId = '';
   let spanId = '';
   let startNs = 0n;
@@ -218,26 +199,15 @@ function skimSpan(r: ProtoReader, end: number, resource: AttrPair[], serviceName
   while (r.pos < end) {
     const tag = r.varint32(end);
     switch (tag) {
-      case TAG_TRACE_ID: {
-        const idEnd = r.lengthEnd(end);
-        if (idEnd - r.pos !== 16) throw new OtlpDecodeError('span trace id must be 16 bytes');
-        traceId = traceIdHex(buf, r.pos);
-        r.pos = idEnd;
+      case TAG_TRACE_ID:
+        traceId = readTraceId(r, end, 'span trace id must be 16 bytes');
         break;
-      }
-      case TAG_SPAN_ID: {
-        const idEnd = r.lengthEnd(end);
-        if (idEnd - r.pos !== 8) throw new OtlpDecodeError('span id must be 8 bytes');
-        spanId = hex8(buf, r.pos);
-        r.pos = idEnd;
+      case TAG_SPAN_ID:
+        spanId = readSpanId(r, end, 'span id must be 8 bytes');
         break;
-      }
-      case TAG_PARENT_SPAN_ID: {
-        const idEnd = r.lengthEnd(end);
-        if (idEnd - r.pos !== 8 && idEnd !== r.pos) throw new OtlpDecodeError('parent span id must be 0 or 8 bytes');
-        r.pos = idEnd;
+      case TAG_PARENT_SPAN_ID:
+        readOptionalSpanId(r, end, 'parent span id must be 0 or 8 bytes');
         break;
-      }
       case TAG_NAME:
         r.pos = r.lengthEnd(end);
         break;

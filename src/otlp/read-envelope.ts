@@ -3,7 +3,7 @@ import { UNKNOWN_SERVICE } from '../model/signals.js';
 import { readKeyValue } from './any-value.js';
 import { TAG_ITEMS, TAG_RESOURCE, TAG_RESOURCE_ITEMS, TAG_SCOPE, TAG_SCOPE_ITEMS } from './envelope-tags.js';
 import { OtlpDecodeError } from './errors.js';
-import { hex8, ZERO_SPAN_ID } from './hex.js';
+import { hex8, traceIdHex, ZERO_SPAN_ID, ZERO_TRACE_ID } from './hex.js';
 import { fieldMask, ProtoReader } from './proto-reader.js';
 import { serviceNameOf } from './service-name.js';
 import type { WireSlices } from './wire-slices.js';
@@ -150,6 +150,39 @@ export function readOptionalSpanId(r: ProtoReader, end: number, error: string): 
   if (idLength === 8) {
     id = hex8(r.buf, r.pos);
     if (id === ZERO_SPAN_ID) id = '';
+  } else if (idLength !== 0) {
+    throw new OtlpDecodeError(error);
+  }
+  r.pos = idEnd;
+  return id;
+}
+
+/** A trace id that must be 16 bytes (spans and links), as hex. */
+export function readTraceId(r: ProtoReader, end: number, error: string): string {
+  const idEnd = r.lengthEnd(end);
+  if (idEnd - r.pos !== 16) throw new OtlpDecodeError(error);
+  const id = traceIdHex(r.buf, r.pos);
+  r.pos = idEnd;
+  return id;
+}
+
+/** A span id that must be 8 bytes (spans and links), as hex. */
+export function readSpanId(r: ProtoReader, end: number, error: string): string {
+  const idEnd = r.lengthEnd(end);
+  if (idEnd - r.pos !== 8) throw new OtlpDecodeError(error);
+  const id = hex8(r.buf, r.pos);
+  r.pos = idEnd;
+  return id;
+}
+
+/** A log's trace id: 0 or 16 bytes; empty or all zeros reads as no trace. */
+export function readOptionalTraceId(r: ProtoReader, end: number, error: string): string {
+  const idEnd = r.lengthEnd(end);
+  const idLength = idEnd - r.pos;
+  let id = '';
+  if (idLength === 16) {
+    id = traceIdHex(r.buf, r.pos);
+    if (id === ZERO_TRACE_ID) id = '';
   } else if (idLength !== 0) {
     throw new OtlpDecodeError(error);
   }
