@@ -48,11 +48,6 @@ export function encodeLogRows(rows: readonly LogRow[], format: InsertFormat): Bu
 
 function logRowBinary(rows: readonly LogRow[]): Buffer {
   const out = new RowBinaryWriter();
-  // The decoder gives the logs of one resource the same array: its JSON is written once
-  // and its bytes copied for the others.
-  let resource: LogRow['resource'] | undefined;
-  let resourceFrom = 0;
-  let resourceTo = 0;
   for (const r of rows) {
     // log_id is a content hash from the decoder: an unsigned 64-bit decimal.
     if (!out.uint64Decimal(r.logId)) throw new PermanentError('logId must be an unsigned 64-bit decimal string');
@@ -65,13 +60,7 @@ function logRowBinary(rows: readonly LogRow[]): Buffer {
     out.string(r.severityText);
     out.string(r.body);
     out.json(r.attrs);
-    if (r.resource === resource) out.repeat(resourceFrom, resourceTo);
-    else {
-      resource = r.resource;
-      resourceFrom = out.offset;
-      out.json(resource);
-      resourceTo = out.offset;
-    }
+    out.jsonOfShared(r.resource);
     out.string(r.scopeName);
     out.string(r.scopeVersion);
   }

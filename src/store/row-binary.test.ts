@@ -144,25 +144,32 @@ test('string() writes a LEB128 length and the UTF-8 bytes, for every length clas
   }
 });
 
-test('values written one after another, and a repeat of an earlier one, concatenate as written', () => {
+test('a shared value written again is copied byte for byte, also after the buffer grew, and another object is encoded', () => {
   const out = new RowBinaryWriter(8);
   out.string('before');
-  const from = out.offset;
   const resource = [
     ['service.name', 'checkout'],
     ['host', 'é'.repeat(100)],
   ];
-  out.json(resource);
-  const to = out.offset;
+  const other = [['service.name', 'cart']];
+  out.jsonOfShared(resource);
   out.uint8(7);
-  out.repeat(from, to);
+  out.jsonOfShared(resource);
   out.string('x'.repeat(300));
+  out.jsonOfShared(resource);
+  out.jsonOfShared(other);
+  // An equal copy is another object: its JSON is written afresh, with the same bytes.
+  out.jsonOfShared(structuredClone(other));
+  const json = (value: unknown) => referenceString(JSON.stringify(value));
   const expected = Buffer.concat([
     referenceString('before'),
-    referenceString(JSON.stringify(resource)),
+    json(resource),
     Buffer.from([7]),
-    referenceString(JSON.stringify(resource)),
+    json(resource),
     referenceString('x'.repeat(300)),
+    json(resource),
+    json(other),
+    json(other),
   ]);
   assert.deepEqual(out.finish(), expected);
 });

@@ -16,6 +16,10 @@ const SHORT_STRING_CHARS = 64;
 export class RowBinaryWriter {
   private buf: Buffer;
   private pos = 0;
+  /** The last value given to jsonOfShared and where its bytes lie. */
+  private sharedValue: object | undefined;
+  private sharedFrom = 0;
+  private sharedTo = 0;
 
   constructor(initialBytes = INITIAL_BYTES) {
     this.buf = Buffer.allocUnsafe(initialBytes);
@@ -111,16 +115,22 @@ export class RowBinaryWriter {
     this.endString(start, this.pos - start - 1);
   }
 
-  /** Where the next value starts: with `repeat`, copies a value written before instead of encoding it again. */
-  get offset(): number {
-    return this.pos;
-  }
-
-  /** Writes again the bytes in [from, to) already written (a value between two offsets). */
-  repeat(from: number, to: number): void {
-    this.ensure(to - from);
-    this.buf.copyWithin(this.pos, from, to);
-    this.pos += to - from;
+  /**
+   * `json(value)`, but when `value` is the very object given to the last call, its bytes are copied
+   * rather than encoded again: the decoder gives the items of one resource the same array.
+   */
+  jsonOfShared(value: object): void {
+    if (value === this.sharedValue) {
+      const bytes = this.sharedTo - this.sharedFrom;
+      this.ensure(bytes);
+      this.buf.copyWithin(this.pos, this.sharedFrom, this.sharedTo);
+      this.pos += bytes;
+      return;
+    }
+    this.sharedValue = value;
+    this.sharedFrom = this.pos;
+    this.json(value);
+    this.sharedTo = this.pos;
   }
 
   /** Puts the length of the `bytes` of text written one past `start` in front of them. */

@@ -49,11 +49,6 @@ export function encodeSpanRows(rows: readonly SpanRow[], format: InsertFormat): 
 
 function spanRowBinary(rows: readonly SpanRow[]): Buffer {
   const out = new RowBinaryWriter();
-  // The decoder gives the spans of one resource the same array: its JSON is written once
-  // and its bytes copied for the others.
-  let resource: SpanRow['resource'] | undefined;
-  let resourceFrom = 0;
-  let resourceTo = 0;
   for (const r of rows) {
     out.string(r.traceId);
     out.string(r.spanId);
@@ -66,13 +61,7 @@ function spanRowBinary(rows: readonly SpanRow[]): Buffer {
     out.int64(r.startNs);
     out.int64(r.endNs);
     out.json(r.attrs);
-    if (r.resource === resource) out.repeat(resourceFrom, resourceTo);
-    else {
-      resource = r.resource;
-      resourceFrom = out.offset;
-      out.json(resource);
-      resourceTo = out.offset;
-    }
+    out.jsonOfShared(r.resource);
     out.string(eventsToJson(r.events));
     out.string(r.scopeName);
     out.string(r.scopeVersion);
