@@ -254,3 +254,17 @@ test('a verb after `not` or `to` keeps its event in a crowded leaf; a last word 
   const a = crowded.add(toks('moved from kappa to sigma'), '').cluster.id;
   assert.equal(crowded.add(toks('moved from kappa to theta'), '').cluster.id, a);
 });
+
+test("an error's texts of one length after an error label join however short the line: the differing words of the text weigh neither way", () => {
+  const tree = new DrainTree('svc', opts);
+  const a = tree.add(toks('Error: too many open files'), '').cluster;
+  assert.equal(tree.add(toks('Error: Connection reset by peer'), '').cluster, a);
+  assert.equal(templateText(a), 'Error: <*>');
+  const timer = tree.add(toks('Error in timer: Connection reset by peer'), '').cluster;
+  assert.equal(tree.add(toks('Error in timer: too many open files'), '').cluster, timer);
+  // The text counts neither way: only the core's words weigh (3 of 3 here, not 3 of 7).
+  assert.equal(similarity(toks('Error in timer: Connection reset by peer'), toks('Error in timer: too many open files'), false), 1);
+  // After a label of the message's own words, a short core keeps its texts apart.
+  const c = tree.add(toks('DBus support enabled: connected to system bus'), '').cluster;
+  assert.notEqual(tree.add(toks('DBus support enabled: bus connection pending now'), '').cluster, c);
+});
