@@ -268,3 +268,18 @@ test("an error's texts of one length after an error label join however short the
   const c = tree.add(toks('DBus support enabled: connected to system bus'), '').cluster;
   assert.notEqual(tree.add(toks('DBus support enabled: bus connection pending now'), '').cluster, c);
 });
+
+test('a line opening with a word the service learned as a value joins a template whose first token names vary, when it fits it', () => {
+  const tree = new DrainTree('svc', opts);
+  // `orders` is shown to be a value by another event (a thing's name after `key`).
+  const removing = tree.add(toks('Removing key alpha from cache'), '').cluster;
+  assert.equal(tree.add(toks('Removing key orders from cache'), '').cluster, removing);
+  // Names in the first position make a template whose first token is a wildcard.
+  const excluded = tree.add(toks('worker-3 excluded minGzipSize audit.log'), '').cluster;
+  assert.equal(tree.add(toks('job_cleanup excluded minGzipSize pool-1'), '').cluster, excluded);
+  assert.equal(templateText(excluded), '<*> excluded minGzipSize <*>');
+  assert.equal(tree.add(toks('orders excluded minGzipSize audit.log'), '').cluster, excluded);
+  // A first word never seen to vary keeps its own template (`maxSessionTimeout set to <*>`).
+  const set = tree.add(toks('autopurge.purgeInterval set to 5'), '').cluster;
+  assert.notEqual(tree.add(toks('maxSessionTimeout set to 5'), '').cluster, set);
+});

@@ -445,6 +445,22 @@ export class DrainTree {
         return { cluster: best, leaf: routing };
       }
     }
+    // Lines opening with a name (`worker-3`, `job_cleanup`) share the wildcard child, where their
+    // template's first token became a wildcard. A line opening with a plain word the service showed
+    // to be a value (`orders excluded minGzipSize <*>`) is of that event when it fits the template,
+    // as a learned word elsewhere varies (value-words.ts, lines of 4 tokens or more); a word never
+    // seen to vary keeps its own (`maxSessionTimeout set to <*>` beside `autopurge.purgeInterval
+    // set to <*>`: two events in the LogHub Zookeeper labels).
+    const wildLeaf = lengthNode.children.get(WILDCARD)?.leaf ?? null;
+    if (wildLeaf !== null && wildLeaf !== ownLeaf && core > 3 && this.values.has(tokens[0])) {
+      for (const cluster of wildLeaf.clusters) {
+        const form = formIn(wildLeaf, cluster);
+        if (form[0] === WILDCARD && similarity(form, tokens, false, core, this.values) >= 1) {
+          this.join(cluster, wildLeaf, lengthNode, tokens, core);
+          return { cluster, leaf: routing };
+        }
+      }
+    }
     for (const child of lengthNode.children.values()) {
       const leaf = child.leaf;
       if (leaf === null || leaf === ownLeaf) continue;
