@@ -254,3 +254,32 @@ test('a verb after `not` or `to` keeps its event in a crowded leaf; a last word 
   const a = crowded.add(toks('moved from kappa to sigma'), '').cluster.id;
   assert.equal(crowded.add(toks('moved from kappa to theta'), '').cluster.id, a);
 });
+
+test("an error's texts of one length after an error label join however short the line: the differing words of the text weigh neither way", () => {
+  const tree = new DrainTree('svc', opts);
+  const a = tree.add(toks('Error: too many open files'), '').cluster;
+  assert.equal(tree.add(toks('Error: Connection reset by peer'), '').cluster, a);
+  assert.equal(templateText(a), 'Error: <*>');
+  const timer = tree.add(toks('Error in timer: Connection reset by peer'), '').cluster;
+  assert.equal(tree.add(toks('Error in timer: too many open files'), '').cluster, timer);
+  // The text counts neither way: only the core's words weigh (3 of 3 here, not 3 of 7).
+  assert.equal(similarity(toks('Error in timer: Connection reset by peer'), toks('Error in timer: too many open files'), false), 1);
+  // After a label of the message's own words, a short core keeps its texts apart.
+  const c = tree.add(toks('DBus support enabled: connected to system bus'), '').cluster;
+  assert.notEqual(tree.add(toks('DBus support enabled: bus connection pending now'), '').cluster, c);
+});
+
+test('a line opening with a word the service learned as a value joins a template whose first token names vary, when it fits it', () => {
+  const tree = new DrainTree('svc', opts);
+  // `orders` is shown to be a value by another event (a thing's name after `key`).
+  const removing = tree.add(toks('Removing key alpha from cache'), '').cluster;
+  assert.equal(tree.add(toks('Removing key orders from cache'), '').cluster, removing);
+  // Names in the first position make a template whose first token is a wildcard.
+  const excluded = tree.add(toks('worker-3 excluded minGzipSize audit.log'), '').cluster;
+  assert.equal(tree.add(toks('job_cleanup excluded minGzipSize pool-1'), '').cluster, excluded);
+  assert.equal(templateText(excluded), '<*> excluded minGzipSize <*>');
+  assert.equal(tree.add(toks('orders excluded minGzipSize audit.log'), '').cluster, excluded);
+  // A first word never seen to vary keeps its own template (`maxSessionTimeout set to <*>`).
+  const set = tree.add(toks('autopurge.purgeInterval set to 5'), '').cluster;
+  assert.notEqual(tree.add(toks('maxSessionTimeout set to 5'), '').cluster, set);
+});

@@ -150,6 +150,9 @@ export function similarity(
   let equalValues = 0;
   // Positions where both hold differing values of a list field (list-field.ts): no evidence either way.
   let listValues = 0;
+  // Positions of a labelled tail whose words differ under its label (below): one text against
+  // another, no evidence either way, as the values of a list.
+  let tailValues = 0;
   let fits = true;
   // Whether the core fits: beside a core that fits, of more than MIN_LABEL_CORE_TOKENS tokens, a
   // labelled tail's words may all differ from the template's (an error's texts of one length:
@@ -185,9 +188,11 @@ export function similarity(
       // and the last word after a label such as `for:` or a preposition such as `because`
       // (value-slot.ts), and a word glued to a colon after such a preposition (`from <*>: timed
       // out`); so does a word beside an arrow (`stopped -> READY`).
+      const tailText = labelled && i >= core && coreFits && (core > MIN_LABEL_CORE_TOKENS || labelsError(line, core - 1));
+      if (tailText && !allowWordChange) tailValues++;
       if (
         !allowWordChange &&
-        !(labelled && i >= core && coreFits && (core > MIN_LABEL_CORE_TOKENS || labelsError(line, core - 1))) &&
+        !tailText &&
         !t.includes(WILDCARD) &&
         !l.includes(WILDCARD) &&
         !((isNameLike(t) || isNameLike(l)) && !partOfCompound(t, l)) &&
@@ -218,7 +223,7 @@ export function similarity(
   // both have. Values equal in both (`<*>,` against `<*>,`) are no evidence of one event, since every
   // line of that layout has them: with them counted, a long shared tail of fields (`, client: <*>,
   // server: <*>, request: "<*>"`) made lines of distinct events similar enough to merge.
-  const wordPositions = positions - equalValues - listValues;
+  const wordPositions = positions - equalValues - listValues - tailValues;
   return wordPositions === 0 ? 0 : (equal - equalValues) / wordPositions;
 }
 
@@ -438,6 +443,22 @@ export class DrainTree {
       if (best !== null) {
         this.join(best, varLeaf, lengthNode, tokens, core);
         return { cluster: best, leaf: routing };
+      }
+    }
+    // Lines opening with a name (`worker-3`, `job_cleanup`) share the wildcard child, where their
+    // template's first token became a wildcard. A line opening with a plain word the service showed
+    // to be a value (`orders excluded minGzipSize <*>`) is of that event when it fits the template,
+    // as a learned word elsewhere varies (value-words.ts, lines of 4 tokens or more); a word never
+    // seen to vary keeps its own (`maxSessionTimeout set to <*>` beside `autopurge.purgeInterval
+    // set to <*>`: two events in the LogHub Zookeeper labels).
+    const wildLeaf = lengthNode.children.get(WILDCARD)?.leaf ?? null;
+    if (wildLeaf !== null && wildLeaf !== ownLeaf && core > 3 && this.values.has(tokens[0])) {
+      for (const cluster of wildLeaf.clusters) {
+        const form = formIn(wildLeaf, cluster);
+        if (form[0] === WILDCARD && similarity(form, tokens, false, core, this.values) >= 1) {
+          this.join(cluster, wildLeaf, lengthNode, tokens, core);
+          return { cluster, leaf: routing };
+        }
       }
     }
     for (const child of lengthNode.children.values()) {
