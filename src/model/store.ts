@@ -30,6 +30,12 @@ export interface Store {
   readonly bulkFormat?: InsertFormat;
   /** The database name, already validated as an identifier. */
   readonly database: string;
+  /**
+   * Called by migrate once the schema is current (every start, so upgraded data directories get it
+   * too): the embedded driver arranges where its tables' files go (../store/spread-part-dirs.ts).
+   * Absent for a ClickHouse server, which keeps its own files.
+   */
+  prepareTables?(): Promise<void>;
   close(): Promise<void>;
 }
 

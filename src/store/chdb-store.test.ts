@@ -14,6 +14,8 @@ import { fileURLToPath } from 'node:url';
 import { ConfigError } from '../config/config-error.js';
 import { ChdbStore } from './chdb-store.js';
 import { createStore } from './create-store.js';
+import { migrate } from './migrate.js';
+import { directoryAttributes } from './dir-attributes.test-support.js';
 import { storeSuite } from './store-suite.test-support.js';
 
 const dataDir = join(mkdtempSync(join(tmpdir(), 'svc-store-test-')), 'data (new)');
@@ -49,6 +51,22 @@ describe('chdb connections', () => {
       const [read] = await store.query<{ threads: string }>("SELECT toUInt64(getSetting('max_threads')) AS threads");
       assert.ok(Number(read!.threads) >= Math.min(2, availableParallelism()), `reads run on ${read!.threads} threads`);
       await store.exec('DROP TABLE writer_threads');
+    } finally {
+      await store.close();
+    }
+  });
+});
+
+describe('chdb table directories', () => {
+  it('marks each MergeTree table directory so that its part directories spread over the filesystem', async () => {
+    const store = await ChdbStore.open(dataDir, 'svc_test');
+    try {
+      await migrate(store);
+      const rows = await store.query<{ path: string }>(
+        "SELECT DISTINCT arrayJoin(data_paths) AS path FROM system.tables WHERE database = currentDatabase() AND engine LIKE '%MergeTree'",
+      );
+      assert.ok(rows.length >= 10, `tables: ${rows.length}`);
+      for (const { path } of rows) assert.ok(directoryAttributes(path).includes('T'), path);
     } finally {
       await store.close();
     }

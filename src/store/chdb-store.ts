@@ -29,6 +29,7 @@ import { executionLimitSecs, toStorageError } from './errors.js';
 import { assertIdentifier } from './identifiers.js';
 import { parseJsonEachRow } from './json-rows.js';
 import { hasParams, StoreDriver } from './store-driver.js';
+import { markTopDirectories } from './spread-part-dirs.js';
 
 // The engine's mark and index caches default to 5 GiB each and fill as data grows; embedded in a
 // process meant to stay light, they are bounded (128 MiB each, plenty for 3 days of raw data).
@@ -161,6 +162,19 @@ export class ChdbStore extends StoreDriver {
     } catch (err) {
       throw toStorageError(err, 'exec');
     }
+  }
+
+  /** Table directories already marked by this store (see spread-part-dirs.ts). */
+  private readonly markedTableDirs = new Set<string>();
+
+  /** Marks the directory of every MergeTree table of the database (views name their target's), so that its parts spread over the filesystem. */
+  async prepareTables(): Promise<void> {
+    const rows = await this.query<{ path: string }>(
+      "SELECT DISTINCT arrayJoin(data_paths) AS path FROM system.tables WHERE database = currentDatabase() AND engine LIKE '%MergeTree'",
+    );
+    const dirs = rows.map((row) => row.path).filter((dir) => !this.markedTableDirs.has(dir));
+    // Best effort: a filesystem without the attribute keeps the engine's own placement.
+    if (await markTopDirectories(dirs)) for (const dir of dirs) this.markedTableDirs.add(dir);
   }
 
   protected async sendInsert(table: string, columns: readonly string[], payload: string | Buffer, format: InsertFormat): Promise<void> {

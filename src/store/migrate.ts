@@ -67,5 +67,6 @@ export async function migrate(
     await store.insert('schema_version', ['version', 'name', 'applied_at_ms'], [[migration.version, migration.name, nowMs]]);
     applied.push(migration.version);
   }
+  await store.prepareTables?.();
   return applied;
 }
