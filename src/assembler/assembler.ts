@@ -88,6 +88,7 @@ export function createAssembler(settings: AssemblerConfig, deps: AssemblerDeps):
     logger,
     countBad: () => metrics.droppedItems.inc({ reason: 'bad_record' }),
     counterName: 'svc_assembler_dropped_items_total',
+    logIds: false,
   });
   const finisher = new TraceFinisher({
     decoder,

@@ -15,7 +15,6 @@
  */
 import { xxh3 } from '../util/xxhash.js';
 
-const HEX32 = /^[0-9a-f]{32}$/;
 const WORDS = 2;
 
 export class RecentClosed {
@@ -88,9 +87,7 @@ export class RecentClosed {
    */
   private toWords(traceId: string): void {
     const w = this.hexWords;
-    if (HEX32.test(traceId)) {
-      for (let i = 0; i < 4; i++) w[i] = Number.parseInt(traceId.slice(i * 8, i * 8 + 8), 16);
-    } else {
+    if (!readHex32(traceId, w)) {
       const hash = xxh3.xxh128(Buffer.from(traceId, 'utf8'));
       for (let i = 0; i < 4; i++) w[i] = Number((hash >> BigInt(32 * (3 - i))) & 0xffffffffn);
     }
@@ -149,4 +146,26 @@ export class RecentClosed {
       }
     }
   }
+}
+
+/**
+ * Reads 32 lowercase hex characters into four uint32, by character code: the regex test and four
+ * slices with parseInt it replaces were ~1 % of the all-in-one main thread (every bus record of
+ * spans looks its trace id up here). False, `words` unspecified, for anything else.
+ */
+export function readHex32(text: string, words: Uint32Array): boolean {
+  if (text.length !== 32) return false;
+  for (let word = 0; word < 4; word++) {
+    let value = 0;
+    for (let i = word * 8; i < word * 8 + 8; i++) {
+      const code = text.charCodeAt(i);
+      let digit: number;
+      if (code >= 48 && code <= 57) digit = code - 48;
+      else if (code >= 97 && code <= 102) digit = code - 87;
+      else return false;
+      value = (value << 4) | digit;
+    }
+    words[word] = value;
+  }
+  return true;
 }

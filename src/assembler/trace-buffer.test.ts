@@ -2,7 +2,7 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { LogRow, SpanRow } from '../model/signals.js';
 import { TraceBuffer, type TraceBufferOptions } from './trace-buffer.js';
-import { RecentClosed } from './recent-closed.js';
+import { readHex32, RecentClosed } from './recent-closed.js';
 import { logBytes, spanBytes } from './row-bytes.js';
 
 const T = (n: number) => n.toString(16).padStart(32, '0');
@@ -107,6 +107,33 @@ describe('closing rules', () => {
     assert.deepEqual(
       b.closeDue(12_500).map((c) => c.traceId),
       [T(3), T(1)],
+    );
+  });
+
+  test('spans of several traces in one millisecond (one batch), then more later: each closes gapMs after its own last span', () => {
+    const b = buffer();
+    b.add(0, T(1), [span(T(1), 1)], [], 1_000);
+    b.add(0, T(2), [span(T(2), 1)], [], 1_000);
+    b.addEncoded(0, T(1), { signal: 'traces', items: 2, value: Buffer.alloc(10) }, 1_000); // T(1) again, same ms
+    b.add(0, T(3), [span(T(3), 1)], [], 1_000);
+    b.add(0, T(2), [span(T(2), 2)], [], 3_000);
+    b.add(0, T(4), [span(T(4), 1)], [], 3_000);
+    b.add(0, T(4), [span(T(4), 2)], [], 3_000);
+    assert.deepEqual(b.closeDue(10_999), []);
+    assert.deepEqual(
+      b.closeDue(11_000).map((c) => [c.traceId, c.spans.length + c.chunks.length]),
+      [
+        [T(1), 2],
+        [T(3), 1],
+      ],
+    );
+    assert.deepEqual(b.closeDue(12_999), []);
+    assert.deepEqual(
+      b.closeDue(13_000).map((c) => [c.traceId, c.spans.length]),
+      [
+        [T(2), 2],
+        [T(4), 2],
+      ],
     );
   });
 
@@ -339,6 +366,34 @@ describe('RecentClosed', () => {
         assert.equal(ring.openedAt(key), model.get(key), `step ${step}`);
       }
       assert.equal(ring.size, model.size);
+    }
+  });
+
+  test("reads a trace id's hex as parseInt of its four 8-character slices does, and refuses what is not 32 lowercase hex", () => {
+    const words = new Uint32Array(4);
+    let seed = 99;
+    const rand = () => (seed = (Math.imul(seed, 1103515245) + 12345) >>> 0);
+    const ids = ['0'.repeat(32), 'f'.repeat(32), '0123456789abcdef'.repeat(2), '80000000ffffffff7fffffff00000001'];
+    for (let i = 0; i < 500; i++) ids.push([rand(), rand(), rand(), rand()].map((n) => n.toString(16).padStart(8, '0')).join(''));
+    for (const id of ids) {
+      assert.ok(readHex32(id, words), id);
+      assert.deepEqual(
+        [...words],
+        [0, 1, 2, 3].map((i) => Number.parseInt(id.slice(i * 8, i * 8 + 8), 16)),
+        id,
+      );
+    }
+    for (const bad of [
+      '',
+      'a'.repeat(31),
+      'a'.repeat(33),
+      'A'.repeat(32),
+      `${'a'.repeat(31)}g`,
+      `${'a'.repeat(31)}/`,
+      `:${'a'.repeat(31)}`,
+      `${'a'.repeat(16)}\u00e9${'a'.repeat(15)}`,
+    ]) {
+      assert.equal(readHex32(bad, words), false, bad);
     }
   });
 

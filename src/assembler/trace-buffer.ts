@@ -154,7 +154,7 @@ export class TraceBuffer {
     if (chunk.items === 0) return result;
     const open = this.byOpen.get(traceId);
     if (chunk.signal === 'traces' && (open?.spanCount ?? 0) + chunk.items > this.options.maxSpans) return null;
-    const trace = this.openOrLate(partition, traceId, chunk.items, nowMs, result);
+    const trace = open ?? this.openOrLate(partition, traceId, chunk.items, nowMs, result);
     if (trace === undefined) return result;
     trace.chunks.push(chunk);
     if (chunk.signal === 'traces') trace.spanCount += chunk.items;
@@ -186,7 +186,10 @@ export class TraceBuffer {
   private grow(trace: OpenTrace, addedBytes: number, hadSpans: boolean, nowMs: number): void {
     trace.bytes += addedBytes;
     this.totalBytes += addedBytes;
-    if (hadSpans) {
+    // A trace whose last span came at this very millisecond (opened now, or fed by another record
+    // of the same batch) already sits among the newest: moving it to the end keeps the order
+    // closeDue() relies on unchanged, so the two map operations are skipped.
+    if (hadSpans && trace.lastSpanAtMs !== nowMs) {
       trace.lastSpanAtMs = nowMs;
       this.byLastSpan.delete(trace.traceId);
       this.byLastSpan.set(trace.traceId, trace);

@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { createLogger } from '../util/log.js';
 import { encodeLogsData } from './encode-logs.js';
 import { encodeTracesData } from './encode-traces.js';
+import { logIdOf } from './log-id.js';
 import { RecordDecoder } from './record-decoder.js';
 
 const span = {
@@ -72,4 +73,21 @@ test('an undecodable value yields no rows, is counted every time and logged once
   const line = JSON.parse(lines[0]) as Record<string, unknown>;
   assert.equal(line.msg, 'skipping an undecodable bus record (counted in svc_test_dropped_items_total; logged once)');
   assert.deepEqual([line.topic, line.partition, line.offset], ['svc.signals', 3, '42']);
+});
+
+test('log rows carry their logId unless the decoder is made without ids; every other field is the same', () => {
+  const { decoder } = decoderWithLog();
+  const withoutIds = new RecordDecoder({
+    logger: createLogger('info', { write: () => true } as unknown as NodeJS.WritableStream),
+    countBad: () => {},
+    counterName: 'x',
+    logIds: false,
+  });
+  const value = encodeLogsData([structuredClone({ ...log, attrs: [['k', 'v']] }) as never]);
+  const [full] = decoder.logs(value);
+  const [plain] = withoutIds.logs(value);
+  assert.equal(full!.logId, logIdOf(full!));
+  assert.notEqual(full!.logId, '');
+  assert.equal(plain!.logId, '');
+  assert.deepEqual({ ...plain, logId: full!.logId }, full);
 });
