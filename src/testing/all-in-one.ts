@@ -80,6 +80,11 @@ export async function startAllInOne(options: StartOptions = {}): Promise<Running
     void exited.then((code) => reject(new Error(`svc all-in-one exited with ${code} before ready:\n${stderrTail}`)));
   });
   const entry = await ready;
+  // A server that dies under a test shows up there only as refused connections; its last words say why.
+  let stopping = false;
+  void exited.then((code) => {
+    if (!stopping) process.stderr.write(`svc all-in-one (pid ${child.pid}) exited with ${code} during the test; its last log lines:\n${stderrTail}\n`);
+  });
   const apiPort = Number(String(entry.api).split(':').pop());
   return {
     apiUrl: `http://127.0.0.1:${apiPort}`,
@@ -89,6 +94,7 @@ export async function startAllInOne(options: StartOptions = {}): Promise<Running
     logs,
     process: child,
     async stop() {
+      stopping = true;
       if (child.exitCode === null) child.kill('SIGTERM');
       return exited;
     },
