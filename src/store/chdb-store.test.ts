@@ -15,7 +15,7 @@ import { ConfigError } from '../config/config-error.js';
 import { ChdbStore } from './chdb-store.js';
 import { createStore } from './create-store.js';
 import { migrate } from './migrate.js';
-import { directoryAttributes } from './dir-attributes.test-support.js';
+import { directoryAttributes, onExtFilesystem } from './dir-attributes.test-support.js';
 import { storeSuite } from './store-suite.test-support.js';
 
 const dataDir = join(mkdtempSync(join(tmpdir(), 'svc-store-test-')), 'data (new)');
@@ -66,7 +66,9 @@ describe('chdb table directories', () => {
         "SELECT DISTINCT arrayJoin(data_paths) AS path FROM system.tables WHERE database = currentDatabase() AND engine LIKE '%MergeTree'",
       );
       assert.ok(rows.length >= 10, `tables: ${rows.length}`);
-      for (const { path } of rows) assert.ok(directoryAttributes(path).includes('T'), path);
+      // Elsewhere than on ext2/3/4 the directories are left as they are, and the migration still succeeds.
+      const marks = onExtFilesystem(dataDir);
+      for (const { path } of rows) assert.equal(directoryAttributes(path).includes('T'), marks, path);
     } finally {
       await store.close();
     }
