@@ -100,7 +100,7 @@ export function createOtlpHttpServer(deps: OtlpHttpDeps) {
       return;
     }
     try {
-      let body: Buffer;
+      let body: Buffer | undefined;
       try {
         body = await readBodyWithin(request, lease);
       } catch (error) {
@@ -109,11 +109,14 @@ export function createOtlpHttpServer(deps: OtlpHttpDeps) {
         retryLater(response, encoding, error.reason, true);
         return;
       }
-      const result =
+      const accepting =
         signal === 'traces'
-          ? await deps.acceptor.acceptSpans(decode(body, encoding, 'traces') as DecodedExport<SpanRow>)
-          : await deps.acceptor.acceptLogs(decode(body, encoding, 'logs') as DecodedExport<LogRow>);
-      answer(response, encoding, signal, result);
+          ? deps.acceptor.acceptSpans(decode(body, encoding, 'traces') as DecodedExport<SpanRow>)
+          : deps.acceptor.acceptLogs(decode(body, encoding, 'logs') as DecodedExport<LogRow>);
+      // Dropped before the wait for the bus: an async function keeps its locals while it waits,
+      // and the request's bytes would outlive their use (see acceptor's settle()).
+      body = undefined;
+      answer(response, encoding, signal, await accepting);
     } finally {
       lease.release();
     }

@@ -11,6 +11,7 @@ import type { LogminerSettings } from '../config/settings.js';
 import { MASKING_VERSION } from '../mining/masking.js';
 import type { Bus, BusConsumer, BusRecord } from '../model/bus.js';
 import type { Component } from '../model/component.js';
+import type { LogRow } from '../model/signals.js';
 import type { Store } from '../model/store.js';
 import type { Logger } from '../util/log.js';
 import { createLogOnce } from '../util/log-once.js';
@@ -84,13 +85,20 @@ export function createLogminer(settings: { logminer: LogminerSettings; logsTopic
   let consumer: BusConsumer | undefined;
   let mining: Promise<unknown> = Promise.resolve();
 
-  async function handle(records: BusRecord[]): Promise<void> {
-    const logs = intake(records, nowMs());
+  // Not an async function: one would keep `logs` (whole decoded rows) while the batch waits for its
+  // hits to be stored, long enough to carry them into the old generation; chained like this they
+  // are garbage once mined (the hits the flusher queued are what the wait needs).
+  function handle(records: BusRecord[]): Promise<void> {
+    let logs: LogRow[];
+    try {
+      logs = intake(records, nowMs());
+    } catch (error) {
+      return Promise.reject(error as Error); // as an async function would: consumers expect a promise
+    }
     // Mining is serialized: per-service order decides templates and ids.
     const mined = mining.then(() => mineLogs(logs));
     mining = mined.catch(() => undefined);
-    await mined;
-    await flusher.commitPoint();
+    return mined.then(() => flusher.commitPoint());
   }
 
   return {

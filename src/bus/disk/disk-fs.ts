@@ -16,7 +16,8 @@ export interface DiskFile {
   /**
    * Writes all of `buffer` at `position` and then fdatasyncs, as one call; resolves with the step
    * that failed and its error, if one did (the sync is not tried after a failed write). Optional:
-   * a file without it is written and synced in two calls.
+   * a file without it is written and synced in two calls. `buffer` is handed over: the caller
+   * neither reads nor reuses it after the call (an implementation may take its memory).
    */
   writeThenDatasync?(buffer: Buffer, position: number): Promise<WriteThenDatasyncOutcome>;
   sync(): Promise<void>;

@@ -64,11 +64,19 @@ test('writeThenDatasync writes and syncs in one call, and names the step that fa
       const file = await io.fs.open(path, 'r+');
       assert.ok(file.writeThenDatasync !== undefined);
       assert.deepEqual(await file.writeThenDatasync(Buffer.from('one call'), 0), {});
+      // A group's bytes in a buffer of their own move to the thread (no copy); what shares a pool is copied.
+      const group = Buffer.allocUnsafe(256 * 1024).fill('g');
+      assert.deepEqual(await file.writeThenDatasync(group, 8), {});
+      assert.equal(group.length, 0, 'transferred, not copied');
+      const pooled = Buffer.from('shared');
+      assert.ok(pooled.byteLength < pooled.buffer.byteLength);
+      assert.deepEqual(await file.writeThenDatasync(pooled, 8 + 256 * 1024), {});
+      assert.equal(pooled.toString(), 'shared');
       const failed = await file.writeThenDatasync(Buffer.from('x'), 2 ** 50);
       assert.equal(failed.failedAt, 'write');
       assert.equal((failed.error as NodeJS.ErrnoException).code, 'EFBIG');
       await file.close();
-      assert.equal(await readFile(path, 'utf8'), 'one call');
+      assert.equal(await readFile(path, 'utf8'), `one call${'g'.repeat(256 * 1024)}shared`);
     } finally {
       await io.close();
     }
