@@ -172,3 +172,12 @@ test('a text after a label in the middle of a line, with 3 tokens on each side, 
   // With fewer words after it, the text may be the message's own.
   assert.equal(shape('<*> connection closed: broken pipe now', '<*> connection closed: Address already in use now'), null);
 });
+
+test("a field's value differing beside the run does not refuse the join across token counts, as it would not within one", () => {
+  assert.equal(
+    shape('msg="Error while adding" series=<*> exemplar=audit.log err="Permission denied"', 'msg="Error while adding" series=<*> exemplar=metrics err="EOF"'),
+    'msg="Error while adding" series=<*> exemplar=<*> err="<*>"',
+  );
+  // A message key's value tells statements apart, as within one token count.
+  assert.equal(shape('msg=Stopping series=<*> err="Permission denied"', 'msg=Starting series=<*> err="EOF"'), null);
+});

@@ -25,6 +25,7 @@ import { MIN_LABEL_CORE_TOKENS, isLabel, labelsAfterProgram } from './optional-t
 import { commonShape, fitsPattern } from './drain.js';
 import type { ValueWords } from './value-words.js';
 import { differsInValueSlot } from './value-slot.js';
+import { differsInKeyValue } from './kv-field.js';
 
 /** Lines of one event differ by at most this many tokens in length. */
 export const MAX_LENGTH_DIFFERENCE = 4;
@@ -262,6 +263,9 @@ function near(template: readonly string[], line: readonly string[], ti: number, 
   const t = template[ti]!;
   const l = line[li]!;
   if (fits(t, l)) return true;
+  // A field's value (`exemplar=metrics` against `exemplar=audit.log`) varies as between lines of
+  // one token count (kv-field.ts).
+  if (!isPinnedToken(t) && !isPinnedToken(l) && differsInKeyValue(t, l)) return true;
   const label = template[ti - 1];
   return (
     label !== undefined &&
