@@ -181,3 +181,13 @@ test("a field's value differing beside the run does not refuse the join across t
   // A message key's value tells statements apart, as within one token count.
   assert.equal(shape('msg=Stopping series=<*> err="Permission denied"', 'msg=Starting series=<*> err="EOF"'), null);
 });
+
+test("a template's quoted value of several words takes a line's quoted value of one word across token counts", () => {
+  assert.equal(
+    shape('msg="Error while adding" series=<*> err="<*> <*>"', 'msg="Error while adding" series=<*> err="EOF"'),
+    'msg="Error while adding" series=<*> err="<*>"',
+  );
+  assert.equal(shape("a b c reason '<*> <*> <*>' now", "a b c reason 'EOF' now"), "a b c reason '<*>' now");
+  // Two quoted values in the template's run are not one value.
+  assert.equal(shape('a b c err="<*> x" y="<*>"', 'a b c err="EOF"'), null);
+});
