@@ -283,3 +283,17 @@ test('a line opening with a word the service learned as a value joins a template
   const set = tree.add(toks('autopurge.purgeInterval set to 5'), '').cluster;
   assert.notEqual(tree.add(toks('maxSessionTimeout set to 5'), '').cluster, set);
 });
+
+test('a boolean varies at once, alone or glued to a name or punctuation: a flag the statement prints', () => {
+  const tree = new DrainTree('svc', opts);
+  const status = tree.add(toks('status[false]: idle -> ready'), '').cluster;
+  assert.equal(tree.add(toks('status[true]: idle -> ready'), '').cluster, status);
+  assert.equal(templateText(status), 'status[<*>]: idle -> ready');
+  const flag = tree.add(toks('Attribute loader isServerLoader=false'), '').cluster;
+  assert.equal(tree.add(toks('Attribute loader isServerLoader=true'), '').cluster, flag);
+  const started = tree.add(toks('chronyd starting with leap mode (true)'), '').cluster;
+  assert.equal(tree.add(toks('chronyd starting with leap mode (False)'), '').cluster, started);
+  // A word sharing letters with a boolean is a word (`trueauthenticated` is not `true`).
+  const w = tree.add(toks('job was opened today'), '').cluster;
+  assert.notEqual(tree.add(toks('job was trueopened today'), '').cluster, w);
+});

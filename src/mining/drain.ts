@@ -197,6 +197,7 @@ export function similarity(
         !l.includes(WILDCARD) &&
         !((isNameLike(t) || isNameLike(l)) && !partOfCompound(t, l)) &&
         !differsInValueSlot(t, l) &&
+        !differsInBoolean(t!, l!) &&
         !differsInQuotedField(t, l) &&
         !differsInKeyValue(t, l) &&
         !inKeyedQuote(template, line, i) &&
@@ -799,4 +800,30 @@ function keepsVerb(template: readonly string[], line: readonly string[], i: numb
 /** Template text of a cluster. */
 export function templateText(cluster: Cluster): string {
   return cluster.tokens.join(' ');
+}
+
+const BOOLEANS: ReadonlySet<string> = new Set(['true', 'false', 'True', 'False', 'TRUE', 'FALSE']);
+
+/**
+ * Whether two tokens differ only in a boolean (`status[true]:` against `status[false]:`,
+ * `isServerLoader=true` against `isServerLoader=false`, `(true)` against `(false)`): a flag a
+ * statement prints, never a word of its message.
+ */
+function differsInBoolean(a: string, b: string): boolean {
+  let p = 0;
+  const max = Math.min(a.length, b.length);
+  while (p < max && a.charCodeAt(p) === b.charCodeAt(p)) p++;
+  let q = 0;
+  while (q < max - p && a.charCodeAt(a.length - 1 - q) === b.charCodeAt(b.length - 1 - q)) q++;
+  // Widen to whole words: the differing part may share letters with the common ends (`true`/`false` share `e`).
+  while (p > 0 && isLetter(a.charCodeAt(p - 1))) p--;
+  while (q > 0 && isLetter(a.charCodeAt(a.length - q))) q--;
+  const x = a.slice(p, a.length - q);
+  const y = b.slice(p, b.length - q);
+  return x !== y && BOOLEANS.has(x) && BOOLEANS.has(y);
+}
+
+function isLetter(c: number): boolean {
+  const l = c | 32;
+  return l >= 97 && l <= 122;
 }
