@@ -297,3 +297,18 @@ test('a boolean varies at once, alone or glued to a name or punctuation: a flag 
   const w = tree.add(toks('job was opened today'), '').cluster;
   assert.notEqual(tree.add(toks('job was trueopened today'), '').cluster, w);
 });
+
+test('a word the service learned as a value varies inside the punctuation it is wrapped in too', () => {
+  const tree = new DrainTree('svc', opts);
+  // `inventory` is shown to be a value by another event (a thing's name after `queue`).
+  const queue = tree.add(toks('Purging queue metrics now'), '').cluster;
+  assert.equal(tree.add(toks('Purging queue inventory now'), '').cluster, queue);
+  const closed = tree.add(toks('Channel closed for (users) today'), '').cluster;
+  assert.equal(tree.add(toks('Channel closed for (inventory) today'), '').cluster, closed);
+  assert.equal(templateText(closed), 'Channel closed for (<*>) today');
+  const listed = tree.add(toks('Listing users, then stopping'), '').cluster;
+  assert.equal(tree.add(toks('Listing inventory, then stopping'), '').cluster, listed);
+  // A wrapped word never seen to vary is a word of the message.
+  const usable = tree.add(toks('BIOS map entry (usable) found'), '').cluster;
+  assert.notEqual(tree.add(toks('BIOS map entry (reserved) found'), '').cluster, usable);
+});

@@ -207,7 +207,7 @@ export function similarity(
         !besideArrow(template, line, i) &&
         !(isHttpMethod(t) && isHttpMethod(l)) &&
         !(i === 1 && template[0] === line[0] && template[2] === line[2] && isVerbObject(line[0]!, t!, l!, line[2], compared)) &&
-        !(values !== null && compared > 3 && (values.has(t) || values.has(l)))
+        !(values !== null && compared > 3 && (values.has(t) || values.has(l) || learnedInside(t!, l!, values)))
       )
         return -1;
       fits = false;
@@ -826,4 +826,18 @@ function differsInBoolean(a: string, b: string): boolean {
 function isLetter(c: number): boolean {
   const l = c | 32;
   return l >= 97 && l <= 122;
+}
+
+/**
+ * Whether two tokens wrapped in the same punctuation (`(inventory)` against `(metrics)`, `users,`
+ * against `orders,`) hold, inside it, a word the service learned as a value.
+ */
+function learnedInside(a: string, b: string, values: ValueWords): boolean {
+  let p = 0;
+  const max = Math.min(a.length, b.length);
+  while (p < max && a.charCodeAt(p) === b.charCodeAt(p) && isAffixChar(a.charCodeAt(p))) p++;
+  let q = 0;
+  while (q < max - p && a.charCodeAt(a.length - 1 - q) === b.charCodeAt(b.length - 1 - q) && isAffixChar(a.charCodeAt(a.length - 1 - q))) q++;
+  if (p === 0 && q === 0) return false;
+  return values.has(a.slice(p, a.length - q)) || values.has(b.slice(p, b.length - q));
 }
