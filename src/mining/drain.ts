@@ -438,7 +438,7 @@ export class DrainTree {
       for (const cluster of varLeaf.clusters) {
         const form = formIn(varLeaf, cluster);
         const score = similarity(form, tokens, false, core, this.values);
-        if (score > bestScore && (score >= 1 || fitsButFirst(form, tokens, core))) {
+        if (score > bestScore && (score >= 1 || fitsButFirst(form, tokens, core, this.values))) {
           best = cluster;
           bestScore = score;
         }
@@ -470,7 +470,7 @@ export class DrainTree {
       for (let c = 0; c < leaf.clusters.length; c++) {
         const cluster = leaf.clusters[c]!;
         // A template's old form stays where it is (its lines find it there).
-        if (leaf.forms?.has(cluster) === true || !differsInFirstWordOnly(cluster.tokens, tokens, core)) continue;
+        if (leaf.forms?.has(cluster) === true || !differsInFirstWordOnly(cluster.tokens, tokens, core, this.values)) continue;
         leaf.clusters.splice(c, 1);
         leaf.version++;
         const target = this.variableFirstLeaf(lengthNode);
