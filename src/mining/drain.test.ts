@@ -283,3 +283,43 @@ test('a line opening with a word the service learned as a value joins a template
   const set = tree.add(toks('autopurge.purgeInterval set to 5'), '').cluster;
   assert.notEqual(tree.add(toks('maxSessionTimeout set to 5'), '').cluster, set);
 });
+
+test('a boolean varies at once, alone or glued to a name or punctuation: a flag the statement prints', () => {
+  const tree = new DrainTree('svc', opts);
+  const status = tree.add(toks('status[false]: idle -> ready'), '').cluster;
+  assert.equal(tree.add(toks('status[true]: idle -> ready'), '').cluster, status);
+  assert.equal(templateText(status), 'status[<*>]: idle -> ready');
+  const flag = tree.add(toks('Attribute loader isServerLoader=false'), '').cluster;
+  assert.equal(tree.add(toks('Attribute loader isServerLoader=true'), '').cluster, flag);
+  const started = tree.add(toks('chronyd starting with leap mode (true)'), '').cluster;
+  assert.equal(tree.add(toks('chronyd starting with leap mode (False)'), '').cluster, started);
+  // A word sharing letters with a boolean is a word (`trueauthenticated` is not `true`).
+  const w = tree.add(toks('job was opened today'), '').cluster;
+  assert.notEqual(tree.add(toks('job was trueopened today'), '').cluster, w);
+});
+
+test('a word the service learned as a value varies inside the punctuation it is wrapped in too', () => {
+  const tree = new DrainTree('svc', opts);
+  // `inventory` is shown to be a value by another event (a thing's name after `queue`).
+  const queue = tree.add(toks('Purging queue metrics now'), '').cluster;
+  assert.equal(tree.add(toks('Purging queue inventory now'), '').cluster, queue);
+  const closed = tree.add(toks('Channel closed for (users) today'), '').cluster;
+  assert.equal(tree.add(toks('Channel closed for (inventory) today'), '').cluster, closed);
+  assert.equal(templateText(closed), 'Channel closed for (<*>) today');
+  const listed = tree.add(toks('Listing users, then stopping'), '').cluster;
+  assert.equal(tree.add(toks('Listing inventory, then stopping'), '').cluster, listed);
+  // A wrapped word never seen to vary is a word of the message.
+  const usable = tree.add(toks('BIOS map entry (usable) found'), '').cluster;
+  assert.notEqual(tree.add(toks('BIOS map entry (reserved) found'), '').cluster, usable);
+});
+
+test('a learned value word varies in lines of 3 tokens, not of 2', () => {
+  const tree = new DrainTree('svc', opts);
+  const queue = tree.add(toks('Purging queue metrics now'), '').cluster;
+  assert.equal(tree.add(toks('Purging queue primary now'), '').cluster, queue);
+  const proxy = tree.add(toks('Proxy primary stopped'), '').cluster;
+  assert.equal(tree.add(toks('Proxy metrics stopped'), '').cluster, proxy);
+  assert.equal(templateText(proxy), 'Proxy <*> stopped');
+  const reading = tree.add(toks('reading primary'), '').cluster;
+  assert.notEqual(tree.add(toks('reading metrics'), '').cluster, reading);
+});

@@ -197,6 +197,7 @@ export function similarity(
         !l.includes(WILDCARD) &&
         !((isNameLike(t) || isNameLike(l)) && !partOfCompound(t, l)) &&
         !differsInValueSlot(t, l) &&
+        !differsInBoolean(t!, l!) &&
         !differsInQuotedField(t, l) &&
         !differsInKeyValue(t, l) &&
         !inKeyedQuote(template, line, i) &&
@@ -206,7 +207,9 @@ export function similarity(
         !besideArrow(template, line, i) &&
         !(isHttpMethod(t) && isHttpMethod(l)) &&
         !(i === 1 && template[0] === line[0] && template[2] === line[2] && isVerbObject(line[0]!, t!, l!, line[2], compared)) &&
-        !(values !== null && compared > 3 && (values.has(t) || values.has(l)))
+        // A learned value word (value-words.ts), in lines of 3 tokens or more: in a line of 2
+        // (`disabled auth` against `disabled authentication`) the word is as often the message.
+        !(values !== null && compared > 2 && (values.has(t) || values.has(l) || learnedInside(t!, l!, values)))
       )
         return -1;
       fits = false;
@@ -435,7 +438,7 @@ export class DrainTree {
       for (const cluster of varLeaf.clusters) {
         const form = formIn(varLeaf, cluster);
         const score = similarity(form, tokens, false, core, this.values);
-        if (score > bestScore && (score >= 1 || fitsButFirst(form, tokens, core))) {
+        if (score > bestScore && (score >= 1 || fitsButFirst(form, tokens, core, this.values))) {
           best = cluster;
           bestScore = score;
         }
@@ -467,7 +470,7 @@ export class DrainTree {
       for (let c = 0; c < leaf.clusters.length; c++) {
         const cluster = leaf.clusters[c]!;
         // A template's old form stays where it is (its lines find it there).
-        if (leaf.forms?.has(cluster) === true || !differsInFirstWordOnly(cluster.tokens, tokens, core)) continue;
+        if (leaf.forms?.has(cluster) === true || !differsInFirstWordOnly(cluster.tokens, tokens, core, this.values)) continue;
         leaf.clusters.splice(c, 1);
         leaf.version++;
         const target = this.variableFirstLeaf(lengthNode);
@@ -799,4 +802,44 @@ function keepsVerb(template: readonly string[], line: readonly string[], i: numb
 /** Template text of a cluster. */
 export function templateText(cluster: Cluster): string {
   return cluster.tokens.join(' ');
+}
+
+const BOOLEANS: ReadonlySet<string> = new Set(['true', 'false', 'True', 'False', 'TRUE', 'FALSE']);
+
+/**
+ * Whether two tokens differ only in a boolean (`status[true]:` against `status[false]:`,
+ * `isServerLoader=true` against `isServerLoader=false`, `(true)` against `(false)`): a flag a
+ * statement prints, never a word of its message.
+ */
+function differsInBoolean(a: string, b: string): boolean {
+  let p = 0;
+  const max = Math.min(a.length, b.length);
+  while (p < max && a.charCodeAt(p) === b.charCodeAt(p)) p++;
+  let q = 0;
+  while (q < max - p && a.charCodeAt(a.length - 1 - q) === b.charCodeAt(b.length - 1 - q)) q++;
+  // Widen to whole words: the differing part may share letters with the common ends (`true`/`false` share `e`).
+  while (p > 0 && isLetter(a.charCodeAt(p - 1))) p--;
+  while (q > 0 && isLetter(a.charCodeAt(a.length - q))) q--;
+  const x = a.slice(p, a.length - q);
+  const y = b.slice(p, b.length - q);
+  return x !== y && BOOLEANS.has(x) && BOOLEANS.has(y);
+}
+
+function isLetter(c: number): boolean {
+  const l = c | 32;
+  return l >= 97 && l <= 122;
+}
+
+/**
+ * Whether two tokens wrapped in the same punctuation (`(inventory)` against `(metrics)`, `users,`
+ * against `orders,`) hold, inside it, a word the service learned as a value.
+ */
+function learnedInside(a: string, b: string, values: ValueWords): boolean {
+  let p = 0;
+  const max = Math.min(a.length, b.length);
+  while (p < max && a.charCodeAt(p) === b.charCodeAt(p) && isAffixChar(a.charCodeAt(p))) p++;
+  let q = 0;
+  while (q < max - p && a.charCodeAt(a.length - 1 - q) === b.charCodeAt(b.length - 1 - q) && isAffixChar(a.charCodeAt(a.length - 1 - q))) q++;
+  if (p === 0 && q === 0) return false;
+  return values.has(a.slice(p, a.length - q)) || values.has(b.slice(p, b.length - q));
 }

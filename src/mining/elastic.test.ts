@@ -172,3 +172,22 @@ test('a text after a label in the middle of a line, with 3 tokens on each side, 
   // With fewer words after it, the text may be the message's own.
   assert.equal(shape('<*> connection closed: broken pipe now', '<*> connection closed: Address already in use now'), null);
 });
+
+test("a field's value differing beside the run does not refuse the join across token counts, as it would not within one", () => {
+  assert.equal(
+    shape('msg="Error while adding" series=<*> exemplar=audit.log err="Permission denied"', 'msg="Error while adding" series=<*> exemplar=metrics err="EOF"'),
+    'msg="Error while adding" series=<*> exemplar=<*> err="<*>"',
+  );
+  // A message key's value tells statements apart, as within one token count.
+  assert.equal(shape('msg=Stopping series=<*> err="Permission denied"', 'msg=Starting series=<*> err="EOF"'), null);
+});
+
+test("a template's quoted value of several words takes a line's quoted value of one word across token counts", () => {
+  assert.equal(
+    shape('msg="Error while adding" series=<*> err="<*> <*>"', 'msg="Error while adding" series=<*> err="EOF"'),
+    'msg="Error while adding" series=<*> err="<*>"',
+  );
+  assert.equal(shape("a b c reason '<*> <*> <*>' now", "a b c reason 'EOF' now"), "a b c reason '<*>' now");
+  // Two quoted values in the template's run are not one value.
+  assert.equal(shape('a b c err="<*> x" y="<*>"', 'a b c err="EOF"'), null);
+});

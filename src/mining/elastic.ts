@@ -25,6 +25,7 @@ import { MIN_LABEL_CORE_TOKENS, isLabel, labelsAfterProgram } from './optional-t
 import { commonShape, fitsPattern } from './drain.js';
 import type { ValueWords } from './value-words.js';
 import { differsInValueSlot } from './value-slot.js';
+import { differsInKeyValue } from './kv-field.js';
 
 /** Lines of one event differ by at most this many tokens in length. */
 export const MAX_LENGTH_DIFFERENCE = 4;
@@ -262,6 +263,9 @@ function near(template: readonly string[], line: readonly string[], ti: number, 
   const t = template[ti]!;
   const l = line[li]!;
   if (fits(t, l)) return true;
+  // A field's value (`exemplar=metrics` against `exemplar=audit.log`) varies as between lines of
+  // one token count (kv-field.ts).
+  if (!isPinnedToken(t) && !isPinnedToken(l) && differsInKeyValue(t, l)) return true;
   const label = template[ti - 1];
   return (
     label !== undefined &&
@@ -302,6 +306,10 @@ function elasticShapeAround(
   if (nL < nT) {
     const collapsed = collapseWildcardRuns(template);
     if (collapsed.length === nL && collapsed.every((t, i) => fits(t, line[i]!))) return { shape: collapsed, p: 0, s: 0 };
+  }
+  if (nT > nL) {
+    const quoted = quotedAgainstOne(template, line);
+    if (quoted !== null) return quoted;
   }
   const shortest = Math.min(nT, nL);
   let p = 0;
@@ -379,4 +387,41 @@ export function collapseWildcardRuns(template: readonly string[]): readonly stri
   for (let i = 1; i < template.length && !runs; i++) runs = template[i] === WILDCARD && template[i - 1] === WILDCARD;
   if (!runs) return template;
   return template.filter((t, i) => !(t === WILDCARD && template[i - 1] === WILDCARD));
+}
+
+/**
+ * The template's quoted value of several tokens against the line's quoted value of one token in the
+ * same place, the rest fitting around it (`err="<*> <*>"` against `err="EOF"`): the template with
+ * one slot there (`err="<*>"`); null when they are not so. The template's first token of the value
+ * holds a wildcard (its words already varied), and it would fit the line's one token, so the
+ * prefix scan below would run past it.
+ */
+function quotedAgainstOne(template: readonly string[], line: readonly string[]): { shape: readonly string[]; p: number; s: number } | null {
+  const k = template.length - line.length + 1;
+  let i = 0;
+  while (i < line.length && !opensQuoteWithWildcard(template[i]!)) {
+    if (!near(template, line, i, i)) return null;
+    i++;
+  }
+  if (i === line.length || line.length - 1 < MIN_SHARED_TOKENS) return null;
+  const t0 = template[i]!;
+  const l = line[i]!;
+  if (isPinnedToken(l)) return null;
+  const opening = sharedOpening(t0, l);
+  if (opening === '' || !isOpener(opening.charCodeAt(opening.length - 1))) return null;
+  const closing = sharedClosing(template[i + k - 1]!, l);
+  if (!closesGroup(closing) || !oneGroup(template, i, i + k, opening) || !oneGroup(line, i, i + 1, opening)) return null;
+  for (let j = i + 1; j < line.length; j++) if (!near(template, line, j + k - 1, j)) return null;
+  return { shape: [...template.slice(0, i), opening + WILDCARD + closing, ...template.slice(i + k)], p: i, s: line.length - i - 1 };
+}
+
+/** A token opening a quote (or brace) that it does not close, with a wildcard after the opening. */
+function opensQuoteWithWildcard(token: string): boolean {
+  const w = token.indexOf(WILDCARD);
+  if (w <= 0) return false;
+  for (let q = 0; q < w; q++) {
+    const c = token.charCodeAt(q);
+    if (isOpener(c)) return token.indexOf(c === 123 ? '}' : String.fromCharCode(c), q + 1) < 0;
+  }
+  return false;
 }

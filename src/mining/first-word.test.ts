@@ -6,6 +6,7 @@ import { differsInFirstWordOnly, isVerbForm } from './first-word.js';
 import { maskLine } from './masking.js';
 import { DEFAULT_MINER_OPTIONS, LogMiner } from './miner.js';
 import { restoreMiner, snapshotMiner } from './snapshot.js';
+import { ValueWords } from './value-words.js';
 
 const opts = { simThreshold: 0.5, maxClusters: 5000 };
 const toks = (line: string): string[] => maskLine(line, { keepHttpStatus: true }).tokens;
@@ -73,4 +74,13 @@ test("a capitalized word opening a key's quoted message is a word of the message
   assert.ok(!differsInFirstWordOnly(['msg="Scrape', ...rest], ['msg="Notify', ...rest], 4));
   // A lowercase word there may still be a name.
   assert.ok(differsInFirstWordOnly(['msg="alice', ...rest], ['msg="bob', ...rest], 4));
+});
+
+test('a first word the service learned as a value needs two equal words in the rest, not three', () => {
+  const values = new ValueWords();
+  values.learn('orders');
+  assert.ok(differsInFirstWordOnly(toks('worker excluded minGzipSize audit.log'), toks('orders excluded minGzipSize session_store'), 4, values));
+  assert.ok(!differsInFirstWordOnly(toks('worker excluded minGzipSize audit.log'), toks('orders excluded minGzipSize session_store'), 4));
+  // Two equal words beside a first word never seen to vary stay too little evidence.
+  assert.ok(!differsInFirstWordOnly(toks('worker excluded minGzipSize audit.log'), toks('billing excluded minGzipSize session_store'), 4, values));
 });

@@ -10,6 +10,7 @@
 import { WILDCARD, isPinnedToken } from './masking.js';
 import { isNameLike } from './name-like.js';
 import { isHttpMethod } from './http-method.js';
+import type { ValueWords } from './value-words.js';
 
 /** Literal words (no wildcard) the rest of the line must share with the template. */
 export const MIN_LITERAL_REST = 3;
@@ -19,7 +20,7 @@ export const MIN_LITERAL_REST = 3;
  * equal everywhere else (a template wildcard standing for any unpinned token, a compound name
  * for another token), with at least MIN_LITERAL_REST literal words equal.
  */
-export function differsInFirstWordOnly(template: readonly string[], line: readonly string[], core: number): boolean {
+export function differsInFirstWordOnly(template: readonly string[], line: readonly string[], core: number, values: ValueWords | null = null): boolean {
   const t0 = template[0];
   const l0 = line[0];
   if (t0 === undefined || l0 === undefined || t0 === l0) return false;
@@ -30,7 +31,7 @@ export function differsInFirstWordOnly(template: readonly string[], line: readon
   if (t0 !== WILDCARD && !startsLower(afterQuotedKey(t0)) && !(isHttpMethod(t0) && isHttpMethod(l0))) return false;
   // A verb form opens a sentence too (`failed to …`, `starting …`, `stopped …`): what happened.
   if (isVerbForm(t0) || isVerbForm(l0)) return false;
-  return fitsButFirst(template, line, core);
+  return fitsButFirst(template, line, core, values);
 }
 
 /**
@@ -39,7 +40,7 @@ export function differsInFirstWordOnly(template: readonly string[], line: readon
  * unpinned token and a compound name for another token, with at least MIN_LITERAL_REST literal
  * words equal. The template's first word is not looked at.
  */
-export function fitsButFirst(template: readonly string[], line: readonly string[], core: number): boolean {
+export function fitsButFirst(template: readonly string[], line: readonly string[], core: number, values: ValueWords | null = null): boolean {
   const n = line.length;
   if (template.length !== n || n < 2 || core < 2) return false;
   const l0 = line[0]!;
@@ -57,7 +58,8 @@ export function fitsButFirst(template: readonly string[], line: readonly string[
       return false;
     }
   }
-  return literal >= MIN_LITERAL_REST;
+  // A first word the service learned as a value (value-words.ts) needs less evidence.
+  return literal >= (values !== null && (values.has(l0) || values.has(template[0])) ? MIN_LITERAL_REST - 1 : MIN_LITERAL_REST);
 }
 
 /**
