@@ -313,13 +313,16 @@ test('a word the service learned as a value varies inside the punctuation it is 
   assert.notEqual(tree.add(toks('BIOS map entry (reserved) found'), '').cluster, usable);
 });
 
-test('a learned value word varies in lines of 3 tokens, not of 2', () => {
+test('a learned value word varies in lines of 3 tokens; in lines of 2 when both words are learned', () => {
   const tree = new DrainTree('svc', opts);
   const queue = tree.add(toks('Purging queue metrics now'), '').cluster;
   assert.equal(tree.add(toks('Purging queue primary now'), '').cluster, queue);
   const proxy = tree.add(toks('Proxy primary stopped'), '').cluster;
   assert.equal(tree.add(toks('Proxy metrics stopped'), '').cluster, proxy);
   assert.equal(templateText(proxy), 'Proxy <*> stopped');
+  // In a line of 2 tokens, both words must be learned.
   const reading = tree.add(toks('reading primary'), '').cluster;
-  assert.notEqual(tree.add(toks('reading metrics'), '').cluster, reading);
+  assert.equal(tree.add(toks('reading metrics'), '').cluster, reading);
+  const disabled = tree.add(toks('disabled primary'), '').cluster;
+  assert.notEqual(tree.add(toks('disabled primaryauth'), '').cluster, disabled);
 });

@@ -207,9 +207,11 @@ export function similarity(
         !besideArrow(template, line, i) &&
         !(isHttpMethod(t) && isHttpMethod(l)) &&
         !(i === 1 && template[0] === line[0] && template[2] === line[2] && isVerbObject(line[0]!, t!, l!, line[2], compared)) &&
-        // A learned value word (value-words.ts), in lines of 3 tokens or more: in a line of 2
+        // A learned value word (value-words.ts), in lines of 3 tokens or more; in a line of 2 both
+        // words must be learned (`reading primary` against `reading default`): with one
         // (`disabled auth` against `disabled authentication`) the word is as often the message.
-        !(values !== null && compared > 2 && (values.has(t) || values.has(l) || learnedInside(t!, l!, values)))
+        !(values !== null && compared > 2 && (values.has(t) || values.has(l) || learnedInside(t!, l!, values))) &&
+        !(values !== null && compared === 2 && values.has(t) && values.has(l))
       )
         return -1;
       fits = false;

@@ -42,3 +42,13 @@ test('`user`, `by` and names of stored things introduce a name; `for` and `clien
   assert.ok(!introducesName('client'));
   assert.ok(!introducesName(undefined));
 });
+
+test('a word after `expected` or `got` is a value compared; not one ending a quote', () => {
+  const tree = new DrainTree('svc', opts);
+  const role = tree.add(toks('role invalid, expected admin, but got deploy'), '').cluster;
+  assert.equal(tree.add(toks('role invalid, expected nobody, but got deploy'), '').cluster, role);
+  assert.equal(tree.add(toks('role invalid, expected nobody, but got admin'), '').cluster, role);
+  assert.equal(templateText(role), 'role invalid, expected <*>, but got <*>');
+  const dict = tree.add(toks('msg="Invalid type for address, expected dict"'), '').cluster;
+  assert.notEqual(tree.add(toks('msg="Invalid type for address, expected string"'), '').cluster, dict);
+});

@@ -15,6 +15,13 @@
  */
 const ACTOR_INTRODUCERS: ReadonlySet<string> = new Set(['user', 'by']);
 
+/**
+ * A check's failure names what it expected and what it got (`role invalid, expected admin, but
+ * got deploy`): the words after them are the values compared. Not a word ending a quote
+ * (`msg="Invalid type for address, expected dict"`), which as often ends the message's sentence.
+ */
+const EXPECTATION_INTRODUCERS: ReadonlySet<string> = new Set(['expected', 'got']);
+
 const THING_INTRODUCERS: ReadonlySet<string> = new Set([
   'key',
   'node',
@@ -121,5 +128,12 @@ export function introducesName(token: string | undefined, a = '', b = ''): boole
   if (token === undefined) return false;
   if (ACTOR_INTRODUCERS.has(token)) return true;
   // Capitalized too: a sentence may open with the noun (`Node default reported node <*> as not reachable.`).
+  if (EXPECTATION_INTRODUCERS.has(token)) return !endsQuote(a) && !endsQuote(b) && !isMessageWord(a) && !isMessageWord(b);
   return THING_INTRODUCERS.has(token.toLowerCase()) && !isMessageWord(a) && !isMessageWord(b);
+}
+
+/** Whether a word ends with a quote. */
+function endsQuote(word: string): boolean {
+  const c = word.charCodeAt(word.length - 1);
+  return c === 34 || c === 39;
 }
