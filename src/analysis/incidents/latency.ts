@@ -114,7 +114,7 @@ export function wireFindings(calls: readonly CallStat[], windowFromS: number): F
     const summary =
       server === null
         ? `calls from ${edge.caller} to ${edge.callee} take ${times(shift.ratio)} as long (${before} ms → ${after} ms)${stretch(shift)}; ${edge.callee} sends no spans of its own`
-        : `calls from ${edge.caller} to ${edge.callee} wait ${added} ms longer on the wire (${before} ms → ${after} ms)${stretch(shift)} while ${edge.callee}'s own answer time ${server.ratio < MIN_RATIO ? 'is flat' : `grew ${times(server.ratio)}`} (${roundMs(server.beforePerCall)} ms → ${roundMs(server.afterPerCall)} ms): the network to ${edge.callee} or its ingress`;
+        : `calls from ${edge.caller} to ${edge.callee} wait ${added} ms longer on the wire (${before} ms → ${after} ms)${stretch(shift)} while ${edge.callee}'s own answer time ${sized(server) === 0 ? 'is flat' : `grew ${times(server.ratio)}`} (${roundMs(server.beforePerCall)} ms → ${roundMs(server.afterPerCall)} ms): the network to ${edge.callee} or its ingress`;
     findings.push({
       kind: 'edge_latency',
       summary,

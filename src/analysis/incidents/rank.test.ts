@@ -41,6 +41,8 @@ interface CallSpec {
   served?: boolean;
   windowAddedWireMs?: number;
   windowUnanswered?: boolean;
+  /** The callee's own answer time inside the window, as a factor of `serverMs`. */
+  windowServerFactor?: number;
 }
 
 function build(opSpecs: OpSpec[], callSpecs: CallSpec[], seed = 1): { ops: OpStat[]; calls: CallStat[] } {
@@ -87,7 +89,7 @@ function build(opSpecs: OpSpec[], callSpecs: CallSpec[], seed = 1): { ops: OpSta
         wireNsSum: BigInt(Math.round(n * (unanswered ? 1 : wire) * 1e6)),
         wireNsMax: 0n,
         servedCalls: served ? n : 0,
-        serverNsSum: BigInt(served ? Math.round(n * c.serverMs * 1e6 * jitter()) : 0),
+        serverNsSum: BigInt(served ? Math.round(n * c.serverMs * (inWindow ? (c.windowServerFactor ?? 1) : 1) * 1e6 * jitter()) : 0),
       });
     }
   }
@@ -141,6 +143,23 @@ test('wire time into a callee whose own answer time is flat names the callee, th
   assert.deepEqual(new Set(top?.evidence.filter((e) => e.kind === 'edge_latency').map((e) => e.caller)), new Set(['gateway', 'checkout']));
   assert.match(top?.evidence[0]?.summary ?? '', /while pricing's own answer time is flat .*the network to pricing or its ingress/);
   assert.ok(!report.suspects.some((s) => s.service === 'gateway' || s.service === 'checkout'), 'callers are not suspects');
+});
+
+test("the callee's own answer time is called flat unless its change would count as a slowdown by itself", () => {
+  // A sub-millisecond answer 1.2x longer adds less than a user could notice: flat, beside 150 ms on the wire.
+  const cheap = SHOP_CALLS.map((c) => (c.callee === 'pricing' ? { ...c, serverMs: 0.8 } : c));
+  const wire = { windowAddedWireMs: 150 };
+  const slightly = analyzeIncident(
+    inputs(build(SHOP_OPS, cheap.map((c) => (c.callee === 'pricing' ? { ...c, ...wire, windowServerFactor: 1.2 } : c)))),
+  );
+  const flat = slightly.suspects[0]?.evidence.find((e) => e.kind === 'edge_latency')?.summary ?? '';
+  assert.match(flat, /while pricing's own answer time is flat \(0\.\d ms → 0\.\d ms\)/);
+  // Twice a 5 ms answer is a slowdown of its own, and the sentence says so.
+  const doubled = analyzeIncident(
+    inputs(withChange({}, { 'gateway>pricing': { ...wire, windowServerFactor: 2 }, 'checkout>pricing': { ...wire, windowServerFactor: 2 } })),
+  );
+  const grew = doubled.suspects.flatMap((s) => s.evidence).find((e) => e.kind === 'edge_latency' && e.callee === 'pricing')?.summary ?? '';
+  assert.match(grew, /while pricing's own answer time grew (1\.9|2\.0|2\.1)x \(5(\.\d)? ms → (9|10)(\.\d)? ms\)/);
 });
 
 test('a peer without spans getting slow is named as its callers name it', () => {
