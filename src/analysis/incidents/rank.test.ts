@@ -150,7 +150,12 @@ test("the callee's own answer time is called flat unless its change would count 
   const cheap = SHOP_CALLS.map((c) => (c.callee === 'pricing' ? { ...c, serverMs: 0.8 } : c));
   const wire = { windowAddedWireMs: 150 };
   const slightly = analyzeIncident(
-    inputs(build(SHOP_OPS, cheap.map((c) => (c.callee === 'pricing' ? { ...c, ...wire, windowServerFactor: 1.2 } : c)))),
+    inputs(
+      build(
+        SHOP_OPS,
+        cheap.map((c) => (c.callee === 'pricing' ? { ...c, ...wire, windowServerFactor: 1.2 } : c)),
+      ),
+    ),
   );
   const flat = slightly.suspects[0]?.evidence.find((e) => e.kind === 'edge_latency')?.summary ?? '';
   assert.match(flat, /while pricing's own answer time is flat \(0\.\d ms → 0\.\d ms\)/);
