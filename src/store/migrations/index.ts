@@ -11,6 +11,7 @@ import { migration0008 } from './0008-log-body-words.js';
 import { migration0009 } from './0009-call-minutes.js';
 import { migration0010 } from './0010-span-links.js';
 import { migration0011 } from './0011-trace-spans.js';
+import { migration0012 } from './0012-compress-blocks.js';
 import type { Migration } from './migration.js';
 
 export const MIGRATIONS: readonly Migration[] = [
@@ -25,4 +26,5 @@ export const MIGRATIONS: readonly Migration[] = [
   migration0009,
   migration0010,
   migration0011,
+  migration0012,
 ];
