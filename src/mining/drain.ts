@@ -3,6 +3,7 @@
  * (at most PREFIX_LEVELS) tokens, then a leaf holding clusters compared by positional similarity.
  */
 import { WILDCARD, isPinnedToken } from './masking.js';
+import { endsInFieldSlot } from './optional-run.js';
 import { MIN_LABEL_CORE_TOKENS, coreLength, isLabel, labelsError, isLabelTail, remarksNest } from './optional-tail.js';
 import { overflowTemplateId, templateId } from './template-id.js';
 import { differsInFirstWordOnly, fitsButFirst } from './first-word.js';
@@ -498,7 +499,10 @@ export class DrainTree {
     // (A remark wildcard, or a first word become a variable, changes no token count this way.)
     const signatureCore = coreLength(signatureTokens);
     const tokensCore = coreLength(tokens);
-    const shorter = tokens.length < signatureTokens.length && tokensCore < signatureCore;
+    // So does one that became longer, ending in a slot for extra fields (optional-run.ts).
+    const shorter =
+      (tokens.length < signatureTokens.length && tokensCore < signatureCore) ||
+      (tokens.length > signatureTokens.length && tokensCore > signatureCore && endsInFieldSlot(tokens));
     const core = shorter ? tokensCore : signatureCore;
     const lengthNode = this.lengthNode(core);
     const movedFirst = this.prefixLevels === 1 && core > 0 && tokens.length > 0 && tokens[0] !== signatureTokens[0];

@@ -21,11 +21,12 @@
  */
 import { WILDCARD, isPinnedToken } from './masking.js';
 import { isNameLike } from './name-like.js';
-import { MIN_LABEL_CORE_TOKENS, isLabel, labelsAfterProgram } from './optional-tail.js';
+import { MAX_REMARK_TOKENS, MIN_LABEL_CORE_TOKENS, isLabel, labelsAfterProgram } from './optional-tail.js';
 import { commonShape, fitsPattern } from './drain.js';
 import type { ValueWords } from './value-words.js';
 import { differsInValueSlot } from './value-slot.js';
 import { differsInKeyValue } from './kv-field.js';
+import { isFieldTail, isMidGroup } from './optional-run.js';
 
 /** Lines of one event differ by at most this many tokens in length. */
 export const MAX_LENGTH_DIFFERENCE = 4;
@@ -238,7 +239,7 @@ function fitsFrom(template: readonly string[], line: readonly string[], ti: numb
  * takes the line (a wildcard beside the run takes the extra tokens).
  */
 export function elasticShape(template: readonly string[], line: readonly string[], values: ValueWords | null = null): readonly string[] | null {
-  const found = elasticShapeAround(template, line, values);
+  const found = elasticShapeAround(template, line, values) ?? midGroupShape(template, line);
   if (found === null) return null;
   const { shape, p, s } = found;
   // Positions around the run that differ in a value slot become that slot (`host: "<*>"` from
@@ -253,6 +254,76 @@ export function elasticShape(template: readonly string[], line: readonly string[
   for (let i = 0; i < p; i++) generalizeAt(i, line[i]!);
   for (let k = 0; k < s; k++) generalizeAt(shape.length - 1 - k, line[line.length - 1 - k]!);
   return out ?? shape;
+}
+
+/**
+ * The template ending in one wildcard for extra fields when the line equals it but for extra
+ * `key=value` fields that one of the two ends in (optional-run.ts), after at least
+ * MIN_SHARED_TOKENS tokens both share; null otherwise.
+ */
+function fieldTailShape(template: readonly string[], line: readonly string[]): { shape: readonly string[]; p: number; s: number } | null {
+  const nT = template.length;
+  const nL = line.length;
+  const shortest = Math.min(nT, nL);
+  let p = 0;
+  while (p < shortest && near(template, line, p, p)) p++;
+  if (p !== shortest || p < MIN_SHARED_TOKENS) return null;
+  if (nL > nT && isFieldTail(line, p, nL))
+    return { shape: template[nT - 1] === WILDCARD && isFieldTail(template, nT - 1, nT) ? template : [...template, WILDCARD], p, s: 0 };
+  if (nT > nL && isFieldTail(template, p, nT)) return { shape: [...template.slice(0, p), WILDCARD], p, s: 0 };
+  return null;
+}
+
+/**
+ * fieldTailShape for fields inside a closing bracket or brace both end with (`[order=<*>
+ * amount=<*>]` against `[order=<*> amount=<*> coupon=SPRING]`): the slot closes as they do.
+ */
+function bracketedFieldTail(template: readonly string[], line: readonly string[]): { shape: readonly string[]; p: number; s: number } | null {
+  const tLast = template[template.length - 1];
+  const lLast = line[line.length - 1];
+  if (tLast === undefined || lLast === undefined || tLast.length < 2 || lLast.length < 2) return null;
+  const c = lLast.charCodeAt(lLast.length - 1);
+  if ((c !== 93 && c !== 125) || tLast.charCodeAt(tLast.length - 1) !== c) return null;
+  const strip = (tokens: readonly string[]): string[] => [...tokens.slice(0, -1), tokens[tokens.length - 1]!.slice(0, -1)];
+  const found = fieldTailShape(strip(template), strip(line));
+  if (found === null) return null;
+  const shape = [...found.shape];
+  shape[shape.length - 1] += String.fromCharCode(c);
+  return { shape, p: found.p, s: found.s };
+}
+
+/**
+ * The template when the line equals it but for a group in parentheses or brackets in the middle
+ * that one of the two has (optional-run.ts), a name in one other place at most differing (`to
+ * db-1 (attempt 2) in` against `to db-2 in`), with the template's name made a slot there; null
+ * otherwise. The template keeps the group it has or lacks: the first line's form stands.
+ */
+function midGroupShape(template: readonly string[], line: readonly string[]): { shape: readonly string[]; p: number; s: number } | null {
+  const d = line.length - template.length;
+  const size = Math.abs(d);
+  const longer = d > 0 ? line : template;
+  if (size === 0 || size > MAX_REMARK_TOKENS) return null;
+  for (let q = 1; q + size < longer.length; q++) {
+    if (!isMidGroup(longer, q, q + size)) continue;
+    let shared = 0;
+    let differing = -1;
+    let ok = true;
+    for (let i = 0; i < longer.length - size && ok; i++) {
+      const ti = d > 0 || i < q ? i : i + size;
+      const li = d < 0 || i < q ? i : i + size;
+      const t = template[ti]!;
+      const l = line[li]!;
+      if (near(template, line, ti, li)) shared++;
+      else if (differing < 0 && !isPinnedToken(t) && !isPinnedToken(l) && (isNameLike(t) || isNameLike(l))) differing = ti;
+      else ok = false;
+    }
+    if (!ok || shared < MIN_SHARED_TOKENS) continue;
+    if (differing < 0) return { shape: template, p: 0, s: 0 };
+    const shape = [...template];
+    shape[differing] = WILDCARD;
+    return { shape, p: 0, s: 0 };
+  }
+  return null;
 }
 
 /**
@@ -303,6 +374,8 @@ function elasticShapeAround(
   const nT = template.length;
   const nL = line.length;
   if (nT === nL || Math.abs(nT - nL) > MAX_LENGTH_DIFFERENCE) return null;
+  const fields = bracketedFieldTail(template, line) ?? fieldTailShape(template, line);
+  if (fields !== null) return fields;
   if (nL < nT) {
     const collapsed = collapseWildcardRuns(template);
     if (collapsed.length === nL && collapsed.every((t, i) => fits(t, line[i]!))) return { shape: collapsed, p: 0, s: 0 };

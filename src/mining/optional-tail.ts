@@ -136,7 +136,7 @@ function isQuoted(token: string): boolean {
 }
 
 /** A `key=value` field: a key of letters, digits, `_`, `-` or `.` before the first `=`. */
-function isField(token: string): boolean {
+export function isField(token: string): boolean {
   const eq = token.indexOf('=');
   if (eq <= 0) return false;
   for (let i = 0; i < eq; i++) {
