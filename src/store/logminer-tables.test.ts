@@ -99,6 +99,37 @@ describe('template hits', () => {
     assert.deepEqual(await readExampleTraceIds(store, { service: 'api', templateId: '55' }, nsAgo(10), nsAgo(0), 1), ['c'.repeat(32)]);
     assert.deepEqual(await readExampleTraceIds(store, { service: 'other', templateId: '55' }, nsAgo(10), nsAgo(0), 5), []);
   });
+
+  it('stores template and log ids of every size exactly, and refuses ids that are not unsigned decimals', async () => {
+    const ids = ['0', '9007199254740993', '9223372036854775808', '18446744073709551615'];
+    await insertTemplateHits(
+      store,
+      ids.map((id, i) => ({
+        tsNs: nsAgo(1),
+        templateId: id,
+        service: 'ids',
+        logId: ids[ids.length - 1 - i] ?? '',
+        traceId: '',
+        spanId: '',
+        severityNumber: 300,
+      })),
+    );
+    const stored = await store.query<{ tid: string; lid: string; sev: number }>(
+      'SELECT toString(template_id) AS tid, toString(log_id) AS lid, severity_number AS sev FROM template_hits WHERE service = {service:String} ORDER BY template_id',
+      { service: 'ids' },
+    );
+    assert.deepEqual(
+      stored.map((r) => [r.tid, r.lid, Number(r.sev)]),
+      ids.map((id, i) => [id, ids[ids.length - 1 - i], 255]),
+    );
+    for (const bad of [
+      { templateId: '-1', logId: '1' },
+      { templateId: '1', logId: 'x' },
+      { templateId: '1', logId: '' },
+    ]) {
+      await assert.rejects(insertTemplateHits(store, [{ tsNs: nsAgo(1), service: 'ids', traceId: '', spanId: '', severityNumber: 1, ...bad }]), PermanentError);
+    }
+  });
 });
 
 describe('template minutes', () => {

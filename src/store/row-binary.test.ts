@@ -195,3 +195,32 @@ test('uint64Decimal() writes what uint64(BigInt(text)) writes, modulo 2^64, and 
     assert.equal(out.finish().length, 0);
   }
 });
+
+test('int64() and uint64() write 8 bytes little endian, modulo 2^64, across a growth of the buffer', () => {
+  const values = [
+    0n,
+    1n,
+    -1n,
+    2n ** 63n - 1n,
+    -(2n ** 63n),
+    2n ** 63n,
+    2n ** 64n - 1n,
+    2n ** 64n,
+    2n ** 64n + 5n,
+    -(2n ** 64n) - 3n,
+    1_765_000_000_123_456_789n,
+  ];
+  // A small initial buffer: later values land in grown ones.
+  const out = new RowBinaryWriter(4);
+  const expected: Buffer[] = [];
+  for (const value of values) {
+    out.int64(value);
+    out.uint64(value);
+    const signed = Buffer.alloc(8);
+    signed.writeBigInt64LE(BigInt.asIntN(64, value));
+    const unsigned = Buffer.alloc(8);
+    unsigned.writeBigUInt64LE(BigInt.asUintN(64, value));
+    expected.push(signed, unsigned);
+  }
+  assert.deepEqual(out.finish(), Buffer.concat(expected));
+});
