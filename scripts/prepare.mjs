@@ -119,8 +119,12 @@ install('install-web', web);
 
 const serverInputs = ['src', 'assembly', 'bench', 'scripts', 'tsconfig.json', 'tsconfig.build.json'].map((path) => join(root, path));
 // The full build compiles the product too (same options, same dist/), so it stands in for build:server.
-// The TypeScript and the WebAssembly scanner (assembly/, built by build:wasm after tsc).
-const serverOutputs = [join(root, 'dist', 'src', 'cli.js'), join(root, 'dist', 'src', 'templates', 'fingerprint.wasm')];
+// The TypeScript, and the WebAssembly scanner and hash (assembly/, built by build:wasm after tsc).
+const serverOutputs = [
+  join(root, 'dist', 'src', 'cli.js'),
+  join(root, 'dist', 'src', 'templates', 'fingerprint.wasm'),
+  join(root, 'dist', 'src', 'util', 'xxh3.wasm'),
+];
 if (withBench) build('build-tests', serverInputs, serverOutputs, ['run', 'build:tests', '--silent']);
 else build('build-server', serverInputs, serverOutputs, ['run', 'build:server', '--silent']);
 

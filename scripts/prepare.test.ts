@@ -12,7 +12,7 @@ import { join } from 'node:path';
 
 const ROOT = new URL('../../', import.meta.url).pathname;
 
-/** A checkout whose build:server writes the build's outputs (dist/src/cli.js and the scanner's .wasm) and logs each build. */
+/** A checkout whose build:server writes the build's outputs (dist/src/cli.js, the scanner's and the hash's .wasm) and logs each build. */
 function makeCheckout(): string {
   const dir = mkdtempSync(join(tmpdir(), 'svc-prepare-'));
   mkdirSync(join(dir, 'scripts'));
@@ -21,7 +21,7 @@ function makeCheckout(): string {
   writeFileSync(join(dir, 'src/a.ts'), 'export const a = 1;\n');
   writeFileSync(join(dir, 'tsconfig.json'), '{}\n');
   const build =
-    "const fs=require('fs');fs.mkdirSync('dist/src/templates',{recursive:true});fs.writeFileSync('dist/src/cli.js','');fs.writeFileSync('dist/src/templates/fingerprint.wasm','');fs.appendFileSync('builds.log','build\\n')";
+    "const fs=require('fs');fs.mkdirSync('dist/src/templates',{recursive:true});fs.mkdirSync('dist/src/util',{recursive:true});fs.writeFileSync('dist/src/cli.js','');fs.writeFileSync('dist/src/templates/fingerprint.wasm','');fs.writeFileSync('dist/src/util/xxh3.wasm','');fs.appendFileSync('builds.log','build\\n')";
   writeFileSync(
     join(dir, 'package.json'),
     JSON.stringify({ name: 'prepare-fixture', version: '1.0.0', private: true, scripts: { 'build:server': `node -e "${build}"` } }, null, 2),
@@ -86,7 +86,10 @@ test('prepare installs and builds on a fresh checkout, then only what changed', 
     // Only the WebAssembly scanner missing (a build stopped after tsc): rebuilt as well.
     rmSync(join(dir, 'dist/src/templates/fingerprint.wasm'));
     assert.equal(run().length, 1);
-    assert.equal(readFileSync(join(dir, 'builds.log'), 'utf8').trim().split('\n').length, 6);
+    // Or the WebAssembly hash.
+    rmSync(join(dir, 'dist/src/util/xxh3.wasm'));
+    assert.equal(run().length, 1);
+    assert.equal(readFileSync(join(dir, 'builds.log'), 'utf8').trim().split('\n').length, 7);
 
     assert.deepEqual(run(), []);
   } finally {

@@ -67,8 +67,9 @@ test('npm pack ships the compiled product and no test file or test support', () 
     [],
     'product modules missing from the package',
   );
-  // Not compiled by tsc but by build:wasm: `svc templates` loads it at run time.
+  // Not compiled by tsc but by build:wasm: `svc templates` loads the scanner at run time, every log id the hash.
   assert.ok(shipped.includes('dist/src/templates/fingerprint.wasm'), 'the WebAssembly scanner is in the package');
+  assert.ok(shipped.includes('dist/src/util/xxh3.wasm'), 'the WebAssembly hash is in the package');
   assert.ok(shipped.includes('bin/svc.js'), 'the svc command ships');
   // npm test's preparation built the web app; web/.npmignore keeps web/.gitignore (which ignores dist/) from hiding it.
   assert.ok(shipped.includes('web/dist/index.html'), 'the built web app ships');

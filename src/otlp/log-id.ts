@@ -1,4 +1,5 @@
 import { xxh3 } from '../util/xxhash.js';
+import { Xxh3Scratch } from '../util/xxh3-wasm.js';
 import type { AttrValue, LogRow } from '../model/signals.js';
 
 /** The fields a log id covers. */
@@ -6,11 +7,15 @@ export type LogIdFields = Omit<LogRow, 'logId' | 'resource' | 'scopeName' | 'sco
 
 /**
  * The log id: unsigned xxh3-64 of the record's content as a decimal string, so that a replayed or
- * re-encoded record keeps its id. Every consumer of the bus recomputes it on decode, so the
- * canonical form is built by hand (JSON.stringify of the same fields measured ~3x slower).
+ * re-encoded record keeps its id. Every consumer of the bus recomputes it on decode.
  */
 export function logIdOf(row: LogIdFields): string {
-  return xxh3.xxh64(canonicalLogContent(row)).toString();
+  return logIdHash(row).toString();
+}
+
+/** The log id as a number: xxh3-64 of canonicalLogContent(row)'s UTF-8. */
+export function logIdHash(row: LogIdFields): bigint {
+  return hashUtf8(canonicalLogContent(row));
 }
 
 /**
@@ -46,4 +51,28 @@ function canonicalValue(value: AttrValue): string {
       return out;
     }
   }
+}
+
+/** This thread's WebAssembly hash, made on first use. */
+let scratch: Xxh3Scratch | undefined;
+
+/**
+ * Content whose UTF-8 may pass this is hashed by the native package: the WebAssembly memory never
+ * shrinks, so it stays this small whatever one record holds.
+ */
+const MAX_SCRATCH_BYTES = 1 << 20;
+const utf8 = new TextEncoder();
+
+/**
+ * xxh3-64 of `content`'s UTF-8, in WebAssembly: the native package's call cost ~300 ns more a log
+ * record (of ~850 ns for its whole id), and building the string and encoding it in one native call
+ * measured cheaper than writing the fields' bytes one by one. Lone surrogates become U+FFFD, as
+ * they do for the native package.
+ */
+function hashUtf8(content: string): bigint {
+  const maxBytes = content.length * 3;
+  if (maxBytes > MAX_SCRATCH_BYTES) return xxh3.xxh64(content);
+  scratch ??= new Xxh3Scratch();
+  scratch.ensure(maxBytes);
+  return scratch.hash(utf8.encodeInto(content, scratch.bytes).written);
 }
