@@ -10,6 +10,8 @@
  *   SVC_BENCH_TELEMETRYGEN_SECS    seconds per load (default 30)
  *   SVC_BENCH_SIDE_BY_SIDE_ROUNDS  rounds (default 2; each runs both servers under both loads)
  *   SVC_JAEGER_BIN                 Jaeger's binary (default: the cache of scripts/jaeger/fetch.sh)
+ *   SVC_BENCH_SIDE_BY_SIDE_LOADS   `one`, `eight` or both (default), to measure one load alone
+ *   SVC_BENCH_SIDE_BY_SIDE_SERVERS `svc`, `jaeger` or both (default), to measure one server alone
  */
 import { existsSync } from 'node:fs';
 import os, { homedir } from 'node:os';
@@ -117,6 +119,18 @@ async function runLoad(serverName: ServerName, load: LoadName, telemetrygen: str
   }
 }
 
+/** The loads (or servers) an environment variable names, all of them when it is unset or empty. */
+function chosen<T extends string>(variable: string, all: readonly T[], word: (item: T) => string): T[] {
+  const named = (process.env[variable] ?? '')
+    .split(',')
+    .map((part) => part.trim())
+    .filter((part) => part !== '');
+  if (named.length === 0) return [...all];
+  const picked = all.filter((item) => named.includes(word(item)));
+  if (picked.length === 0) throw new Error(`${variable}=${process.env[variable]} names none of ${all.map(word).join(', ')}`);
+  return picked;
+}
+
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? NaN;
 
 export async function main(): Promise<Result[]> {
@@ -130,11 +144,13 @@ export async function main(): Promise<Result[]> {
   }
   const seconds = Number(process.env.SVC_BENCH_TELEMETRYGEN_SECS ?? 30);
   const rounds = Number(process.env.SVC_BENCH_SIDE_BY_SIDE_ROUNDS ?? 2);
+  const loads = chosen('SVC_BENCH_SIDE_BY_SIDE_LOADS', ['one exporter', 'eight exporters'] as const, (load) => load.split(' ')[0]!);
+  const servers = chosen('SVC_BENCH_SIDE_BY_SIDE_SERVERS', ['svc', 'jaeger'] as const, (server) => server);
   const results: Result[] = [];
   for (let round = 0; round < rounds; round++) {
-    for (const load of ['one exporter', 'eight exporters'] as const) {
+    for (const load of loads) {
       // Alternate which server goes first.
-      const order: ServerName[] = round % 2 === 0 ? ['svc', 'jaeger'] : ['jaeger', 'svc'];
+      const order: ServerName[] = round % 2 === 0 ? [...servers] : [...servers].reverse();
       for (const server of order) {
         const result = await runLoad(server, load, telemetrygen, jaeger, seconds);
         console.log(
@@ -144,7 +160,7 @@ export async function main(): Promise<Result[]> {
       }
     }
   }
-  for (const load of ['one exporter', 'eight exporters'] as const) {
+  for (const load of loads) {
     const of = (server: ServerName, pick: (r: Result) => number) => median(results.filter((r) => r.server === server && r.load === load).map(pick));
     const svc = of('svc', (r) => r.storedPerSec);
     const jaegerStored = of('jaeger', (r) => r.storedPerSec);

@@ -174,3 +174,25 @@ test('a group of a sparse topic gets full batches, though the log interleaves ot
     await bus.close();
   });
 });
+
+test('a publish is resolved before the consumers it wakes run their handlers', async () => {
+  await withDir(async (dir) => {
+    const bus = await openBus(dir);
+    const seen = collector();
+    const consumer = bus.consume({ group: 'w', topics: ['signals'], handler: seen.handler });
+    await bus.publish('signals', messages('a', 1));
+    await until(() => seen.seen.length === 1, 'the first record, so the consumer waits for the next');
+    // An exporter waits for its answer, which ingest gives some promise steps after the publish
+    // resolved (the acceptor's Promise.all and its async functions, then the transport's callback):
+    // it comes before the consumers' work on the records it made durable.
+    const answered = async (steps: number): Promise<void> => {
+      if (steps === 0) return bus.publish('signals', messages('b', 1));
+      await answered(steps - 1);
+    };
+    const handledAtAnswer = await answered(12).then(() => seen.seen.length);
+    assert.equal(handledAtAnswer, 1);
+    await until(() => seen.seen.length === 2, 'the second record, delivered after the answer');
+    await consumer.close();
+    await bus.close();
+  });
+});

@@ -76,6 +76,8 @@ export class DiskBus implements Bus {
   private flushTimer: NodeJS.Timeout | undefined;
   private flushing: Promise<void> | undefined;
   private closed = false;
+  /** A wake of the consumers is scheduled (wakeConsumersSoon). */
+  private wakePending = false;
   private readonly fs: DiskFs;
   /** The last topics-file write (settled), so that the next waits for it. */
   private topicsWritten: Promise<void> = Promise.resolve();
@@ -283,7 +285,23 @@ export class DiskBus implements Bus {
       this.tail.push({ position, nextPosition: position + frame.bytes, record: frame.record });
       position += frame.bytes;
     }
-    for (const consumer of this.consumers.keys()) consumer.wake();
+    this.wakeConsumersSoon();
+  }
+
+  /**
+   * Consumers are woken on the event loop's next check phase, not now: the appends just made
+   * durable are resolved in this same turn, and their answers (a few promise steps each) then go
+   * out before a consumer's handler (decoding and assembling a batch, a millisecond or more) runs
+   * first. One exporter waits for each answer before sending again, so every millisecond here
+   * was a millisecond of its cycle.
+   */
+  private wakeConsumersSoon(): void {
+    if (this.wakePending) return;
+    this.wakePending = true;
+    setImmediate(() => {
+      this.wakePending = false;
+      for (const consumer of this.consumers.keys()) consumer.wake();
+    });
   }
 
   /**
