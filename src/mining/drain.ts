@@ -9,12 +9,13 @@ import { overflowTemplateId, templateId } from './template-id.js';
 import { differsInFirstWordOnly, fitsButFirst } from './first-word.js';
 import { introducesName } from './name-introducer.js';
 import { isNameLike } from './name-like.js';
+import { isPhraseWord } from './phrase.js';
 import { differsInQuotedField, differsInValueSlot, followsLabel, followsPreposition } from './value-slot.js';
 import { skeletonShape } from './token-shape.js';
 import { MAX_LENGTH_DIFFERENCE, elasticFits, elasticShape } from './elastic.js';
 import { ValueWords } from './value-words.js';
 import { isHttpMethod } from './http-method.js';
-import { isListLabel, isListValue } from './list-field.js';
+import { isListLabel, isListValue, joinListValues } from './list-field.js';
 import { isProgramName } from './program-name.js';
 import { isVerbObject } from './verb-object.js';
 import { differsInKeyValue, inKeyedQuote } from './kv-field.js';
@@ -162,17 +163,30 @@ export function similarity(
   let coreFits = true;
   // A labelled tail (optional-tail.ts) varies at once, word by word or in length.
   const labelled = isLabelTail(line, core);
+  // Where words may change: the last position where plain words differed, the first of two such
+  // positions side by side (phrase.ts), and the last equal word of the core.
+  let lastWordChange = -2;
+  let phraseAt = -1;
+  let runStart = -1;
+  let lastEqualWord = -1;
   for (let i = 0; i < compared; i++) {
     const t = template[i];
     const l = line[i];
     if (t === l) {
       equal++;
+      if (i < core && t !== undefined && !t.includes(WILDCARD) && !isListLabel(line, i)) lastEqualWord = i;
       if (t !== undefined && (t.includes(WILDCARD) || isListLabel(line, i))) equalValues++;
     } else if (t === WILDCARD) {
       if (isPinnedToken(l)) return -1;
     } else {
       if (isPinnedToken(t) || isPinnedToken(l)) return -1;
       if (allowWordChange && keepsVerb(template, line, i, compared)) return -1;
+      if (allowWordChange && i < core && isPhraseWord(t!, values) && isPhraseWord(l!, values)) {
+        if (lastWordChange !== i - 1) runStart = i;
+        // Not the text after a label both share (`"<*>": broken pipe; continuing anyway`): a value.
+        else if (phraseAt < 0 && !(runStart > 0 && line[runStart - 1]!.endsWith(':') && template[runStart - 1] === line[runStart - 1])) phraseAt = i;
+        lastWordChange = i;
+      }
       // `blk_<*>` stands for `blk_<*>` and `blk_x`, like a wildcard does for any token.
       if (fitsPattern(t, l)) continue;
       // The values of a list's fields (list-field.ts) vary and weigh neither way: a line differing
@@ -223,6 +237,8 @@ export function similarity(
   // differences are too many to take at once (`error receiving quic connection: <text>` against
   // `error receiving h3 connection: <text>`, where `h3` is masked).
   if (tailByLabel && !fits && !allowWordChange) return -1;
+  // Two plain words differing side by side, before a word both share: another phrase (phrase.ts).
+  if (phraseAt >= 0 && lastEqualWord > phraseAt) return -1;
   const positions = compared + tailSlot;
   if (fits && tailFits) return 1 + equal / (positions + 1);
   // A line that does not fit: the share of equal words among the positions that are not values
@@ -309,6 +325,8 @@ export class DrainTree {
 
   /** Assigns masked tokens to a cluster: merge into the best match, create one, or overflow. */
   add(tokens: readonly string[], sample: string): { cluster: Cluster; leaf: Leaf } {
+    // A field list's value of several tokens is one value (list-field.ts): an event's lines keep one token count.
+    tokens = joinListValues(tokens);
     const core = coreLength(tokens);
     const lengthNode = this.lengthNode(core);
     if (this.prefixLevels === 1 && core > 0) {
@@ -491,7 +509,11 @@ export class DrainTree {
   }
 
   /** Re-inserts a stored template (restore after restart), keeping its id. */
-  restoreCluster(signatureTokens: readonly string[], tokens: string[], id: string): Cluster {
+  restoreCluster(storedSignature: readonly string[], storedTokens: string[], id: string): Cluster {
+    // Stored before list values were joined (list-field.ts), a template takes the form lines have now.
+    const signatureTokens = joinListValues(storedSignature);
+    const joined = joinListValues(storedTokens);
+    const tokens = joined === storedTokens ? storedTokens : [...joined];
     // A template whose first word became a variable lives in the leaf of variable first words (so
     // does one of the wildcard child whose first token generalized there: lines find it either way).
     // A template that became shorter across token counts (elastic.ts) lives in the leaf of its

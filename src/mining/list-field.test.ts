@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { isListLabel, isListValue } from './list-field.js';
+import { isListLabel, isListValue, joinListValues } from './list-field.js';
 import { DrainTree } from './drain.js';
 import { maskLine } from './masking.js';
 
@@ -45,4 +45,31 @@ test('lines of one event that differ only in the values of a field list join one
   // Five events of one length crowd their leaf, where words may generalize (drain.ts): some events
   // may merge, but no event's lines split over templates for their fields' values.
   for (const [message, set] of ids) assert.equal(set.size, 1, message);
+});
+
+test("a list field's value of several tokens becomes one value, keeping its quotes and the field's comma", () => {
+  const mask = (text: string): readonly string[] => joinListValues(maskLine(text, { keepHttpStatus: true }).tokens);
+  const word = mask('client sent too large header, client: 10.0.0.1, server: _, request: "GET /healthz HTTP/1.1", host: "example.com"');
+  const path = mask('client sent too large header, client: 10.0.0.2, server: _, request: "POST /static/app.js HTTP/1.1", host: "example.com"');
+  // A path the masker takes whole made the second line a token shorter: now both have one value there.
+  assert.deepEqual(word, path);
+  assert.equal(word.join(' '), 'client sent too large header, client: <*>, server: _, request: "<*>", host: "example.com"');
+  // The last field of a line ends with it.
+  assert.equal(joinListValues('failed, reason: connection refused by peer'.split(' ')).join(' '), 'failed, reason: <*>');
+  // A value longer than a field's value can be is left as it is, and so are lines with no list.
+  const long = 'failed, reason: a b c d e f'.split(' ');
+  assert.equal(joinListValues(long), long);
+  const plain = 'connection refused by peer'.split(' ');
+  assert.equal(joinListValues(plain), plain);
+  // Joining twice changes nothing (a stored template restores as it was made).
+  assert.deepEqual(joinListValues(word), word);
+});
+
+test('lines of one event whose field values differ in length join one template', () => {
+  const tree = new DrainTree('nginx', { simThreshold: 0.5, maxClusters: 100 });
+  const add = (text: string): string => tree.add(maskLine(text, { keepHttpStatus: true }).tokens, text).cluster.id;
+  const a = add('client canceled stream 1, client: 10.0.0.1, server: example.com, request: "GET /index.html HTTP/1.1", host: "example.com"');
+  const b = add('client canceled stream 5, client: 10.0.0.2, server: _, request: "POST /static/app.js HTTP/1.1", host: "example.com"');
+  assert.equal(a, b);
+  assert.equal(tree.clusters[0]!.tokens.join(' '), 'client canceled stream <*>, client: <*>, server: <*>, request: "<*>", host: "example.com"');
 });
