@@ -108,4 +108,10 @@ test('parallel children are covered once, and a child sticking out of its parent
 test('spans are counted in the minute they start', () => {
   assert.equal(minuteOfNs(60_000_000_000n * 5n + 1n), 300);
   assert.equal(minuteOfNs(60_000_000_000n * 5n - 1n), 240);
+  assert.equal(minuteOfNs(0n), 0);
+  assert.equal(minuteOfNs(1_765_000_000_123_456_789n), 1_764_999_960);
+  // Before 1970: still the minute's start, below the time.
+  assert.equal(minuteOfNs(-1n), -60);
+  assert.equal(minuteOfNs(-60_000_000_000n), -60);
+  assert.equal(minuteOfNs(-60_000_000_001n), -120);
 });

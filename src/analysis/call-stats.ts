@@ -72,6 +72,8 @@ export interface CallStats {
 
 /** Start of the minute of `ns`, Unix seconds. */
 export function minuteOfNs(ns: bigint): number {
+  // One BigInt division for times after 1970 (every span of a day's traffic), where truncating is flooring.
+  if (ns >= 0n) return Number(ns / NS_PER_MINUTE) * 60;
   return Number((ns - (((ns % NS_PER_MINUTE) + NS_PER_MINUTE) % NS_PER_MINUTE)) / 1_000_000_000n);
 }
 
@@ -90,15 +92,19 @@ export function callStats(tree: SpanTree, failing: readonly boolean[]): CallStat
     const span = at(spans, i);
     const children = at(realChildren, i);
     const durationNs = nonNegative(span.endNs - span.startNs);
-    const selfNs = uncoveredNs(
-      span.startNs,
-      span.endNs,
-      children.map((c) => at(spans, c)),
-    );
+    // A leaf span (most) is all self time: no array of its children made.
+    const selfNs =
+      children.length === 0
+        ? durationNs
+        : uncoveredNs(
+            span.startNs,
+            span.endNs,
+            children.map((c) => at(spans, c)),
+          );
     const isFailing = at(failing, i);
     const isOrigin = isFailing && !children.some((c) => at(failing, c));
     const minuteS = minuteOfNs(span.startNs);
-    const served = span.kind === 'client' ? children.filter((c) => at(spans, c).serviceName !== span.serviceName) : [];
+    const served = span.kind === 'client' && children.length > 0 ? children.filter((c) => at(spans, c).serviceName !== span.serviceName) : NO_CHILDREN;
     const peer = span.kind === 'client' ? peerOf(span) : '';
     const callee = span.kind !== 'client' ? '' : served.length > 0 ? at(spans, at(served, 0)).serviceName : peer;
     if (callee === '' || callee === span.serviceName) {
@@ -169,6 +175,8 @@ export function callStats(tree: SpanTree, failing: readonly boolean[]): CallStat
   }
   return { ops: [...ops.values()], calls: [...calls.values()] };
 }
+
+const NO_CHILDREN: readonly number[] = [];
 
 function nonNegative(ns: bigint): bigint {
   return ns < 0n ? 0n : ns;

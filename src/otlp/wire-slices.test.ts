@@ -36,6 +36,9 @@ describe('WireSlices', () => {
     );
     // The same rows as the re-encoding it replaces.
     assert.deepEqual(decodeTraces(slices.frame(odd)), decodeTraces(encodeTracesData(odd.map((i) => rows[i]))));
+    // Items of one envelope (most records): framed as they are, in their order.
+    rows.forEach((row, i) => assert.deepEqual(decodeTraces(slices.frame([i, i])), [row, row]));
+    assert.equal(slices.frame([]).length, 0);
   });
 
   it('logs: framed records decode to the same rows, ids included', () => {

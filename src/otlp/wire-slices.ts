@@ -9,6 +9,8 @@
  * URLs, scope attributes) may differ from a re-encoded record, and none of them reaches a row.
  */
 
+import { at } from '../util/at.js';
+
 const TAG_OUTER = 0x0a; // Data.resource_* = 1, Resource*.resource = 1, Scope*.scope = 1
 const TAG_INNER = 0x12; // Resource*.scope_* = 2, Scope*.{spans,log_records} = 2
 
@@ -78,41 +80,48 @@ export class WireSlices {
    * envelope), each under a copy of its own resource and scope.
    */
   frame(indices: readonly number[]): Buffer {
-    // Group by envelope in order of first appearance: almost always one envelope per record.
-    const order: number[] = [];
-    const members = new Map<number, number[]>();
-    for (const index of indices) {
-      const envelope = this.itemEnvelope[index];
-      const group = members.get(envelope);
-      if (group === undefined) {
-        members.set(envelope, [index]);
-        order.push(envelope);
-      } else {
-        group.push(index);
-      }
-    }
-    const scopeBytes = new Map<number, number>();
+    const groups = this.byEnvelope(indices);
+    const innerBytes: number[] = [];
     let total = 0;
-    for (const envelope of order) {
-      const { resource, scope } = this.envelopes[envelope];
+    for (const [envelope, members] of groups) {
+      const { resource, scope } = at(this.envelopes, envelope);
       let inner = optionalFieldSize(scope);
-      for (const index of members.get(envelope)!) inner += fieldSize(this.itemEnd[index] - this.itemStart[index]);
-      scopeBytes.set(envelope, inner);
+      for (const index of members) inner += fieldSize(this.itemEnd[index] - this.itemStart[index]);
+      innerBytes.push(inner);
       total += fieldSize(optionalFieldSize(resource) + fieldSize(inner));
     }
     const out = Buffer.allocUnsafe(total);
     let pos = 0;
-    for (const envelope of order) {
-      const { resource, scope } = this.envelopes[envelope];
-      const inner = scopeBytes.get(envelope)!;
+    let group = 0;
+    for (const [envelope, members] of groups) {
+      const { resource, scope } = at(this.envelopes, envelope);
+      const inner = at(innerBytes, group++);
       pos = writeHeader(out, pos, TAG_OUTER, optionalFieldSize(resource) + fieldSize(inner));
       pos = this.writeOptional(out, pos, resource);
       pos = writeHeader(out, pos, TAG_INNER, inner);
       pos = this.writeOptional(out, pos, scope);
-      for (const index of members.get(envelope)!)
+      for (const index of members)
         pos = this.copy(out, writeHeader(out, pos, TAG_INNER, this.itemEnd[index] - this.itemStart[index]), this.itemStart[index], this.itemEnd[index]);
     }
     return out;
+  }
+
+  /**
+   * `indices` grouped by envelope, in order of first appearance. Almost always one envelope holds
+   * them all: then `indices` is the one group as it is, without a Map and an array per envelope.
+   */
+  private byEnvelope(indices: readonly number[]): [envelope: number, members: readonly number[]][] {
+    if (indices.length === 0) return [];
+    const first = at(this.itemEnvelope, at(indices, 0));
+    if (indices.every((index) => this.itemEnvelope[index] === first)) return [[first, indices]];
+    const groups = new Map<number, number[]>();
+    for (const index of indices) {
+      const envelope = at(this.itemEnvelope, index);
+      const group = groups.get(envelope);
+      if (group === undefined) groups.set(envelope, [index]);
+      else group.push(index);
+    }
+    return [...groups];
   }
 
   private writeOptional(out: Buffer, pos: number, range: Range): number {
