@@ -12,6 +12,7 @@
  *   SVC_JAEGER_BIN                 Jaeger's binary (default: the cache of scripts/jaeger/fetch.sh)
  *   SVC_BENCH_SIDE_BY_SIDE_LOADS   `one`, `eight` or both (default), to measure one load alone
  *   SVC_BENCH_SIDE_BY_SIDE_SERVERS `svc`, `jaeger` or both (default), to measure one server alone
+ *   SVC_BENCH_SIDE_BY_SIDE_BASE    a checkout of an older build: run as a third server, `svc-base`, in turn
  */
 import { existsSync } from 'node:fs';
 import os, { homedir } from 'node:os';
@@ -28,7 +29,7 @@ interface Server {
   stop(): Promise<void>;
 }
 
-type ServerName = 'svc' | 'jaeger';
+type ServerName = 'svc' | 'svc-base' | 'jaeger';
 type LoadName = 'one exporter' | 'eight exporters';
 
 interface Result {
@@ -49,9 +50,10 @@ function jaegerBinary(): string | undefined {
 }
 
 async function startServer(name: ServerName, jaeger: string): Promise<Server> {
-  if (name === 'svc') {
+  if (name !== 'jaeger') {
     const data = tempDataDir('svc-bench-side-');
-    const svc = await startAllInOne({ dataDir: data.dir });
+    const base = process.env.SVC_BENCH_SIDE_BY_SIDE_BASE;
+    const svc = await startAllInOne({ dataDir: data.dir, ...(name === 'svc-base' && base !== undefined ? { svcRoot: base } : {}) });
     return {
       pid: svc.process.pid!,
       grpcPort: svc.grpcPort,
@@ -145,7 +147,8 @@ export async function main(): Promise<Result[]> {
   const seconds = Number(process.env.SVC_BENCH_TELEMETRYGEN_SECS ?? 30);
   const rounds = Number(process.env.SVC_BENCH_SIDE_BY_SIDE_ROUNDS ?? 2);
   const loads = chosen('SVC_BENCH_SIDE_BY_SIDE_LOADS', ['one exporter', 'eight exporters'] as const, (load) => load.split(' ')[0]!);
-  const servers = chosen('SVC_BENCH_SIDE_BY_SIDE_SERVERS', ['svc', 'jaeger'] as const, (server) => server);
+  const servers: ServerName[] = chosen('SVC_BENCH_SIDE_BY_SIDE_SERVERS', ['svc', 'jaeger'] as const, (server) => server);
+  if ((process.env.SVC_BENCH_SIDE_BY_SIDE_BASE ?? '') !== '') servers.splice(1, 0, 'svc-base');
   const results: Result[] = [];
   for (let round = 0; round < rounds; round++) {
     for (const load of loads) {
@@ -165,7 +168,10 @@ export async function main(): Promise<Result[]> {
     const svc = of('svc', (r) => r.storedPerSec);
     const jaegerStored = of('jaeger', (r) => r.storedPerSec);
     console.log(
-      `telemetrygen vs Jaeger, ${load} (medians of ${rounds}): svc ${Math.round(svc)} spans/s stored, Jaeger+Badger ${Math.round(jaegerStored)}, ratio ${(svc / jaegerStored).toFixed(2)}x; CPU per stored span svc ${of('svc', (r) => r.cpuMicrosPerSpan).toFixed(1)} µs, Jaeger ${of('jaeger', (r) => r.cpuMicrosPerSpan).toFixed(1)} µs`,
+      `telemetrygen vs Jaeger, ${load} (medians of ${rounds}): svc ${Math.round(svc)} spans/s stored, Jaeger+Badger ${Math.round(jaegerStored)}, ratio ${(svc / jaegerStored).toFixed(2)}x; CPU per stored span svc ${of('svc', (r) => r.cpuMicrosPerSpan).toFixed(1)} µs, Jaeger ${of('jaeger', (r) => r.cpuMicrosPerSpan).toFixed(1)} µs` +
+        (servers.includes('svc-base')
+          ? `; svc-base ${Math.round(of('svc-base', (r) => r.storedPerSec))} spans/s, ${of('svc-base', (r) => r.cpuMicrosPerSpan).toFixed(1)} µs`
+          : ''),
     );
   }
   return results;
