@@ -3,7 +3,7 @@
  * (at most PREFIX_LEVELS) tokens, then a leaf holding clusters compared by positional similarity.
  */
 import { WILDCARD, isPinnedToken } from './masking.js';
-import { endsInFieldSlot } from './optional-run.js';
+import { endsInFieldSlot, isAdverb } from './optional-run.js';
 import { MIN_LABEL_CORE_TOKENS, coreLength, isLabel, labelsError, isLabelTail, remarksNest } from './optional-tail.js';
 import { overflowTemplateId, templateId } from './template-id.js';
 import { differsInFirstWordOnly, fitsButFirst } from './first-word.js';
@@ -221,6 +221,7 @@ export function similarity(
         !(i > 0 && template[i - 1] === line[i - 1] && introducesName(line[i - 1], t, l)) &&
         !besideArrow(template, line, i) &&
         !(isHttpMethod(t) && isHttpMethod(l)) &&
+        !(isAdverb(t!) && isAdverb(l!)) &&
         !(i === 1 && template[0] === line[0] && template[2] === line[2] && isVerbObject(line[0]!, t!, l!, line[2], compared)) &&
         // A learned value word (value-words.ts), in lines of 3 tokens or more; in a line of 2 both
         // words must be learned (`reading primary` against `reading default`): with one

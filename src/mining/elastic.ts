@@ -26,7 +26,7 @@ import { commonShape, fitsPattern } from './drain.js';
 import type { ValueWords } from './value-words.js';
 import { differsInValueSlot } from './value-slot.js';
 import { differsInKeyValue } from './kv-field.js';
-import { isFieldTail, isMidGroup } from './optional-run.js';
+import { isFieldTail, isMidGroup, isOptionalWord } from './optional-run.js';
 
 /** Lines of one event differ by at most this many tokens in length. */
 export const MAX_LENGTH_DIFFERENCE = 4;
@@ -304,7 +304,7 @@ function midGroupShape(template: readonly string[], line: readonly string[]): { 
   const longer = d > 0 ? line : template;
   if (size === 0 || size > MAX_REMARK_TOKENS) return null;
   for (let q = 1; q + size < longer.length; q++) {
-    if (!isMidGroup(longer, q, q + size)) continue;
+    if (!isMidGroup(longer, q, q + size) && !(size === 1 && isOptionalWord(longer, q))) continue;
     let shared = 0;
     let differing = -1;
     let ok = true;
@@ -318,8 +318,12 @@ function midGroupShape(template: readonly string[], line: readonly string[]): { 
       else ok = false;
     }
     if (!ok || shared < MIN_SHARED_TOKENS) continue;
-    if (differing < 0) return { shape: template, p: 0, s: 0 };
+    // A template holding the optional word makes it a slot: another adverb may stand there.
+    const word = size === 1 && d < 0 && !isMidGroup(longer, q, q + size);
+    if (differing < 0 && !word) return { shape: template, p: 0, s: 0 };
     const shape = [...template];
+    if (word) shape[q] = WILDCARD;
+    if (differing < 0) return { shape, p: 0, s: 0 };
     shape[differing] = WILDCARD;
     return { shape, p: 0, s: 0 };
   }

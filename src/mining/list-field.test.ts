@@ -73,3 +73,12 @@ test('lines of one event whose field values differ in length join one template',
   assert.equal(a, b);
   assert.equal(tree.clusters[0]!.tokens.join(' '), 'client canceled stream <*>, client: <*>, server: <*>, request: "<*>", host: "example.com"');
 });
+
+test('a template stored with a field value of several tokens restores in the joined form, keeping its id', () => {
+  const tree = new DrainTree('nginx', { simThreshold: 0.5, maxClusters: 100 });
+  const old = 'client canceled stream <*>, client: <*>, server: _, request: "GET /healthz <*>", host: "example.com"'.split(' ');
+  const restored = tree.restoreCluster(old, [...old], '42');
+  assert.equal(restored.tokens.join(' '), 'client canceled stream <*>, client: <*>, server: _, request: "<*>", host: "example.com"');
+  const line = 'client canceled stream 3, client: 10.0.0.9, server: _, request: "POST /static/app.js HTTP/1.1", host: "example.com"';
+  assert.equal(tree.add(maskLine(line, { keepHttpStatus: true }).tokens, line).cluster.id, '42');
+});

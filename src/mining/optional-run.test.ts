@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { isFieldTail, isMidGroup } from './optional-run.js';
+import { isFieldTail, isMidGroup, isOptionalWord } from './optional-run.js';
 import { DrainTree, templateText } from './drain.js';
 import { maskLine } from './masking.js';
 
@@ -64,4 +64,28 @@ test('an optional group in the middle of a line leaves its event one template, e
   const add = miner();
   const a = add('image thumbs/9f2c1.jpg resized [cached] in 4 ms');
   assert.equal(add('image thumbs/77ab0.jpg resized in 120 ms'), a);
+});
+
+test('an adverb with two tokens on each side is an optional word; a negation, another word or one near an end is not', () => {
+  assert.equal(isOptionalWord(tokens('session <*> abruptly closed by peer'), 2), true);
+  assert.equal(isOptionalWord(tokens('lock <*> already released by <*>'), 2), true);
+  assert.equal(isOptionalWord(tokens('replica <*> is not up now'), 3), false);
+  assert.equal(isOptionalWord(tokens('send watch control response to stream'), 2), false);
+  assert.equal(isOptionalWord(tokens('reading only from replica <*>'), 1), false);
+  assert.equal(isOptionalWord(tokens('keep <*> only when asked'), 2), false);
+  assert.equal(isOptionalWord(tokens('session <*> closed abruptly'), 3), false);
+});
+
+test('an optional adverb in the middle of a line leaves its event one template, either seen first; a negation or another word does not', () => {
+  for (const first of ['session 4411 closed by peer', 'session 4412 abruptly closed by peer']) {
+    const add = miner();
+    const a = add(first);
+    assert.equal(add('session 4413 unexpectedly closed by peer'), a);
+    assert.equal(add('session 4414 closed by peer'), a);
+  }
+  const add = miner();
+  const up = add('replica db-2 is up and serving');
+  assert.notEqual(add('replica db-3 is not up and serving'), up);
+  const watch = add('failed to send watch response to stream');
+  assert.notEqual(add('failed to send watch control response to stream'), watch);
 });

@@ -8,7 +8,9 @@
  * - a group in parentheses or brackets in the middle of a line (`connected to db-1 (attempt 2) in
  *   35 ms` against `connected to db-1 in 35 ms`, `resized [cached] in 4 ms`): a short balanced
  *   group that one line has between tokens both share, as a format's optional `(attempt %d)`.
- * Both join lines of different token counts (elastic.ts); the shared tokens around the run are
+ * - an adverb in the middle of a line (`session <*> abruptly closed by peer` against `session <*>
+ *   closed by peer`), as a format's optional `%s`.
+ * All join lines of different token counts (elastic.ts); the shared tokens around the run are
  * the evidence that the lines are of one event.
  */
 import { WILDCARD } from './masking.js';
@@ -82,4 +84,58 @@ export function endsInFieldSlot(tokens: readonly string[]): boolean {
   if (n < 2) return false;
   const last = tokens[n - 1]!;
   return (last === WILDCARD || last === `${WILDCARD}]` || last === `${WILDCARD}}`) && isField(tokens[n - 2]!);
+}
+
+/**
+ * Words ending in `ly` that are no adverbs of manner, or that name another event when present
+ * (`only`, `daily`): never an optional word.
+ */
+const NOT_OPTIONAL = new Set([
+  'only',
+  'reply',
+  'apply',
+  'supply',
+  'assembly',
+  'family',
+  'anomaly',
+  'multiply',
+  'rely',
+  'early',
+  'daily',
+  'weekly',
+  'hourly',
+  'monthly',
+  'yearly',
+  'nightly',
+  'partially',
+  'poly',
+]);
+
+/** Adverbs a format may print or leave out that carry no `ly`. */
+const PLAIN_ADVERBS = new Set(['already', 'again', 'still', 'now']);
+
+/** Tokens an optional word needs on each side: the line around it is the evidence of one event. */
+export const MIN_WORD_SIDE_TOKENS = 2;
+
+/**
+ * Whether tokens[at], with MIN_WORD_SIDE_TOKENS tokens on each side, is a word a format may print
+ * or leave out: an adverb (`session <*> closed by peer` against `session <*> abruptly closed by
+ * peer`, `backup of <*> successfully completed`), a lowercase word ending in `ly` or one of a few
+ * others (`already`, `again`). Any other word one line has and the other not is as often the word
+ * that tells two events apart (`watch response` against `watch control response` in etcd, `is up`
+ * against `is not up`), which no count of lines can tell from an optional one.
+ */
+export function isOptionalWord(tokens: readonly string[], at: number): boolean {
+  if (at < MIN_WORD_SIDE_TOKENS || at + MIN_WORD_SIDE_TOKENS >= tokens.length) return false;
+  return isAdverb(tokens[at]!);
+}
+
+/** Whether a token is an adverb as isOptionalWord takes one: two differ like values (drain.ts). */
+export function isAdverb(word: string): boolean {
+  for (let i = 0; i < word.length; i++) {
+    const c = word.charCodeAt(i);
+    if (c < 97 || c > 122) return false;
+  }
+  if (PLAIN_ADVERBS.has(word)) return true;
+  return word.length >= 5 && word.endsWith('ly') && !NOT_OPTIONAL.has(word);
 }
