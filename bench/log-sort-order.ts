@@ -21,6 +21,8 @@
  * Load average is printed beside every phase: the machine may be shared.
  *   SVC_BENCH_SORT_LOGS  logs per variant (default 1,000,000)
  *   SVC_BENCH_SORT_RUNS  runs per read shape and variant (default 7)
+ *   SVC_BENCH_SORT_REVERSE=1  merges the variants in the reverse order (the process's resident
+ *                             memory only falls slowly after a large merge, so compare both orders)
  * `npm run bench -- log-sort-order`
  */
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -127,7 +129,8 @@ export async function main(): Promise<void> {
     console.log(`inserts done (load average ${load()}); the generator alone (Null table): ${generatorUs.toFixed(2)} µs per log`);
 
     // 2. Merges, one variant at a time.
-    for (const variant of VARIANTS) {
+    const mergeOrder = process.env.SVC_BENCH_SORT_REVERSE === '1' ? [...VARIANTS].reverse() : VARIANTS;
+    for (const variant of mergeOrder) {
       const figures = await mergeVariant(store, variant.table);
       const [disk] = await store.query<{ bytes: string; parts: string }>(
         'SELECT sum(bytes_on_disk) AS bytes, count() AS parts FROM system.parts WHERE database = currentDatabase() AND table = {table:String} AND active',
