@@ -10,18 +10,21 @@
  * partition) go into every table in 10k-log batches, oldest first as the writer sends them:
  *   1. inserts, merges stopped, variants in turn per batch: the process's CPU per insert, less the
  *      same insert into a Null table (the generator's own cost), as µs per log (medians);
- *   2. per variant, merges started until none runs (the background merges of those parts), then
+ *   2. per variant, a fresh copy of the table loaded with its merges running (bench/log-sort-steady.ts):
+ *      the CPU per log of inserts and merges together, less the generator's, the peak memory of
+ *      its merges running at once and the engine's tracked peak; the copy is dropped after;
+ *   3. per variant, merges started until none runs (the background merges of those parts), then
  *      OPTIMIZE FINAL (every log into one part): the process's CPU per log for each, the merge's peak
  *      memory (system.merges), the engine's tracked peak and the anonymous resident peak, and the
  *      bytes on disk per log once merged;
- *   3. reads through the read code of the log routes (src/store/reads/log-search.ts and
+ *   4. reads through the read code of the log routes (src/store/reads/log-search.ts and
  *      getTraceLogs), each variant named `logs` in turn (EXCHANGE TABLES), the variants interleaved
  *      run by run: median and slowest of the runs per query shape, and the granules each variant's
  *      trace read selects (EXPLAIN indexes = 1).
  * Load average is printed beside every phase: the machine may be shared.
  *   SVC_BENCH_SORT_LOGS  logs per variant (default 1,000,000)
  *   SVC_BENCH_SORT_RUNS  runs per read shape and variant (default 7)
- *   SVC_BENCH_SORT_REVERSE=1  merges the variants in the reverse order (the process's resident
+ *   SVC_BENCH_SORT_REVERSE=1  loads and merges the variants in the reverse order (the process's resident
  *                             memory only falls slowly after a large merge, so compare both orders)
  * `npm run bench -- log-sort-order`
  */
@@ -33,6 +36,7 @@ import { getTraceLogs } from '../src/store/logs.js';
 import { migrate } from '../src/store/migrate.js';
 import { countLogs, searchLogs, type LogSearchFilter } from '../src/store/reads/log-search.js';
 import { insertGeneratedLogs, insertGeneratedTemplateHits, TEMPLATE_ID, TEMPLATE_SERVICE } from './log-search-data.js';
+import { steadyLoad } from './log-sort-steady.js';
 
 const BATCH_ROWS = 10_000;
 const SAMPLE_MS = 100;
@@ -128,8 +132,24 @@ export async function main(): Promise<void> {
     const generatorUs = median(insertUs.get('logs_null')!);
     console.log(`inserts done (load average ${load()}); the generator alone (Null table): ${generatorUs.toFixed(2)} µs per log`);
 
-    // 2. Merges, one variant at a time.
+    // 2. Steady loads with merges running, one variant at a time into a fresh copy.
     const mergeOrder = process.env.SVC_BENCH_SORT_REVERSE === '1' ? [...VARIANTS].reverse() : VARIANTS;
+    for (const variant of mergeOrder) {
+      const steady = `${variant.table}_steady`;
+      await store.exec(
+        variant.traceLookup === undefined
+          ? `CREATE TABLE ${steady} AS ${variant.table}`
+          : variantDdl(created?.statement ?? '', { ...variant, table: steady, traceLookup: variant.traceLookup }),
+      );
+      const figures = await steadyLoad(store, steady, logs, nowMs);
+      await store.exec(`DROP TABLE ${steady} SYNC`);
+      console.log(
+        `${variant.name}, merges running: ${(figures.cpuUs - generatorUs).toFixed(2)} µs CPU per log for inserts and merges (${figures.secs.toFixed(0)} s, ${figures.partsLeft} parts left); ` +
+          `merges at once peak ${(figures.peakMergeBytes / MIB).toFixed(0)} MiB, engine tracked ${(figures.peakTrackedBytes / MIB).toFixed(0)} MiB; load ${load()}`,
+      );
+    }
+
+    // 3. Merges of the batches stored with merges stopped, one variant at a time.
     for (const variant of mergeOrder) {
       const figures = await mergeVariant(store, variant.table);
       const [disk] = await store.query<{ bytes: string; parts: string }>(
@@ -144,7 +164,7 @@ export async function main(): Promise<void> {
       );
     }
 
-    // 3. Reads, each variant named `logs` in turn.
+    // 4. Reads, each variant named `logs` in turn.
     await store.exec('RENAME TABLE logs TO logs_a');
     VARIANTS[0]!.table = 'logs_a';
     const [trace] = await store.query<{ t: string }>(
