@@ -43,12 +43,19 @@ function cacheDir(logs: number, schema: number): string {
   return join(CACHE_ROOT, `schema${schema}-gen${GENERATOR_VERSION}-${logs}`);
 }
 
-async function load(store: Store, logs: number, nowMs: number): Promise<void> {
-  const nowNs = BigInt(nowMs) * 1_000_000n;
-  const stepNs = (86_400n * 1_000_000_000n) / BigInt(logs);
-  for (let offset = 0; offset < logs; offset += INSERT_BATCH) {
-    await store.exec(
-      `INSERT INTO logs (log_id, ts_ns, observed_ts_ns, trace_id, span_id, service_name, severity_number, severity_text, body, attrs, resource, scope_name, scope_version)
+/** Step between two generated logs' stamps: `logs` logs spread over the 24 h before the load's clock. */
+function stepNsOf(logs: number): bigint {
+  return (86_400n * 1_000_000_000n) / BigInt(logs);
+}
+
+/**
+ * Inserts generated logs number `offset` to `offset + count - 1` of a set of `logs` (number 0 is the
+ * newest, stamped at `nowMs`) into `table`, a table with the logs table's columns (a constant name
+ * of the caller, never input). Other benchmarks reuse the generator in their own batches.
+ */
+export async function insertGeneratedLogs(store: Store, table: string, logs: number, nowMs: number, offset: number, count: number): Promise<void> {
+  await store.exec(
+    `INSERT INTO ${table} (log_id, ts_ns, observed_ts_ns, trace_id, span_id, service_name, severity_number, severity_text, body, attrs, resource, scope_name, scope_version)
        SELECT cityHash64(number) AS id, {now_ns:Int64} - toInt64(number) * {step_ns:Int64} AS ts, ts,
          if(number % 3 = 0, lower(hex(cityHash64(intDiv(number, 10)))) || leftPad(lower(hex(intDiv(number, 10))), 16, '0'), ''), if(number % 3 = 0, lower(hex(number)), ''),
          concat('service-', toString(number % ${SERVICES})),
@@ -58,16 +65,27 @@ async function load(store: Store, logs: number, nowMs: number): Promise<void> {
                    ' in ', toString(number % 997), ' ms ', ['ok', 'retry', 'timeout after 3 attempts', 'status 200', 'status 404', 'slow'][intDiv(number, 36) % 6 + 1], ' id=', hex(cityHash64(number + 1)))),
          concat('[["http.status_code",', toString(200 + number % 5), '],["thread","t-', toString(number % 16), '"]]'), '[["host.name","node-1"]]', 'bench', '1'
        FROM numbers({offset:UInt64}, {count:UInt64})`,
-      { now_ns: nowNs, step_ns: stepNs, offset, count: Math.min(INSERT_BATCH, logs - offset) },
-    );
-  }
-  // The template's hits: lines of service-3 (number % 12 = 3), one per 1200th line.
+    { now_ns: BigInt(nowMs) * 1_000_000n, step_ns: stepNsOf(logs), offset, count },
+  );
+}
+
+/** The template's hits of a generated set: lines of service-3 (number % 12 = 3), one per 1200th line. */
+export async function insertGeneratedTemplateHits(store: Store, logs: number, nowMs: number): Promise<void> {
+  const nowNs = BigInt(nowMs) * 1_000_000n;
+  const stepNs = stepNsOf(logs);
   await store.exec(
     `INSERT INTO template_hits (ts_ns, template_id, service, log_id, trace_id, span_id, severity_number)
      SELECT {now_ns:Int64} - toInt64(number) * {step_ns:Int64}, {template_id:UInt64}, {service:String}, cityHash64(number), '', '', 9
      FROM numbers({logs:UInt64}) WHERE number % 1200 = 3`,
     { now_ns: nowNs, step_ns: stepNs, logs, template_id: TEMPLATE_ID, service: TEMPLATE_SERVICE },
   );
+}
+
+async function load(store: Store, logs: number, nowMs: number): Promise<void> {
+  for (let offset = 0; offset < logs; offset += INSERT_BATCH) {
+    await insertGeneratedLogs(store, 'logs', logs, nowMs, offset, Math.min(INSERT_BATCH, logs - offset));
+  }
+  await insertGeneratedTemplateHits(store, logs, nowMs);
 }
 
 /** Waits until no merge or mutation of the logs table runs; false when SETTLE_TIMEOUT_MS passed first. */
