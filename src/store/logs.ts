@@ -48,31 +48,23 @@ export function encodeLogRows(rows: readonly LogRow[], format: InsertFormat): Bu
 
 function logRowBinary(rows: readonly LogRow[]): Buffer {
   const out = new RowBinaryWriter();
-  for (const r of rows) writeLogRowBinary(out, r);
+  for (const r of rows) {
+    // log_id is a content hash from the decoder: an unsigned 64-bit decimal.
+    if (!out.uint64Decimal(r.logId)) throw new PermanentError('logId must be an unsigned 64-bit decimal string');
+    out.int64(r.tsNs);
+    out.int64(r.observedTsNs);
+    out.string(r.traceId);
+    out.string(r.spanId);
+    out.string(r.serviceName);
+    out.uint8(Math.min(255, Math.max(0, r.severityNumber | 0)));
+    out.string(r.severityText);
+    out.string(r.body);
+    out.json(r.attrs);
+    out.jsonOfShared(r.resource);
+    out.string(r.scopeName);
+    out.string(r.scopeVersion);
+  }
   return out.finish();
-}
-
-/**
- * One log as a RowBinary row in LOG_COLUMNS order. Its log_id is `idHash` when given (the writer
- * hashes the id itself: what logIdHash gives is what row.logId's digits say, without the decimal
- * string made and read back), else `r.logId`.
- */
-export function writeLogRowBinary(out: RowBinaryWriter, r: LogRow, idHash?: bigint): void {
-  if (idHash !== undefined) out.uint64(idHash);
-  // log_id is a content hash from the decoder: an unsigned 64-bit decimal.
-  else if (!out.uint64Decimal(r.logId)) throw new PermanentError('logId must be an unsigned 64-bit decimal string');
-  out.int64(r.tsNs);
-  out.int64(r.observedTsNs);
-  out.string(r.traceId);
-  out.string(r.spanId);
-  out.string(r.serviceName);
-  out.uint8(Math.min(255, Math.max(0, r.severityNumber | 0)));
-  out.string(r.severityText);
-  out.string(r.body);
-  out.json(r.attrs);
-  out.jsonOfShared(r.resource);
-  out.string(r.scopeName);
-  out.string(r.scopeVersion);
 }
 
 /** Stores a payload of encodeLogRows() in `format` (or several concatenated) in one insert. */

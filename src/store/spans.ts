@@ -49,28 +49,25 @@ export function encodeSpanRows(rows: readonly SpanRow[], format: InsertFormat): 
 
 function spanRowBinary(rows: readonly SpanRow[]): Buffer {
   const out = new RowBinaryWriter();
-  for (const r of rows) writeSpanRowBinary(out, r);
+  for (const r of rows) {
+    out.string(r.traceId);
+    out.string(r.spanId);
+    out.string(r.parentSpanId);
+    out.string(r.serviceName);
+    out.string(r.name);
+    out.uint8(KIND_NUMBER[r.kind]);
+    out.uint8(STATUS_NUMBER[r.status]);
+    out.string(r.statusMessage);
+    out.int64(r.startNs);
+    out.int64(r.endNs);
+    out.json(r.attrs);
+    out.jsonOfShared(r.resource);
+    out.string(eventsToJson(r.events));
+    out.string(r.scopeName);
+    out.string(r.scopeVersion);
+    out.string(linksToJson(r.links));
+  }
   return out.finish();
-}
-
-/** One span as a RowBinary row in SPAN_COLUMNS order (the writer encodes each record's rows as it decodes them). */
-export function writeSpanRowBinary(out: RowBinaryWriter, r: SpanRow): void {
-  out.string(r.traceId);
-  out.string(r.spanId);
-  out.string(r.parentSpanId);
-  out.string(r.serviceName);
-  out.string(r.name);
-  out.uint8(KIND_NUMBER[r.kind]);
-  out.uint8(STATUS_NUMBER[r.status]);
-  out.string(r.statusMessage);
-  out.int64(r.startNs);
-  out.int64(r.endNs);
-  out.json(r.attrs);
-  out.jsonOfShared(r.resource);
-  out.string(eventsToJson(r.events));
-  out.string(r.scopeName);
-  out.string(r.scopeVersion);
-  out.string(linksToJson(r.links));
 }
 
 /** Stores a payload of encodeSpanRows() in `format` (or several concatenated) in one insert. */

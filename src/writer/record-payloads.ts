@@ -1,11 +1,9 @@
 import type { LogRow, SpanRow } from '../model/signals.js';
 import type { InsertFormat } from '../model/store.js';
-import { decodeLogs, WITH_IDS, type LogDecodeOptions } from '../otlp/decode-logs.js';
-import { logIdHash } from '../otlp/log-id.js';
+import { decodeLogs } from '../otlp/decode-logs.js';
 import { decodeTraces } from '../otlp/decode-traces.js';
-import { encodeLogRows, writeLogRowBinary } from '../store/logs.js';
-import { RowBinaryWriter } from '../store/row-binary.js';
-import { encodeSpanRows, writeSpanRowBinary } from '../store/spans.js';
+import { encodeLogRows } from '../store/logs.js';
+import { encodeSpanRows } from '../store/spans.js';
 import { DropTally } from '../otlp/item-validity.js';
 import { logDropReason, spanDropReason, type DropReason } from '../store/drop-reason.js';
 
@@ -41,12 +39,8 @@ export interface RecordPayloads {
  */
 export function encodeRecordPayloads(packed: PackedRecords, nowMs: number, format: InsertFormat): RecordPayloads {
   const nowNs = BigInt(nowMs) * 1_000_000n;
-  const spans = format === 'RowBinary' ? rowBinarySink(writeSpanRowBinary) : linesSink<SpanRow>((rows) => encodeSpanRows(rows, format));
-  // Each log's id is hashed here, as a number (decoding with ids would make its decimal string).
-  const logs =
-    format === 'RowBinary'
-      ? rowBinarySink<LogRow>((out, log) => writeLogRowBinary(out, log, logIdHash(log)))
-      : linesSink<LogRow>((rows) => encodeLogRows(rows, format));
+  const spans: SpanRow[] = [];
+  const logs: LogRow[] = [];
   const dropped = new DropTally<DropReason>();
   let badRecords = 0;
   let firstBad: RecordPayloads['firstBad'];
@@ -56,15 +50,15 @@ export function encodeRecordPayloads(packed: PackedRecords, nowMs: number, forma
     start = packed.ends[i];
     try {
       if (packed.logs[i] === 1) {
-        for (const log of decodeLogs(value, format === 'RowBinary' ? WITHOUT_IDS : WITH_IDS)) {
+        for (const log of decodeLogs(value)) {
           const reason = logDropReason(log, nowNs);
-          if (reason === undefined) logs.add(log);
+          if (reason === undefined) logs.push(log);
           else dropped.add(reason);
         }
       } else {
         for (const span of decodeTraces(value)) {
           const reason = spanDropReason(span, nowNs);
-          if (reason === undefined) spans.add(span);
+          if (reason === undefined) spans.push(span);
           else dropped.add(reason);
         }
       }
@@ -74,56 +68,14 @@ export function encodeRecordPayloads(packed: PackedRecords, nowMs: number, forma
     }
   }
   return {
-    spans: spans.finish(),
-    spanRows: spans.rows,
-    logs: logs.finish(),
-    logRows: logs.rows,
+    spans: spans.length > 0 ? encodeSpanRows(spans, format) : EMPTY,
+    spanRows: spans.length,
+    logs: logs.length > 0 ? encodeLogRows(logs, format) : EMPTY,
+    logRows: logs.length,
     dropped: dropped.counts,
     badRecords,
     firstBad,
   };
 }
 
-const WITHOUT_IDS: LogDecodeOptions = { logIds: false };
 const EMPTY = new Uint8Array(0);
-
-/** Where a payload's rows go as they are decoded. */
-interface RowSink<Row> {
-  add(row: Row): void;
-  readonly rows: number;
-  /** The payload (empty without rows). */
-  finish(): Uint8Array;
-}
-
-/**
- * RowBinary rows are written as each record is decoded, so its rows die young: kept for the whole
- * batch (thousands of rows), they outlived the young generation's collections and were copied by
- * each of them.
- */
-function rowBinarySink<Row>(write: (out: RowBinaryWriter, row: Row) => void): RowSink<Row> {
-  let out: RowBinaryWriter | undefined;
-  let rows = 0;
-  return {
-    add(row) {
-      out ??= new RowBinaryWriter();
-      write(out, row);
-      rows++;
-    },
-    get rows() {
-      return rows;
-    },
-    finish: () => (out === undefined ? EMPTY : out.finish()),
-  };
-}
-
-/** Text formats encode the batch's rows together. */
-function linesSink<Row>(encode: (rows: Row[]) => Uint8Array): RowSink<Row> {
-  const all: Row[] = [];
-  return {
-    add: (row) => all.push(row),
-    get rows() {
-      return all.length;
-    },
-    finish: () => (all.length === 0 ? EMPTY : encode(all)),
-  };
-}
