@@ -6,19 +6,8 @@
  * multi-byte character is, as such a character is for the JavaScript scanner, a plain letter).
  * `svc templates` fingerprints its input with it, several times faster than the JavaScript scanner.
  */
-import { readFileSync } from 'node:fs';
+import { compileWasm, instantiateWasm, WASM_PAGE_BYTES, type WasmMemory } from '../util/wasm-module.js';
 import { CLASS, C_NONHEX } from '../mining/masking-rules.js';
-
-/** The parts of the WebAssembly API used here (the project's type libraries do not declare it; Node has it). */
-interface WasmMemory {
-  readonly buffer: ArrayBuffer;
-  grow(pages: number): number;
-}
-interface WasmApi {
-  Module: new (bytes: Uint8Array) => object;
-  Instance: new (module: object, imports: object) => { exports: unknown };
-}
-const wasm = (globalThis as unknown as { WebAssembly: WasmApi }).WebAssembly;
 
 interface ScannerExports {
   memory: WasmMemory;
@@ -28,7 +17,6 @@ interface ScannerExports {
   nextLineOffset(): number;
 }
 
-const PAGE_BYTES = 65536;
 /** Class table entries the scanner reads: one per byte value. */
 const CLASS_TABLE_BYTES = 256;
 /**
@@ -48,14 +36,7 @@ let compiled: object | null = null;
  */
 export function scannerModule(): object {
   if (compiled === null) {
-    const file = new URL('./fingerprint.wasm', import.meta.url);
-    let bytes: Buffer;
-    try {
-      bytes = readFileSync(file);
-    } catch (error) {
-      throw new Error(`the WebAssembly scanner is not built (${file.pathname}: ${(error as Error).message}); run npm run build`);
-    }
-    compiled = new wasm.Module(bytes);
+    compiled = compileWasm(new URL('./fingerprint.wasm', import.meta.url), 'scanner');
   }
   return compiled;
 }
@@ -76,7 +57,7 @@ export class BytesFingerprinter {
   fingerprints: Float64Array;
 
   constructor(private readonly keepHttpStatus: boolean) {
-    this.scanner = new wasm.Instance(scannerModule(), {}).exports as unknown as ScannerExports;
+    this.scanner = instantiateWasm(scannerModule()) as ScannerExports;
     this.rangesAddress = this.scanner.freeAddress();
     this.fingerprintsAddress = this.rangesAddress + BATCH_LINES * 8;
     this.textAddress = this.fingerprintsAddress + BATCH_LINES * 8;
@@ -133,7 +114,7 @@ export class BytesFingerprinter {
   private ensureBytes(bytes: number): boolean {
     const haveBytes = this.scanner.memory.buffer.byteLength;
     if (bytes <= haveBytes) return false;
-    this.scanner.memory.grow(Math.ceil((bytes - haveBytes) / PAGE_BYTES));
+    this.scanner.memory.grow(Math.ceil((bytes - haveBytes) / WASM_PAGE_BYTES));
     return true;
   }
 

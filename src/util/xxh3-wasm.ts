@@ -4,18 +4,7 @@
  * cost of some hundreds of nanoseconds (log ids hash every log record, on two threads).
  * One instance per thread, made on first use.
  */
-import { readFileSync } from 'node:fs';
-
-/** The parts of the WebAssembly API used here (the project's type libraries do not declare it; Node has it). */
-interface WasmMemory {
-  readonly buffer: ArrayBuffer;
-  grow(pages: number): number;
-}
-interface WasmApi {
-  Module: new (bytes: Uint8Array) => object;
-  Instance: new (module: object, imports: object) => { exports: unknown };
-}
-const wasm = (globalThis as unknown as { WebAssembly: WasmApi }).WebAssembly;
+import { compileWasm, instantiateWasm, WASM_PAGE_BYTES, type WasmMemory } from './wasm-module.js';
 
 interface Xxh3Exports {
   memory: WasmMemory;
@@ -23,8 +12,6 @@ interface Xxh3Exports {
   /** XXH3-64 of [address, address + length), as a signed 64-bit BigInt (WebAssembly's i64). */
   hash(address: number, length: number): bigint;
 }
-
-const PAGE_BYTES = 65536;
 
 /** Input bytes and their hash: ensure(n), write up to n bytes into `bytes` from 0, then hash(length). */
 export class Xxh3Scratch {
@@ -34,14 +21,8 @@ export class Xxh3Scratch {
   bytes: Uint8Array;
 
   constructor() {
-    const file = new URL('./xxh3.wasm', import.meta.url);
-    let code: Buffer;
-    try {
-      code = readFileSync(file);
-    } catch (error) {
-      throw new Error(`the WebAssembly hash is not built (${file.pathname}: ${(error as Error).message}); run npm run build`);
-    }
-    this.exports = new wasm.Instance(new wasm.Module(code), {}).exports as Xxh3Exports;
+    const module = compileWasm(new URL('./xxh3.wasm', import.meta.url), 'hash');
+    this.exports = instantiateWasm(module) as Xxh3Exports;
     this.address = this.exports.freeAddress();
     this.bytes = this.view();
   }
@@ -50,7 +31,7 @@ export class Xxh3Scratch {
   ensure(bytes: number): void {
     if (bytes <= this.bytes.length) return;
     const missing = this.address + bytes - this.exports.memory.buffer.byteLength;
-    this.exports.memory.grow(Math.ceil(missing / PAGE_BYTES));
+    this.exports.memory.grow(Math.ceil(missing / WASM_PAGE_BYTES));
     this.bytes = this.view();
   }
 
