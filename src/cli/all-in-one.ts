@@ -9,7 +9,7 @@ import type { Store } from '../model/store.js';
 import { createBus } from './bus.js';
 import { buildApi, buildAssembler, buildIngest, buildLogminer, buildNotifier, buildRecorder, buildWriter } from './components.js';
 import { closeInOrder, waitForStopSignal } from './lifecycle.js';
-import { warnSkippedStatement } from './migrate.js';
+import { logMigrationProgress, warnSkippedStatement } from './migrate.js';
 import { ensureTopicsAtStart } from './topics.js';
 
 /** `svc all-in-one`: every component in one process, sharing one store and one bus. */
@@ -82,7 +82,7 @@ export async function startAllInOne(settings: Settings, logger: Logger): Promise
 
 /** Migrates, opens the bus and starts every component; each started one is pushed on `opened`. */
 async function startComponents(settings: Settings, store: Store, logger: Logger, opened: [string, () => Promise<void>][]) {
-  const applied = await migrate(store, undefined, undefined, warnSkippedStatement(logger));
+  const applied = await migrate(store, undefined, undefined, warnSkippedStatement(logger), logMigrationProgress(logger));
   logger.info({ database: store.database, applied, embedded: settings.clickhouse.url === '' ? settings.embedded.data_dir : undefined }, 'schema ready');
 
   // An export's acknowledgement is the bus's: synced to the embedded log, or with kafka.brokers the broker's (acks=all).

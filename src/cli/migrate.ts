@@ -2,12 +2,17 @@ import { resolve } from 'node:path';
 import type { ClickHouseSettings, EmbeddedSettings } from '../config/settings.js';
 import { loadSettings } from '../config/load.js';
 import { createStore } from '../store/create-store.js';
-import { migrate, SKIPPED_STATEMENT_MESSAGE, type SkippedStatement } from '../store/migrate.js';
+import { migrate, SKIPPED_STATEMENT_MESSAGE, type MigrationProgress, type SkippedStatement } from '../store/migrate.js';
 import { createLogger, type Logger } from '../util/log.js';
 
 /** Logs an optional schema statement the ClickHouse server refused (see Migration.optionalStatements). */
 export function warnSkippedStatement(logger: Logger): (skipped: SkippedStatement) => void {
   return (skipped) => logger.warn(skipped, SKIPPED_STATEMENT_MESSAGE);
+}
+
+/** Logs a progress line of a long migration step (a copy of stored rows). */
+export function logMigrationProgress(logger: Logger): (progress: MigrationProgress) => void {
+  return (progress) => logger.info({ version: progress.version, migration: progress.name, ...progress.fields }, progress.message);
 }
 
 /**
@@ -26,7 +31,7 @@ export async function runMigrate(env: NodeJS.ProcessEnv): Promise<number> {
   const logger = createLogger(settings.log_filter);
   const store = await createStore(settings);
   try {
-    const applied = await migrate(store, undefined, undefined, warnSkippedStatement(logger));
+    const applied = await migrate(store, undefined, undefined, warnSkippedStatement(logger), logMigrationProgress(logger));
     const where = migratedStore(settings);
     logger.info({ database: store.database, applied }, `${applied.length === 0 ? 'schema already current' : 'schema migrated'} in ${where}`);
   } finally {

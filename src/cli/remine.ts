@@ -24,9 +24,17 @@ export async function runRemine(args: string[], env: NodeJS.ProcessEnv): Promise
   const options = minerOptionsFrom({ ...settings.logminer, fingerprinter });
   const store = await createStore(settings);
   try {
-    await migrate(store, undefined, undefined, (skipped) => {
-      process.stderr.write(`svc remine: ${SKIPPED_STATEMENT_MESSAGE}: migration ${skipped.version}, code ${skipped.code}: ${skipped.statement}\n`);
-    });
+    await migrate(
+      store,
+      undefined,
+      undefined,
+      (skipped) => {
+        process.stderr.write(`svc remine: ${SKIPPED_STATEMENT_MESSAGE}: migration ${skipped.version}, code ${skipped.code}: ${skipped.statement}\n`);
+      },
+      (progress) => {
+        process.stderr.write(`svc remine: migration ${progress.version}: ${progress.message} ${JSON.stringify(progress.fields)}\n`);
+      },
+    );
     const startedMs = Date.now();
     let lastProgressMs = startedMs;
     process.stderr.write('svc remine: re-mining the stored logs of the last 3 days\n');

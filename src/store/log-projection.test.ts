@@ -3,6 +3,7 @@
  * the data dir first holds logs under the schema before it, is upgraded, and gets more logs and
  * replays; reads through the projection must then give exactly what the table's own order gives,
  * for logs from before and after the upgrade, and again after a merge has collapsed the replays.
+ * Stores at versions 5 to 12 keep the projection until migration 13 rebuilds the table in its order.
  */
 
 import assert from 'node:assert/strict';
@@ -64,7 +65,11 @@ before(async () => {
   await oldStore.close();
 
   store = await createStore(settings);
-  upgradeApplied = await migrate(store);
+  // Up to migration 13, which rebuilds the table sorted by service without the projection.
+  upgradeApplied = await migrate(
+    store,
+    MIGRATIONS.filter((m) => m.version < 13),
+  );
   await insertLogs(store, AFTER_UPGRADE);
   // Replays of lines from before and after the upgrade, in a part of their own.
   await insertLogs(store, [...BEFORE_UPGRADE.slice(0, 40), ...AFTER_UPGRADE.slice(0, 40)]);
@@ -101,10 +106,10 @@ const READS = [
 
 describe('migration 5 on an existing data dir', () => {
   it('adds the projection sorted by service, time and log id, and builds it for the parts written before it', async () => {
-    // Every migration from 5 on runs on the old data dir (later ones too, as they are added).
+    // Every migration from 5 to 12 runs on the old data dir.
     assert.deepEqual(
       upgradeApplied,
-      MIGRATIONS.map((migration) => migration.version).filter((version) => version >= 5),
+      MIGRATIONS.map((migration) => migration.version).filter((version) => version >= 5 && version < 13),
     );
     const [projection] = await store.query<{ sorting_key: string[] }>(
       "SELECT sorting_key FROM system.projections WHERE database = currentDatabase() AND table = 'logs' AND name = 'p_service_time'",

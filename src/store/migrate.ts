@@ -1,7 +1,9 @@
 /**
  * Schema creation and upgrade: applies the numbered migrations that schema_version does not
- * record yet, in order. Safe to run again and from two processes at once, because every
- * statement is idempotent (IF NOT EXISTS) and schema_version dedupes by version.
+ * record yet, in order. Safe to run again, because every statement is idempotent (IF NOT EXISTS),
+ * a migration's code checks the state it finds, and schema_version dedupes by version; the
+ * statements alone are also safe from two processes at once (migration 13's rebuild of the logs
+ * table is not: one process migrates a store at a time).
  */
 
 import type { Store } from '../model/store.js';
@@ -38,6 +40,14 @@ export interface SkippedStatement {
 /** What svc says of a skipped statement (logged with the SkippedStatement's fields). */
 export const SKIPPED_STATEMENT_MESSAGE = 'the ClickHouse server refused an optional schema statement (it needs a newer server); svc runs without what it adds';
 
+/** A progress line of a long migration step, for the service's log. */
+export interface MigrationProgress {
+  version: number;
+  name: string;
+  message: string;
+  fields: Record<string, unknown>;
+}
+
 /**
  * Creates or upgrades the schema; returns the versions applied by this call. An optional statement
  * the server refuses is given to `onSkipped`; any other failure (a required statement, or one that
@@ -48,14 +58,14 @@ export async function migrate(
   migrations: readonly Migration[] = MIGRATIONS,
   nowMs = Date.now(),
   onSkipped: (skipped: SkippedStatement) => void = () => {},
+  onProgress: (progress: MigrationProgress) => void = () => {},
 ): Promise<number[]> {
   await store.exec(CREATE_SCHEMA_VERSION);
   const done = new Set(await appliedVersions(store));
   const applied: number[] = [];
   for (const migration of [...migrations].sort((a, b) => a.version - b.version)) {
     if (done.has(migration.version)) continue;
-    for (const statement of migration.statements) await store.exec(statement);
-    for (const statement of migration.optionalStatements ?? []) {
+    const optional = async (statement: string): Promise<void> => {
       try {
         await store.exec(statement);
       } catch (err) {
@@ -63,7 +73,13 @@ export async function migrate(
         if (code === undefined) throw err;
         onSkipped({ version: migration.version, name: migration.name, statement, code });
       }
-    }
+    };
+    for (const statement of migration.statements) await store.exec(statement);
+    for (const statement of migration.optionalStatements ?? []) await optional(statement);
+    await migration.run?.(store, {
+      optional,
+      progress: (message, fields) => onProgress({ version: migration.version, name: migration.name, message, fields }),
+    });
     await store.insert('schema_version', ['version', 'name', 'applied_at_ms'], [[migration.version, migration.name, nowMs]]);
     applied.push(migration.version);
   }
