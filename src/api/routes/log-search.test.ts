@@ -272,6 +272,40 @@ describe('migrations 4 and later on an existing data dir', () => {
   });
 });
 
+describe('the logs table sorted by service (migration 13)', () => {
+  it('narrows a service by the primary key, counts its words from the text index, and finds a trace through its bloom filter', async () => {
+    const sent: { sql: string; params: Record<string, unknown> }[] = [];
+    await throughRecordingStore(
+      (sql, params) => {
+        sent.push({ sql, params });
+      },
+      async (probe) => {
+        const byService = /PrimaryKey[\s│]*Keys:[\s│]*service_name/;
+        const expected: [string, RegExp[]][] = [
+          ['/api/v1/logs/series?service=billing&q=declined', [byService, /__text_index_idx_body_words_like/]],
+          ['/api/v1/logs/search?service=billing&q=declined', [byService, /Name: idx_body_ngram_g4/]],
+          [`/api/v1/logs/search?trace_id=${TRACE_A}`, [/Name: idx_trace_id/]],
+          [`/api/v1/logs/series?trace_id=${TRACE_A}`, [/Name: idx_trace_id/]],
+        ];
+        for (const [url, uses] of expected) {
+          sent.length = 0;
+          assert.equal((await get(url, probe)).status, 200, url);
+          // The statements that read the logs' rows (the series also lists the table's parts first),
+          // planned where they read a part (a search's first time slices may find none).
+          let planned = 0;
+          for (const { sql, params } of sent.filter((s) => /FROM logs\b[\s\S]*WHERE/.test(s.sql))) {
+            const plan = (await store.query<{ explain: string }>(`EXPLAIN actions = 1, indexes = 1 ${sql}`, params as never)).map((p) => p.explain).join('\n');
+            if (/Parts: 0 \|/.test(plan)) continue;
+            planned += 1;
+            for (const use of uses) assert.match(plan, use, `${url}: ${sql}`);
+          }
+          assert.ok(planned > 0, url);
+        }
+      },
+    );
+  });
+});
+
 describe('GET /api/v1/logs/search', () => {
   it('lists the last hour newest first with every field, exact ns and the mined template', async () => {
     const { status, body } = await get('/api/v1/logs/search?limit=500');

@@ -94,12 +94,14 @@ function wordSql(word: string, i: number, params: QueryParams, viaIndex: boolean
 }
 
 /**
- * Whether a filter narrows the rows before the text: a service, template or trace reads the
- * projection sorted by service (migration 5), which has no text index, so there the words keep the
- * conditions that need none.
+ * Whether a filter selects a few granules before the text: a template (its log ids) or a trace (its
+ * id), each through its bloom filter (migrations 4 and 13). There the words are matched on those
+ * rows alone, with the conditions that need no text index. A service is not such a filter: the table
+ * is sorted by service (migration 13), so its rows are one key range of every part, read with the
+ * words first and through the text index as without a service.
  */
 function narrowed(filter: LogSearchFilter): boolean {
-  return filter.service !== undefined || filter.templateId !== undefined || filter.traceId !== undefined;
+  return filter.templateId !== undefined || filter.traceId !== undefined;
 }
 
 interface FilterSql {
@@ -135,8 +137,8 @@ function filterSql(filter: LogSearchFilter, viaIndex: ReadonlySet<string>): Filt
     if (indexed !== cheap) rest.push(indexed);
   });
   if (filter.templateId !== undefined) {
-    // A template's hits carry their log's service: naming those services lets the projection sorted
-    // by service (migration 5) read only their key ranges; the log ids then select the exact rows.
+    // A template's hits carry their log's service: naming those services lets the table, sorted by
+    // service (migration 13), read only their key ranges; the log ids then select the exact rows.
     rest.push(`service_name IN (
       SELECT service FROM template_hits
       WHERE template_id = {template_id:UInt64} AND ts_ns >= {from_ns:Int64} AND ts_ns < {to_ns:Int64})`);
@@ -352,9 +354,9 @@ async function countWithRanges(
       .join(' OR ');
     n = `countIf(NOT (${inRanges})) + uniqExactIf(log_id, ${inRanges})`;
   }
-  // Text words without a service, template or trace read every body of the window: their cheap
-  // conditions go first as PREWHERE, so only matching rows are read further. With a service,
-  // template or trace the projection sorted by service (migration 5) narrows the rows first.
+  // Text words without a template or trace read every body of the window (of the service's key
+  // range with a service): their cheap conditions go first as PREWHERE, so only matching rows are
+  // read further. A template or trace selects its few granules first (see narrowed).
   const from = !narrowed(filter) && words !== '' ? `logs PREWHERE ${words} WHERE ${rest}` : `logs WHERE ${where}`;
   // Grouped by severity number, levels summed here: the engine's multiIf per row cost ~150 ms of an
   // unfiltered 24 h series over 10M logs. Twins share their severity, so distinct counts add up.
