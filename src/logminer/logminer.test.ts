@@ -251,6 +251,31 @@ describe('logminer', () => {
     }
   });
 
+  it('restores a template showing a word with a digit: same id, same text, and the word still checked', async () => {
+    const sshd = async (): Promise<{ templateId: string; template: string }[]> =>
+      (await readAllTemplates(store, NOW_MS)).filter((t) => t.service === 'sshd').map((t) => ({ templateId: t.templateId, template: t.template }));
+    const first = await open();
+    try {
+      await first.send([1, 2, 3].map((i) => log('sshd', `Accepted publickey for root from 10.0.0.${i} port ${40000 + i} ssh2`, NOW_MS - MINUTE_MS)));
+    } finally {
+      await first.close();
+    }
+    const stored = await sshd();
+    assert.deepEqual(
+      stored.map((t) => t.template),
+      ['Accepted publickey for root from <*> port <*> ssh2'],
+    );
+    const h = await open();
+    try {
+      await h.send([log('sshd', 'Accepted publickey for root from 10.0.0.4 port 40004 ssh2', NOW_MS - MINUTE_MS)]);
+      assert.deepEqual(await sshd(), stored);
+      await h.send([log('sshd', 'Accepted publickey for root from 10.0.0.5 port 40005 ssh1', NOW_MS - MINUTE_MS)]);
+      assert.deepEqual(await sshd(), [{ templateId: stored[0]!.templateId, template: 'Accepted publickey for root from <*> port <*>' }]);
+    } finally {
+      await h.close();
+    }
+  });
+
   it('mines and restores the same way with the parallel fingerprinter', async () => {
     const known = (await readAllTemplates(store, NOW_MS)).find((t) => t.service === 'checkout' && t.template.startsWith('payment'));
     assert.ok(known);

@@ -2,6 +2,7 @@
  * Drain-style template tree for one service: token count, then the first DEFAULT_PREFIX_LEVELS
  * (at most PREFIX_LEVELS) tokens, then a leaf holding clusters compared by positional similarity.
  */
+import { shownTokens, unshowTokens, type WordWatch } from './constant-words.js';
 import { WILDCARD, isPinnedToken } from './masking.js';
 import { endsInFieldSlot, isAdverb } from './optional-run.js';
 import { MIN_LABEL_CORE_TOKENS, coreLength, isLabel, labelsError, isLabelTail, remarksNest } from './optional-tail.js';
@@ -78,6 +79,8 @@ export interface Cluster {
   sample: string;
   /** null for the overflow template. Changes once, when its first word becomes a variable. */
   leaf: Leaf | null;
+  /** Wildcards every line filled with one word with a digit, shown once enough lines agree (constant-words.ts). */
+  words: WordWatch | null;
 }
 
 export interface DrainOptions {
@@ -510,11 +513,15 @@ export class DrainTree {
   }
 
   /** Re-inserts a stored template (restore after restart), keeping its id. */
-  restoreCluster(storedSignature: readonly string[], storedTokens: string[], id: string): Cluster {
+  restoreCluster(storedSignature: readonly string[], storedText: string[], id: string): Cluster {
+    // The stored text shows words with a digit where every line had the same (constant-words.ts):
+    // lines are compared with the wildcards they stand for, and the watch goes on.
     // Stored before list values were joined (list-field.ts), a template takes the form lines have now.
     const signatureTokens = joinListValues(storedSignature);
+    const { tokens: storedTokens, watch } = unshowTokens(storedText, signatureTokens.length);
     const joined = joinListValues(storedTokens);
     const tokens = joined === storedTokens ? storedTokens : [...joined];
+    const words = joined === storedTokens ? watch : null;
     // A template whose first word became a variable lives in the leaf of variable first words (so
     // does one of the wildcard child whose first token generalized there: lines find it either way).
     // A template that became shorter across token counts (elastic.ts) lives in the leaf of its
@@ -542,6 +549,7 @@ export class DrainTree {
       maxSeverity: 0,
       sample: '',
       leaf,
+      words,
     };
     this.ids.add(id);
     this.clusters.push(cluster);
@@ -575,6 +583,7 @@ export class DrainTree {
         maxSeverity: 0,
         sample,
         leaf: null,
+        words: null,
       };
     }
     return this.overflow;
@@ -596,6 +605,7 @@ export class DrainTree {
       maxSeverity: 0,
       sample,
       leaf,
+      words: null,
     };
     this.clusters.push(cluster);
     return cluster;
@@ -830,7 +840,7 @@ function keepsVerb(template: readonly string[], line: readonly string[], i: numb
 
 /** Template text of a cluster. */
 export function templateText(cluster: Cluster): string {
-  return cluster.tokens.join(' ');
+  return cluster.words === null ? cluster.tokens.join(' ') : shownTokens(cluster.tokens, cluster.words).join(' ');
 }
 
 const BOOLEANS: ReadonlySet<string> = new Set(['true', 'false', 'True', 'False', 'TRUE', 'FALSE']);

@@ -7,6 +7,7 @@
  * once made, and the leaf match is a pure function of the leaf's clusters and the tokens).
  */
 import type { LogminerSettings } from '../config/settings.js';
+import { rebindWatch, startWatch, watchLine, watchLineBytes } from './constant-words.js';
 import { DrainTree, templateText, type Cluster, type Leaf } from './drain.js';
 import { FINGERPRINT_CACHE_ENTRIES, FingerprintCache } from './fingerprint-cache.js';
 import { fingerprintRange, maskLine, type MaskOptions } from './masking.js';
@@ -127,14 +128,18 @@ export class LogMiner {
   }
 
   /**
-   * The template of a line known only by its fingerprint (as for `mineRangeFingerprinted`) when
-   * that fingerprint is cached, its counts updated as mining the line would; null otherwise, and
-   * nothing changes: then mine the line with `mineRangeFingerprinted`. A cache hit needs no text,
-   * so a reader of bytes decodes only the lines that miss.
+   * The template of the line bytes[start, end) (UTF-8 or Latin-1) known by its fingerprint (as for
+   * `mineRangeFingerprinted`) when that fingerprint is cached, its counts updated as mining the
+   * line would; null otherwise, and nothing changes: then mine the line with
+   * `mineRangeFingerprinted`. A cache hit needs no text, so a reader of bytes decodes only the
+   * lines that miss; the bytes are read only when the template still watches words with a digit
+   * (constant-words.ts), which a fingerprint does not tell apart (`ssh2` and `ssh3` mask alike).
    */
-  mineCached(service: string, fingerprint: number, timeMs = 0, severity = 0): Cluster | null {
+  mineCached(service: string, fingerprint: number, bytes: Uint8Array, start: number, end: number, timeMs = 0, severity = 0): Cluster | null {
     const cluster = cachedCluster(this.serviceState(service), fingerprint);
-    if (cluster !== null) record(cluster, timeMs, severity);
+    if (cluster === null) return null;
+    if (cluster.words !== null) cluster.words = watchLineBytes(cluster.words, cluster.tokens, bytes, start, end);
+    record(cluster, timeMs, severity);
     return cluster;
   }
 
@@ -159,6 +164,14 @@ export class LogMiner {
     } else {
       const line = start === 0 && end === text.length ? text : text.slice(start, end);
       cluster = state.tree.add(maskLine(line, this.mask).tokens, line).cluster;
+    }
+    // Words with a digit the template may show (constant-words.ts): watched from its first line.
+    const words = cluster.words;
+    if (words !== null) {
+      cluster.words =
+        words.rawLength >= 0 ? watchLine(words, cluster.tokens, text, start, end) : rebindWatch(words, cluster.tokens, text, start, end, this.mask);
+    } else if (cluster.count === 0 && cluster.leaf !== null) {
+      cluster.words = startWatch(cluster.tokens, text, start, end, this.mask);
     }
     record(cluster, timeMs, severity);
     return cluster;

@@ -2,6 +2,7 @@
  * Snapshot and restore of the miner state, so that the logminer keeps its templates (and their
  * ids) across restarts. A snapshot is plain JSON-serializable data.
  */
+import { templateText } from './drain.js';
 import { MASKING_VERSION } from './masking.js';
 import { LogMiner, type MinerOptions } from './miner.js';
 
@@ -11,6 +12,7 @@ export interface SnapshotTemplate {
   service: string;
   /** Masked tokens of the first line, space-joined (tokens never hold whitespace). */
   signature: string;
+  /** The tokens the template shows: its text split at spaces (words with a digit shown, constant-words.ts). */
   tokens: string[];
   count: number;
   firstSeenMs: number;
@@ -37,7 +39,7 @@ export function snapshotMiner(miner: LogMiner): MinerSnapshot {
         templateId: c.id,
         service,
         signature: c.signature,
-        tokens: c.tokens.slice(),
+        tokens: c === tree.overflow ? c.tokens.slice() : splitText(templateText(c)),
         count: c.count,
         firstSeenMs: c.firstSeenMs,
         lastSeenMs: c.lastSeenMs,
@@ -48,6 +50,11 @@ export function snapshotMiner(miner: LogMiner): MinerSnapshot {
     }
   }
   return { maskingVersion: MASKING_VERSION, keepHttpStatus: miner.options.keepHttpStatus, templates };
+}
+
+/** A template's text as tokens (tokens never hold whitespace; a shown run `<*> ssh2` is two). */
+function splitText(text: string): string[] {
+  return text === '' ? [] : text.split(' ');
 }
 
 /**

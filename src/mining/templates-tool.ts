@@ -1,4 +1,5 @@
 /** The developer tool `svc templates FILE`: the template of each input line, in input order. */
+import type { WordWatch } from './constant-words.js';
 import { templateText, type Cluster } from './drain.js';
 import { DEFAULT_MINER_OPTIONS, LogMiner, type MinerOptions } from './miner.js';
 
@@ -11,11 +12,11 @@ export interface LineTemplate {
  * Mines lines one at a time as one service and gives each line's output JSON line (UTF-8, with
  * its newline) as its template stands when the line is mined, so output can stream while memory
  * stays bounded by the templates, not the input. The bytes of a template's line are cached and
- * rebuilt only when the template's leaf changed (the only time its text can have changed).
+ * rebuilt only when the template's leaf changed or the words it shows did (constant-words.ts).
  */
 export class TemplateLines {
   readonly miner: LogMiner;
-  private readonly json = new Map<Cluster, { version: number; bytes: Buffer }>();
+  private readonly json = new Map<Cluster, { version: number; words: WordWatch | null; textVersion: number; bytes: Buffer }>();
 
   constructor(
     options: MinerOptions = DEFAULT_MINER_OPTIONS,
@@ -35,7 +36,7 @@ export class TemplateLines {
    * cached, which is rare once the templates are known.
    */
   nextBytes(bytes: Buffer, start: number, end: number, encoding: 'latin1' | 'utf8', fingerprint: number): Buffer {
-    const cached = this.miner.mineCached(this.service, fingerprint);
+    const cached = this.miner.mineCached(this.service, fingerprint, bytes, start, end);
     if (cached !== null) return this.outputOf(cached);
     const line = bytes.toString(encoding, start, end);
     return this.outputOf(this.miner.mineRangeFingerprinted(this.service, line, 0, line.length, fingerprint));
@@ -48,10 +49,12 @@ export class TemplateLines {
 
   private outputOf(cluster: Cluster): Buffer {
     const version = cluster.leaf === null ? 0 : cluster.leaf.version;
+    const words = cluster.words;
+    const textVersion = words === null ? 0 : words.textVersion;
     const cached = this.json.get(cluster);
-    if (cached !== undefined && cached.version === version) return cached.bytes;
+    if (cached !== undefined && cached.version === version && cached.words === words && cached.textVersion === textVersion) return cached.bytes;
     const bytes = Buffer.from(`${JSON.stringify({ template_id: cluster.id, template: templateText(cluster) })}\n`, 'utf8');
-    this.json.set(cluster, { version, bytes });
+    this.json.set(cluster, { version, words, textVersion, bytes });
     return bytes;
   }
 
