@@ -1,10 +1,10 @@
 /**
  * The embedded engine's memory during one large merge of the logs table, the largest holder of
  * the engine's memory once a steady load has run for some minutes (the cpu-breakdown run is too
- * short to reach it). The logs table is a ReplacingMergeTree with a second sort order (the
- * projection of migration 5); a merge that may collapse replays rebuilds that copy from the merged
- * rows, and the engine gathers up to a million rows of it (every column) before it sorts and writes
- * them. Stores SVC_BENCH_MERGE_LOGS logs (default 1M) in writer-sized batches with merges stopped,
+ * short to reach it). The logs table is a ReplacingMergeTree in one sort order (by service since
+ * migration 13; before it, a merge also rebuilt a second copy sorted by service, a projection, and
+ * gathered up to a million of its rows, every column, before sorting and writing them). Stores
+ * SVC_BENCH_MERGE_LOGS logs (default 1M) in writer-sized batches with merges stopped,
  * then merges them into one part while sampling the engine's own accounting every 50 ms:
  *   - the merge's memory (system.merges) and the engine's tracked total (system.metrics);
  *   - the process's anonymous resident memory (this process holds only the engine and the batch

@@ -23,7 +23,7 @@ const GENERATOR_VERSION = 1;
 const SERVICES = 12;
 const INSERT_BATCH = 1_000_000;
 const MAX_REUSE_MS = 24 * 3600 * 1000;
-/** Background merges and the projection's build settle within this after a load (or the run goes on, said so). */
+/** Background merges settle within this after a load (or the run goes on, said so). */
 const SETTLE_TIMEOUT_MS = 15 * 60 * 1000;
 export const TEMPLATE_ID = '777';
 export const TEMPLATE_SERVICE = 'service-3';

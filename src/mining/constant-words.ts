@@ -20,6 +20,9 @@ import { MAX_TOKENS, WILDCARD, maskLine, type MaskOptions } from './masking.js';
 /** Lines that must agree before a watched wildcard shows its word: one line is no evidence. */
 export const CONSTANT_WORD_LINES = 3;
 
+/** Most places one template watches. */
+const MAX_WATCHED = 30;
+
 /** Longest word that may be shown (longer runs of letters and digits are ids). */
 const MAX_WORD_CHARS = 32;
 
@@ -135,6 +138,8 @@ export function startWatch(template: readonly string[], text: string, start: num
     if (joinsPrevious && joinsNext) continue;
     const p = at - 1;
     if (template[p] !== WILDCARD) continue;
+    // Places are bits of one number on every check (differingInText).
+    if (watch !== null && watch.positions.length === MAX_WATCHED) break;
     watch ??= { positions: [], raw: [], words: [], forms: [], lines: 1, length: template.length, rawLength: n, textVersion: 0 };
     watch.positions.push(p);
     watch.raw.push(q);
@@ -176,71 +181,84 @@ export function rebindWatch(restored: WordWatch, template: readonly string[], te
  * watch, or null once no position is left. A position whose word differs is dropped for good.
  */
 export function watchLine(watch: WordWatch, template: readonly string[], text: string, start: number, end: number): WordWatch | null {
-  return watchTokens(
-    watch,
-    template,
-    end,
-    (k) => text.charCodeAt(k),
-    start,
-    (from, to, word) => rangeEquals(text, from, to, word),
-  );
-}
-
-/** As `watchLine`, over the line bytes[start, end) (UTF-8 or Latin-1: shown words are ASCII). */
-export function watchLineBytes(watch: WordWatch, template: readonly string[], bytes: Uint8Array, start: number, end: number): WordWatch | null {
-  return watchTokens(
-    watch,
-    template,
-    end,
-    (k) => bytes[k]!,
-    start,
-    (from, to, word) => bytesEqual(bytes, from, to, word),
-  );
-}
-
-function watchTokens(
-  watch: WordWatch,
-  template: readonly string[],
-  end: number,
-  at: (k: number) => number,
-  start: number,
-  equals: (from: number, to: number, word: string) => boolean,
-): WordWatch | null {
-  // A template that changed its token count since (a value of several words, an optional part)
-  // no longer lines up with the positions; a restored watch not bound yet (rebindWatch) is not
-  // checked from bytes.
   if (template.length !== watch.length || watch.rawLength < 0) return endWatch(watch);
+  return applyCheck(watch, differingInText(watch, text, start, end));
+}
+
+/**
+ * As `watchLine`, over the line bytes[start, end) (UTF-8 or Latin-1: shown words are ASCII). A
+ * restored watch not bound yet (rebindWatch) ends: a reader of bytes never restores.
+ */
+export function watchLineBytes(watch: WordWatch, template: readonly string[], bytes: Uint8Array, start: number, end: number): WordWatch | null {
+  if (template.length !== watch.length || watch.rawLength < 0) return endWatch(watch);
+  return applyCheck(watch, differingInBytes(watch, bytes, start, end));
+}
+
+/**
+ * Bit k set when the line's word at the watch's k-th place differs; -1 when the line has another
+ * number of tokens. (Two loops, text and bytes, without callbacks: this runs on cached lines.)
+ */
+function differingInText(watch: WordWatch, text: string, start: number, end: number): number {
+  const raw = watch.raw;
   let index = 0;
   let next = 0;
-  let differs: boolean[] | null = null;
+  let differs = 0;
   let i = start;
   while (i < end) {
-    while (i < end && isSpace(at(i))) i++;
+    while (i < end && isSpace(text.charCodeAt(i))) i++;
     if (i >= end) break;
     const from = i;
-    while (i < end && !isSpace(at(i))) i++;
-    if (next < watch.raw.length && watch.raw[next] === index) {
-      if (!equals(from, i, watch.words[next]!)) (differs ??= [])[next] = true;
+    while (i < end && !isSpace(text.charCodeAt(i))) i++;
+    if (next < raw.length && raw[next] === index) {
+      const word = watch.words[next]!;
+      let same = i - from === word.length;
+      for (let k = 0; same && k < word.length; k++) same = text.charCodeAt(from + k) === word.charCodeAt(k);
+      if (!same) differs |= 1 << next;
       next++;
     }
     index++;
   }
+  return index === watch.rawLength ? differs : -1;
+}
+
+function differingInBytes(watch: WordWatch, bytes: Uint8Array, start: number, end: number): number {
+  const raw = watch.raw;
+  let index = 0;
+  let next = 0;
+  let differs = 0;
+  let i = start;
+  while (i < end) {
+    while (i < end && isSpace(bytes[i]!)) i++;
+    if (i >= end) break;
+    const from = i;
+    while (i < end && !isSpace(bytes[i]!)) i++;
+    if (next < raw.length && raw[next] === index) {
+      const word = watch.words[next]!;
+      let same = i - from === word.length;
+      for (let k = 0; same && k < word.length; k++) same = bytes[from + k] === word.charCodeAt(k);
+      if (!same) differs |= 1 << next;
+      next++;
+    }
+    index++;
+  }
+  return index === watch.rawLength ? differs : -1;
+}
+
+/** The watch after a line whose differing places are `differs` (as differingInText gives them). */
+function applyCheck(watch: WordWatch, differs: number): WordWatch | null {
   // A line of another token count (joined across lengths, or values run together otherwise) is
   // no evidence that the words stay: the watch ends rather than guess where they went.
-  if (index !== watch.rawLength) return endWatch(watch);
-  if (differs === null) {
-    watch.lines++;
-    if (watch.lines === CONSTANT_WORD_LINES) watch.textVersion++;
-    return watch;
+  if (differs < 0) return endWatch(watch);
+  if (differs !== 0) {
+    const kept: number[] = [];
+    for (let k = 0; k < watch.positions.length; k++) if ((differs & (1 << k)) === 0) kept.push(k);
+    if (watch.lines >= CONSTANT_WORD_LINES) watch.textVersion++;
+    if (kept.length === 0) return null;
+    watch.positions = kept.map((k) => watch.positions[k]!);
+    watch.raw = kept.map((k) => watch.raw[k]!);
+    watch.words = kept.map((k) => watch.words[k]!);
+    watch.forms = kept.map((k) => watch.forms[k]!);
   }
-  const kept: number[] = [];
-  for (let k = 0; k < watch.positions.length; k++) if (differs[k] !== true) kept.push(k);
-  if (watch.lines >= CONSTANT_WORD_LINES) watch.textVersion++;
-  if (kept.length === 0) return null;
-  watch.positions = kept.map((k) => watch.positions[k]!);
-  watch.raw = kept.map((k) => watch.raw[k]!);
-  watch.words = kept.map((k) => watch.words[k]!);
-  watch.forms = kept.map((k) => watch.forms[k]!);
   watch.lines++;
   if (watch.lines === CONSTANT_WORD_LINES) watch.textVersion++;
   return watch;
@@ -249,18 +267,6 @@ function watchTokens(
 function endWatch(watch: WordWatch): null {
   if (watch.lines >= CONSTANT_WORD_LINES) watch.textVersion++;
   return null;
-}
-
-function rangeEquals(text: string, from: number, to: number, word: string): boolean {
-  if (to - from !== word.length) return false;
-  for (let k = 0; k < word.length; k++) if (text.charCodeAt(from + k) !== word.charCodeAt(k)) return false;
-  return true;
-}
-
-function bytesEqual(bytes: Uint8Array, from: number, to: number, word: string): boolean {
-  if (to - from !== word.length) return false;
-  for (let k = 0; k < word.length; k++) if (bytes[from + k] !== word.charCodeAt(k)) return false;
-  return true;
 }
 
 /**
