@@ -4,7 +4,7 @@
  */
 import { shownTokens, unshowTokens, type WordWatch } from './constant-words.js';
 import { WILDCARD, isPinnedToken } from './masking.js';
-import { endsInFieldSlot, isAdverb } from './optional-run.js';
+import { endsInFieldSlot, isAdverb, isFunctionWord } from './optional-run.js';
 import { MIN_LABEL_CORE_TOKENS, coreLength, isLabel, labelsError, isLabelTail, remarksNest } from './optional-tail.js';
 import { overflowTemplateId, templateId } from './template-id.js';
 import { differsInFirstWordOnly, fitsButFirst } from './first-word.js';
@@ -407,8 +407,9 @@ export class DrainTree {
       }
     }
     if (best === null) return null;
-    // The words of the line the template has nowhere stood in its value slot: values.
-    for (const token of tokens) if (!best.cluster.tokens.includes(token)) this.values.learn(token);
+    // The words of the line the template has nowhere stood in its value slot: values. Not an
+    // optional function word (`was`, `the`): it stood nowhere, and it is no value.
+    for (const token of tokens) if (!best.cluster.tokens.includes(token) && !isFunctionWord(token)) this.values.learn(token);
     // A shape equal to the template changes nothing (no version to bump, no cached line to drop).
     if (!sameTokens(best.shape, best.cluster.tokens)) this.reshape(best.cluster, best.leaf, best.lengthNode, best.shape);
     return { cluster: best.cluster, leaf: this.anyChange };

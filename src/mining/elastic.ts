@@ -26,7 +26,7 @@ import { commonShape, fitsPattern } from './drain.js';
 import type { ValueWords } from './value-words.js';
 import { differsInValueSlot } from './value-slot.js';
 import { differsInKeyValue } from './kv-field.js';
-import { isFieldTail, isMidGroup, isOptionalWord } from './optional-run.js';
+import { isAdverb, isFieldTail, isMidGroup, isOptionalWord } from './optional-run.js';
 
 /** Lines of one event differ by at most this many tokens in length. */
 export const MAX_LENGTH_DIFFERENCE = 4;
@@ -318,8 +318,9 @@ function midGroupShape(template: readonly string[], line: readonly string[]): { 
       else ok = false;
     }
     if (!ok || shared < MIN_SHARED_TOKENS) continue;
-    // A template holding the optional word makes it a slot: another adverb may stand there.
-    const word = size === 1 && d < 0 && !isMidGroup(longer, q, q + size);
+    // A template holding an optional adverb makes it a slot: another adverb may stand there. A
+    // function word stays (optional-run.ts): a slot there would take no line that lacks it.
+    const word = size === 1 && d < 0 && !isMidGroup(longer, q, q + size) && isAdverb(longer[q]!);
     if (differing < 0 && !word) return { shape: template, p: 0, s: 0 };
     const shape = [...template];
     if (word) shape[q] = WILDCARD;

@@ -103,4 +103,15 @@ export const HANDWRITTEN: readonly (readonly [string, string])[] = [
   ['session <*> <*> closed by peer', 'session 4414 closed by peer'],
   ['replica <*> is not up', 'replica db-5 is not up'],
   ['lock <*> <*> released by <*>', 'lock orders-2 released by worker-1'],
+  // An optional function word (an article, an auxiliary) in the middle of a line, beside a negation that tells events apart.
+  ['fraud engine loaded <*> <*> rules from <*>', 'fraud engine loaded 42 rules from /etc/shop/rules.d'],
+  ['parcel <*> <*> handed to courier <*>', 'parcel 552 handed to courier 31'],
+  ['fraud engine loaded <*> <*> rules from <*>', 'fraud engine loaded the 17 rules from /etc/shop/fraud.d'],
+  ['parcel <*> <*> handed to courier <*>', 'parcel 553 was handed to courier 11'],
+  ['parcel <*> not handed to courier <*>', 'parcel 554 not handed to courier 12'],
+  ['fraud engine loaded <*> <*> rules from <*>', 'fraud engine loaded 40 rules from /etc/shop/rules.d'],
+  ['parcel <*> <*> handed to courier <*>', 'parcel 555 was handed to courier 31'],
+  ['parcel <*> not handed to courier <*>', 'parcel 556 not handed to courier 40'],
+  ['fraud engine loaded <*> <*> rules from <*>', 'fraud engine loaded the 18 rules from /etc/shop/fraud.d'],
+  ['parcel <*> <*> handed to courier <*>', 'parcel 557 handed to courier 17'],
 ];

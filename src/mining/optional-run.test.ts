@@ -89,3 +89,29 @@ test('an optional adverb in the middle of a line leaves its event one template, 
   const watch = add('failed to send watch response to stream');
   assert.notEqual(add('failed to send watch control response to stream'), watch);
 });
+
+test('an article or an auxiliary with two tokens on each side is an optional word; a negation or a preposition is not', () => {
+  assert.equal(isOptionalWord(tokens('evicted entry <*> from the cache after <*> s'), 4), true);
+  assert.equal(isOptionalWord(tokens('parcel <*> was handed to courier <*>'), 2), true);
+  assert.equal(isOptionalWord(tokens('parcel <*> not handed to courier <*>'), 2), false);
+  assert.equal(isOptionalWord(tokens('copied <*> to the archive'), 2), false);
+  assert.equal(isOptionalWord(tokens('loaded the <*> rules from <*>'), 1), false);
+});
+
+test('an optional function word in the middle of a line leaves its event one template, either seen first, and is learned as no value', () => {
+  for (const first of ['evicted entry 4411 from the cache after 30 s', 'evicted entry 4412 from cache after 12 s']) {
+    const add = miner();
+    const a = add(first);
+    assert.equal(add('evicted entry 4413 from the cache after 5 s'), a);
+    assert.equal(add('evicted entry 4414 from cache after 8 s'), a);
+    assert.equal(add('evicted entry 4415 from the cache after 9 s'), a);
+  }
+  const add = miner();
+  const handed = add('parcel 552 handed to courier 31');
+  assert.equal(add('parcel 553 was handed to courier 11'), handed);
+  // `was` joined as an optional word, not as a value: `not` in its place is another event.
+  const not = add('parcel 554 not handed to courier 12');
+  assert.notEqual(not, handed);
+  assert.equal(add('parcel 555 was handed to courier 31'), handed);
+  assert.equal(add('parcel 556 not handed to courier 40'), not);
+});

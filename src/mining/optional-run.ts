@@ -114,6 +114,14 @@ const NOT_OPTIONAL = new Set([
 /** Adverbs a format may print or leave out that carry no `ly`. */
 const PLAIN_ADVERBS = new Set(['already', 'again', 'still', 'now']);
 
+/**
+ * Articles and the auxiliaries `be` and `have`: words that carry no content of their own, which a
+ * format may print or leave out (`removed <*> from the cache` against `removed <*> from cache`,
+ * `order <*> was shipped` against `order <*> shipped`). Not a negation (`is not up`), nor a
+ * preposition (`copied to` against `copied from` tells two events apart).
+ */
+const FUNCTION_WORDS = new Set(['the', 'a', 'an', 'is', 'was', 'are', 'were', 'been', 'has', 'have', 'had']);
+
 /** Tokens an optional word needs on each side: the line around it is the evidence of one event. */
 export const MIN_WORD_SIDE_TOKENS = 2;
 
@@ -121,13 +129,20 @@ export const MIN_WORD_SIDE_TOKENS = 2;
  * Whether tokens[at], with MIN_WORD_SIDE_TOKENS tokens on each side, is a word a format may print
  * or leave out: an adverb (`session <*> closed by peer` against `session <*> abruptly closed by
  * peer`, `backup of <*> successfully completed`), a lowercase word ending in `ly` or one of a few
- * others (`already`, `again`). Any other word one line has and the other not is as often the word
- * that tells two events apart (`watch response` against `watch control response` in etcd, `is up`
- * against `is not up`), which no count of lines can tell from an optional one.
+ * others (`already`, `again`), or a function word (FUNCTION_WORDS). Any other word one line has
+ * and the other not is as often the word that tells two events apart (`watch response` against
+ * `watch control response` in etcd, `is up` against `is not up`), which no count of lines can
+ * tell from an optional one.
  */
 export function isOptionalWord(tokens: readonly string[], at: number): boolean {
   if (at < MIN_WORD_SIDE_TOKENS || at + MIN_WORD_SIDE_TOKENS >= tokens.length) return false;
-  return isAdverb(tokens[at]!);
+  const word = tokens[at]!;
+  return isAdverb(word) || FUNCTION_WORDS.has(word);
+}
+
+/** Whether a word is a function word as isOptionalWord takes one: never a value a line brings (drain.ts). */
+export function isFunctionWord(word: string): boolean {
+  return FUNCTION_WORDS.has(word);
 }
 
 /** Whether a token is an adverb as isOptionalWord takes one: two differ like values (drain.ts). */

@@ -251,6 +251,24 @@ describe('migration 13 stopped part way', () => {
     await completes(store, before);
   });
 
+  it('copies after the swap what another process wrote to the old table during the copy, and the rest once', async () => {
+    const { store } = await prepared('svc_logs_written_during_copy');
+    const late = Array.from({ length: 50 }, (_, i) => log(i * 1800 + 7));
+    // The old table gets a batch just before the swap, after every partition was copied.
+    const writing: Store = Object.create(store) as Store;
+    writing.exec = async (sql, params) => {
+      if (sql.startsWith('EXCHANGE TABLES')) await insertLogs(store, late);
+      return store.exec(sql, params);
+    };
+    assert.deepEqual(await migrate(writing), [13]);
+    assert.deepEqual(await tableNames(store), ['logs']);
+    const after = await stored(store);
+    assert.equal(after.logs, STORED.length + late.length);
+    assert.ok(after.rows <= STORED.length + REPLAYED.length + late.length, `${after.rows} rows: the copied partitions were not copied again`);
+    const listed = await searchLogs(store, { ...WINDOW, words: [] }, undefined, 1000, {});
+    assert.deepEqual(new Set(listed.rows.map((r) => r.log_id)), new Set([...STORED, ...late].map((l) => l.logId)));
+  });
+
   it('after the swap, before the old table was dropped', async () => {
     const { store, before } = await prepared('svc_logs_stopped_swap');
     await store.exec(createLogsTable(LOGS_REBUILT));
