@@ -3,7 +3,8 @@
  * the engine's memory once a steady load has run for some minutes (the cpu-breakdown run is too
  * short to reach it). The logs table is a ReplacingMergeTree in one sort order (by service since
  * migration 13; before it, a merge also rebuilt a second copy sorted by service, a projection, and
- * gathered up to a million of its rows, every column, before sorting and writing them). Stores
+ * gathered up to a million of its rows, every column, before sorting and writing them), merged one
+ * column at a time since migration 14. Stores
  * SVC_BENCH_MERGE_LOGS logs (default 1M) in writer-sized batches with merges stopped,
  * then merges them into one part while sampling the engine's own accounting every 50 ms:
  *   - the merge's memory (system.merges) and the engine's tracked total (system.metrics);

@@ -91,6 +91,10 @@ test('ids, durations, hex and words of a line that does not line up are never sh
     assert.equal(isConstantWord(word), false, word);
   }
   for (const word of ['L0', 'h10', 'RFC3339']) assert.equal(isConstantWord(word), true, word);
+  // A run of values opening and ending in such words shows the first.
+  const run = new LogMiner();
+  for (let i = 0; i < 3; i++) run.mine('s', `negotiated ssh2 ${i + 20} utf8 for session ${i}`);
+  assert.equal(run.templates()[0]!.template, 'negotiated ssh2 <*> for session <*>');
   // After a label a word is the labelled value.
   const labelled = new LogMiner();
   for (let i = 0; i < 5; i++) labelled.mine('s', `replacing subscription ${i} of consumers: h2`);

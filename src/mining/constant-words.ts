@@ -140,6 +140,8 @@ export function startWatch(template: readonly string[], text: string, start: num
     if (template[p] !== WILDCARD) continue;
     // Places are bits of one number on every check (differingInText).
     if (watch !== null && watch.positions.length === MAX_WATCHED) break;
+    // One word per wildcard: a run of values opening and ending in such words shows its first.
+    if (watch !== null && watch.positions[watch.positions.length - 1] === p) continue;
     watch ??= { positions: [], raw: [], words: [], forms: [], lines: 1, length: template.length, rawLength: n, textVersion: 0 };
     watch.positions.push(p);
     watch.raw.push(q);

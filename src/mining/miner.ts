@@ -165,7 +165,16 @@ export class LogMiner {
       const line = start === 0 && end === text.length ? text : text.slice(start, end);
       cluster = state.tree.add(maskLine(line, this.mask).tokens, line).cluster;
     }
-    // Words with a digit the template may show (constant-words.ts): watched from its first line.
+    if (cluster.words !== null || cluster.count === 0) this.watchWords(cluster, text, start, end);
+    record(cluster, timeMs, severity);
+    return cluster;
+  }
+
+  /**
+   * Words with a digit the template may show (constant-words.ts): watched from its first line, and
+   * checked in each line while a watch lasts (out of line: most lines' templates watch nothing).
+   */
+  private watchWords(cluster: Cluster, text: string, start: number, end: number): void {
     const words = cluster.words;
     if (words !== null) {
       cluster.words =
@@ -173,8 +182,6 @@ export class LogMiner {
     } else if (cluster.count === 0 && cluster.leaf !== null) {
       cluster.words = startWatch(cluster.tokens, text, start, end, this.mask);
     }
-    record(cluster, timeMs, severity);
-    return cluster;
   }
 
   /** Every template, per service in creation order, overflow last. */

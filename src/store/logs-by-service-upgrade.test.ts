@@ -5,7 +5,7 @@
  *   (replays too) are read back and collapsed by a merge;
  * - a run stopped at any step (a half copy, a swap without the drop, the drop without the record)
  *   completes on the next one without losing or doubling a log;
- * - a fresh store ends with the same table as a migrated one.
+ * - a fresh store ends with the same table as a migrated one (migration 14's merge setting included).
  */
 
 import assert from 'node:assert/strict';
@@ -166,7 +166,16 @@ describe('migration 13 on a store built at version 12', () => {
     const before = await readEverything(store);
     assert.deepEqual(await stored(store), { rows: STORED.length + REPLAYED.length, logs: STORED.length });
     const progress: MigrationProgress[] = [];
-    assert.deepEqual(await migrate(store, undefined, undefined, undefined, (p) => progress.push(p)), [13]);
+    assert.deepEqual(
+      await migrate(
+        store,
+        MIGRATIONS.filter((m) => m.version <= 13),
+        undefined,
+        undefined,
+        (p) => progress.push(p),
+      ),
+      [13],
+    );
     assert.ok(PARTITIONS >= 2);
     assert.deepEqual(
       progress.map((p) => [p.version, p.fields.partitionsDone, p.fields.partitions]),
@@ -186,8 +195,12 @@ describe('migration 13 on a store built at version 12', () => {
     const [projections] = await store.query<{ n: string }>("SELECT count() AS n FROM system.projections WHERE database = currentDatabase() AND table = 'logs'");
     assert.equal(Number(projections?.n), 0, 'no copy sorted by service: the table is');
     assert.deepEqual(await tableNames(store), ['logs']);
-    migratedStatement = await logsStatement(store);
+    assert.deepEqual(await readEverything(store), before);
 
+    // Migration 14 sets the table's merges to write one column at a time.
+    assert.deepEqual(await migrate(store), [14]);
+    migratedStatement = await logsStatement(store);
+    assert.match(migratedStatement, /vertical_merge_algorithm_min_columns_to_activate = 1/);
     assert.deepEqual(await readEverything(store), before);
   });
 
@@ -231,7 +244,7 @@ describe('migration 13 stopped part way', () => {
 
   /** Runs the migration again and checks it completed: same answers, every row kept once or as a replay, one table. */
   async function completes(store: Store, before: unknown): Promise<void> {
-    assert.deepEqual(await migrate(store), [13]);
+    assert.deepEqual(await migrate(store), [13, 14]);
     assert.deepEqual(await tableNames(store), ['logs']);
     const [table] = await store.query<{ key: string }>("SELECT sorting_key AS key FROM system.tables WHERE database = currentDatabase() AND name = 'logs'");
     assert.equal(table?.key, LOGS_SORTING_KEY);
@@ -260,7 +273,7 @@ describe('migration 13 stopped part way', () => {
       if (sql.startsWith('EXCHANGE TABLES')) await insertLogs(store, late);
       return store.exec(sql, params);
     };
-    assert.deepEqual(await migrate(writing), [13]);
+    assert.deepEqual(await migrate(writing), [13, 14]);
     assert.deepEqual(await tableNames(store), ['logs']);
     const after = await stored(store);
     assert.equal(after.logs, STORED.length + late.length);

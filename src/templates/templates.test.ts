@@ -148,6 +148,20 @@ test('lines fingerprinted from their bytes, ASCII or UTF-8, on either thread, ge
   }
 });
 
+test('a word with a digit a template shows is checked in lines read as bytes, cached or not, on either thread', async () => {
+  const lines: string[] = [];
+  for (let i = 0; i < 4; i++) lines.push(`Accepted publickey for root from 10.0.0.${i} port ${40000 + i} ssh2`);
+  // Cached (the same masked tokens), yet another word: the template shows the wildcard from here on.
+  lines.push('Accepted publickey for root from 10.0.0.9 port 40009 ssh3', 'Accepted publickey for root from 10.0.0.8 port 40008 ssh2');
+  const expected = templatesForLines(lines, DEFAULT_MINER_OPTIONS, 'f').map((t) => JSON.stringify(t));
+  assert.equal((JSON.parse(expected[3]!) as { template: string }).template, 'Accepted publickey for root from <*> port <*> ssh2');
+  assert.equal((JSON.parse(expected[5]!) as { template: string }).template, 'Accepted publickey for root from <*> port <*>');
+  const bytes = Buffer.from(`${lines.join('\n')}\n`, 'utf8');
+  assert.deepEqual((await stream(bytes, 7)).out, expected);
+  const { pipeline } = await startedWorker();
+  assert.deepEqual((await stream(bytes, 64, false, pipeline)).out, expected);
+});
+
 test('a failure of the fingerprint thread fails the run, and the thread is closed', async () => {
   let closed = false;
   const failing: FingerprintSource = {

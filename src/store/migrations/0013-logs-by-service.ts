@@ -67,6 +67,14 @@ async function sortingKey(store: Store, table: string): Promise<string | null> {
   return rows[0]?.key ?? null;
 }
 
+/**
+ * The copy's insert forms parts of at most COPY_BLOCK_ROWS rows (the engine's default is ~1M rows or
+ * 256 MiB per block, each sorted and indexed in memory) from one reading thread, so the engine holds
+ * about one such block at a time; merges join the parts afterwards.
+ */
+const COPY_BLOCK_ROWS = 262_144;
+const COPY_SETTINGS = `max_threads = 1, max_insert_threads = 1, min_insert_block_size_rows = ${COPY_BLOCK_ROWS}, min_insert_block_size_bytes = 67108864`;
+
 /** A partition: its id, rows and the highest block number of its active parts. */
 interface Partition {
   id: string;
@@ -111,7 +119,7 @@ async function copyPartitions(
     if (options.replace) await store.exec(`ALTER TABLE ${to} DROP PARTITION ID {id:String}`, { id: partition.id });
     // A part's name is <partition>_<min block>_<max block>_<level>[_<mutation>].
     const later = copiedBlock === undefined ? '' : " AND toUInt64(splitByChar('_', _part)[3]) > {copied_block:UInt64}";
-    await store.exec(`INSERT INTO ${to} SELECT * FROM ${from} WHERE _partition_id = {id:String}${later}`, {
+    await store.exec(`INSERT INTO ${to} SELECT * FROM ${from} WHERE _partition_id = {id:String}${later} SETTINGS ${COPY_SETTINGS}`, {
       id: partition.id,
       ...(copiedBlock === undefined ? {} : { copied_block: copiedBlock }),
     });

@@ -13,6 +13,7 @@ import { migration0010 } from './0010-span-links.js';
 import { migration0011 } from './0011-trace-spans.js';
 import { migration0012 } from './0012-compress-blocks.js';
 import { migration0013 } from './0013-logs-by-service.js';
+import { migration0014 } from './0014-log-vertical-merges.js';
 import type { Migration } from './migration.js';
 
 export const MIGRATIONS: readonly Migration[] = [
@@ -29,4 +30,5 @@ export const MIGRATIONS: readonly Migration[] = [
   migration0011,
   migration0012,
   migration0013,
+  migration0014,
 ];
