@@ -47,8 +47,6 @@ export interface WordWatch {
   length: number;
   /** The line's whitespace-separated tokens: a line of another count does not line up. */
   rawLength: number;
-  /** Changes whenever the text the template shows changes (a cache of its text may check it). */
-  textVersion: number;
 }
 
 /**
@@ -142,7 +140,7 @@ export function startWatch(template: readonly string[], text: string, start: num
     if (watch !== null && watch.positions.length === MAX_WATCHED) break;
     // One word per wildcard: a run of values opening and ending in such words shows its first.
     if (watch !== null && watch.positions[watch.positions.length - 1] === p) continue;
-    watch ??= { positions: [], raw: [], words: [], forms: [], lines: 1, length: template.length, rawLength: n, textVersion: 0 };
+    watch ??= { positions: [], raw: [], words: [], forms: [], lines: 1, length: template.length, rawLength: n };
     watch.positions.push(p);
     watch.raw.push(q);
     watch.words.push(word);
@@ -167,8 +165,7 @@ export function rebindWatch(restored: WordWatch, template: readonly string[], te
       if (j >= 0 && line.words[j] === restored.words[k] && line.forms[j] === restored.forms[k]) kept.push(j);
     }
   }
-  if (kept.length === 0 || line === null) return endWatch(restored);
-  if (kept.length < restored.positions.length) restored.textVersion++;
+  if (kept.length === 0 || line === null) return null;
   restored.positions = kept.map((j) => line.positions[j]!);
   restored.raw = kept.map((j) => line.raw[j]!);
   restored.words = kept.map((j) => line.words[j]!);
@@ -183,7 +180,7 @@ export function rebindWatch(restored: WordWatch, template: readonly string[], te
  * watch, or null once no position is left. A position whose word differs is dropped for good.
  */
 export function watchLine(watch: WordWatch, template: readonly string[], text: string, start: number, end: number): WordWatch | null {
-  if (template.length !== watch.length || watch.rawLength < 0) return endWatch(watch);
+  if (template.length !== watch.length || watch.rawLength < 0) return null;
   return applyCheck(watch, differingInText(watch, text, start, end));
 }
 
@@ -192,7 +189,7 @@ export function watchLine(watch: WordWatch, template: readonly string[], text: s
  * restored watch not bound yet (rebindWatch) ends: a reader of bytes never restores.
  */
 export function watchLineBytes(watch: WordWatch, template: readonly string[], bytes: Uint8Array, start: number, end: number): WordWatch | null {
-  if (template.length !== watch.length || watch.rawLength < 0) return endWatch(watch);
+  if (template.length !== watch.length || watch.rawLength < 0) return null;
   return applyCheck(watch, differingInBytes(watch, bytes, start, end));
 }
 
@@ -250,11 +247,10 @@ function differingInBytes(watch: WordWatch, bytes: Uint8Array, start: number, en
 function applyCheck(watch: WordWatch, differs: number): WordWatch | null {
   // A line of another token count (joined across lengths, or values run together otherwise) is
   // no evidence that the words stay: the watch ends rather than guess where they went.
-  if (differs < 0) return endWatch(watch);
+  if (differs < 0) return null;
   if (differs !== 0) {
     const kept: number[] = [];
     for (let k = 0; k < watch.positions.length; k++) if ((differs & (1 << k)) === 0) kept.push(k);
-    if (watch.lines >= CONSTANT_WORD_LINES) watch.textVersion++;
     if (kept.length === 0) return null;
     watch.positions = kept.map((k) => watch.positions[k]!);
     watch.raw = kept.map((k) => watch.raw[k]!);
@@ -262,13 +258,16 @@ function applyCheck(watch: WordWatch, differs: number): WordWatch | null {
     watch.forms = kept.map((k) => watch.forms[k]!);
   }
   watch.lines++;
-  if (watch.lines === CONSTANT_WORD_LINES) watch.textVersion++;
   return watch;
 }
 
-function endWatch(watch: WordWatch): null {
-  if (watch.lines >= CONSTANT_WORD_LINES) watch.textVersion++;
-  return null;
+/**
+ * How many words a template with this watch shows: the text changes exactly when this number does
+ * (words appear together once enough lines agree, and only drop after), so a cache of the text
+ * may key on it.
+ */
+export function shownCount(watch: WordWatch | null): number {
+  return watch === null || watch.lines < CONSTANT_WORD_LINES ? 0 : watch.positions.length;
 }
 
 /**
@@ -335,5 +334,5 @@ export function unshowTokens(stored: readonly string[], signatureLength: number)
   }
   // A text that does not line up with its signature so is restored with its words as wildcards.
   if (joins !== 0 || tokens.length !== signatureLength) return { tokens: stored.map((t) => (isShownWord(t) ? WILDCARD : t)), watch: null };
-  return { tokens, watch: { positions, raw: [], words, forms, lines: CONSTANT_WORD_LINES, length: tokens.length, rawLength: -1, textVersion: 0 } };
+  return { tokens, watch: { positions, raw: [], words, forms, lines: CONSTANT_WORD_LINES, length: tokens.length, rawLength: -1 } };
 }

@@ -81,6 +81,8 @@ export interface Cluster {
   leaf: Leaf | null;
   /** Wildcards every line filled with one word with a digit, shown once enough lines agree (constant-words.ts). */
   words: WordWatch | null;
+  /** Changes whenever the words shown change (LogMiner): a cache of the text keys on it and the leaf's version. */
+  textVersion: number;
 }
 
 export interface DrainOptions {
@@ -551,6 +553,7 @@ export class DrainTree {
       sample: '',
       leaf,
       words,
+      textVersion: 0,
     };
     this.ids.add(id);
     this.clusters.push(cluster);
@@ -585,6 +588,7 @@ export class DrainTree {
         sample,
         leaf: null,
         words: null,
+        textVersion: 0,
       };
     }
     return this.overflow;
@@ -607,6 +611,7 @@ export class DrainTree {
       sample,
       leaf,
       words: null,
+      textVersion: 0,
     };
     this.clusters.push(cluster);
     return cluster;

@@ -7,7 +7,7 @@
  * once made, and the leaf match is a pure function of the leaf's clusters and the tokens).
  */
 import type { LogminerSettings } from '../config/settings.js';
-import { rebindWatch, startWatch, watchLine, watchLineBytes } from './constant-words.js';
+import { rebindWatch, shownCount, startWatch, watchLine, watchLineBytes } from './constant-words.js';
 import { DrainTree, templateText, type Cluster, type Leaf } from './drain.js';
 import { FINGERPRINT_CACHE_ENTRIES, FingerprintCache } from './fingerprint-cache.js';
 import { fingerprintRange, maskLine, type MaskOptions } from './masking.js';
@@ -138,7 +138,7 @@ export class LogMiner {
   mineCached(service: string, fingerprint: number, bytes: Uint8Array, start: number, end: number, timeMs = 0, severity = 0): Cluster | null {
     const cluster = cachedCluster(this.serviceState(service), fingerprint);
     if (cluster === null) return null;
-    if (cluster.words !== null) cluster.words = watchLineBytes(cluster.words, cluster.tokens, bytes, start, end);
+    if (cluster.words !== null) watchWordsInBytes(cluster, bytes, start, end);
     record(cluster, timeMs, severity);
     return cluster;
   }
@@ -177,9 +177,12 @@ export class LogMiner {
   private watchWords(cluster: Cluster, text: string, start: number, end: number): void {
     const words = cluster.words;
     if (words !== null) {
+      const shown = shownCount(words);
       cluster.words =
         words.rawLength >= 0 ? watchLine(words, cluster.tokens, text, start, end) : rebindWatch(words, cluster.tokens, text, start, end, this.mask);
+      if (shownCount(cluster.words) !== shown) cluster.textVersion++;
     } else if (cluster.count === 0 && cluster.leaf !== null) {
+      // A watch starts with one line: it shows nothing yet.
       cluster.words = startWatch(cluster.tokens, text, start, end, this.mask);
     }
   }
@@ -205,6 +208,15 @@ export class LogMiner {
   serviceNames(): string[] {
     return [...this.services.keys()];
   }
+}
+
+/** As LogMiner's watchWords, for a line read as bytes (out of line: most templates watch nothing). */
+function watchWordsInBytes(cluster: Cluster, bytes: Uint8Array, start: number, end: number): void {
+  const words = cluster.words;
+  if (words === null) return;
+  const shown = shownCount(words);
+  cluster.words = watchLineBytes(words, cluster.tokens, bytes, start, end);
+  if (shownCount(cluster.words) !== shown) cluster.textVersion++;
 }
 
 /** The cluster cached for `fingerprint`, unless its leaf changed since (its templates may have). */

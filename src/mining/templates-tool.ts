@@ -1,5 +1,4 @@
 /** The developer tool `svc templates FILE`: the template of each input line, in input order. */
-import type { WordWatch } from './constant-words.js';
 import { templateText, type Cluster } from './drain.js';
 import { DEFAULT_MINER_OPTIONS, LogMiner, type MinerOptions } from './miner.js';
 
@@ -16,7 +15,7 @@ export interface LineTemplate {
  */
 export class TemplateLines {
   readonly miner: LogMiner;
-  private readonly json = new Map<Cluster, { version: number; words: WordWatch | null; textVersion: number; bytes: Buffer }>();
+  private readonly json = new Map<Cluster, { version: number; textVersion: number; bytes: Buffer }>();
 
   constructor(
     options: MinerOptions = DEFAULT_MINER_OPTIONS,
@@ -49,12 +48,11 @@ export class TemplateLines {
 
   private outputOf(cluster: Cluster): Buffer {
     const version = cluster.leaf === null ? 0 : cluster.leaf.version;
-    const words = cluster.words;
-    const textVersion = words === null ? 0 : words.textVersion;
+    const textVersion = cluster.textVersion;
     const cached = this.json.get(cluster);
-    if (cached !== undefined && cached.version === version && cached.words === words && cached.textVersion === textVersion) return cached.bytes;
+    if (cached !== undefined && cached.version === version && cached.textVersion === textVersion) return cached.bytes;
     const bytes = Buffer.from(`${JSON.stringify({ template_id: cluster.id, template: templateText(cluster) })}\n`, 'utf8');
-    this.json.set(cluster, { version, words, textVersion, bytes });
+    this.json.set(cluster, { version, textVersion, bytes });
     return bytes;
   }
 
