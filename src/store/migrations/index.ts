@@ -12,6 +12,7 @@ import { migration0009 } from './0009-call-minutes.js';
 import { migration0010 } from './0010-span-links.js';
 import { migration0011 } from './0011-trace-spans.js';
 import { migration0012 } from './0012-compress-blocks.js';
+import { migration0014 } from './0014-trace-spans-blocks.js';
 import type { Migration } from './migration.js';
 
 export const MIGRATIONS: readonly Migration[] = [
@@ -27,4 +28,5 @@ export const MIGRATIONS: readonly Migration[] = [
   migration0010,
   migration0011,
   migration0012,
+  migration0014,
 ];
