@@ -88,6 +88,17 @@ export const jaegerV3Traces = z.strictObject({
                 endTimeUnixNano: z.string(),
                 attributes: otlpAttributes.optional(),
                 events: z.array(z.strictObject({ timeUnixNano: z.string(), name: z.string(), attributes: otlpAttributes.optional() })).optional(),
+                links: z
+                  .array(
+                    z.strictObject({
+                      traceId: z.string(),
+                      spanId: z.string(),
+                      traceState: z.string().optional(),
+                      attributes: otlpAttributes.optional(),
+                      droppedAttributesCount: z.number().int().optional(),
+                    }),
+                  )
+                  .optional(),
                 status: z.strictObject({ code: z.number().int().optional(), message: z.string().optional() }),
               }),
             ),

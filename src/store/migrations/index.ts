@@ -14,6 +14,7 @@ import { migration0011 } from './0011-trace-spans.js';
 import { migration0012 } from './0012-compress-blocks.js';
 import { migration0013 } from './0013-logs-by-service.js';
 import { migration0014 } from './0014-log-vertical-merges.js';
+import { migration0015 } from './0015-trace-spans-blocks.js';
 import type { Migration } from './migration.js';
 
 export const MIGRATIONS: readonly Migration[] = [
@@ -31,4 +32,5 @@ export const MIGRATIONS: readonly Migration[] = [
   migration0012,
   migration0013,
   migration0014,
+  migration0015,
 ];
