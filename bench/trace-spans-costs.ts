@@ -21,29 +21,10 @@ import { ChdbStore } from '../src/store/chdb-store.js';
 import { migrate } from '../src/store/migrate.js';
 import { migration0011 } from '../src/store/migrations/0011-trace-spans.js';
 import { migration0015 } from '../src/store/migrations/0015-trace-spans-blocks.js';
-import { encodeSpanRows } from '../src/store/spans.js';
+import { encodeSpanRows, SPAN_COLUMNS } from '../src/store/spans.js';
 import { spanBatch } from './ingest-e2e.js';
 
 const BATCH_ROWS = 10_000;
-const SPAN_COLUMNS = [
-  'trace_id',
-  'span_id',
-  'parent_span_id',
-  'service_name',
-  'name',
-  'kind',
-  'status',
-  'status_message',
-  'start_ns',
-  'end_ns',
-  'attrs',
-  'resource',
-  'events',
-  'scope_name',
-  'scope_version',
-  'links',
-];
-
 const [CREATE_PACKED, CREATE_VIEW] = migration0011.statements as [string, string, string];
 
 interface Variant {

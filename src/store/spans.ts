@@ -8,7 +8,8 @@ import { oldestAllowedNs } from './lifetimes.js';
 import { packedStart, packedToSpanRow, parsePacked, type PackedSpan } from './packed-spans.js';
 import { RowBinaryWriter } from './row-binary.js';
 
-const SPAN_COLUMNS = [
+/** The spans table's columns in the order the writer's payload carries them. */
+export const SPAN_COLUMNS = [
   'trace_id',
   'span_id',
   'parent_span_id',
