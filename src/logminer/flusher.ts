@@ -27,7 +27,8 @@ export interface FlusherOptions {
 
 interface Pending {
   hits: TemplateHitRow[];
-  minutes: Map<string, MinuteCountRow>;
+  /** Count deltas by template, then minute: no key string built per hit. */
+  minutes: Map<string, Map<number, MinuteCountRow>>;
   dirty: Set<string>;
   waiters: { resolve: () => void; reject: (error: unknown) => void }[];
 }
@@ -53,9 +54,10 @@ export class Flusher {
     const p = this.pending;
     p.hits.push(hit);
     p.dirty.add(hit.templateId);
-    const key = `${hit.templateId}:${minute}`;
-    const row = p.minutes.get(key);
-    if (row === undefined) p.minutes.set(key, { service: hit.service, templateId: hit.templateId, minute, hits: 1 });
+    let rows = p.minutes.get(hit.templateId);
+    if (rows === undefined) p.minutes.set(hit.templateId, (rows = new Map()));
+    const row = rows.get(minute);
+    if (row === undefined) rows.set(minute, { service: hit.service, templateId: hit.templateId, minute, hits: 1 });
     else row.hits++;
   }
 
@@ -118,7 +120,11 @@ export class Flusher {
     const steps: (() => Promise<void>)[] = [
       () => insertTemplateHits(store, batch.hits),
       () => upsertTemplates(store, this.options.templateRows(batch.dirty)),
-      () => insertMinuteCounts(store, [...batch.minutes.values()]),
+      () =>
+        insertMinuteCounts(
+          store,
+          [...batch.minutes.values()].flatMap((rows) => [...rows.values()]),
+        ),
     ];
     let step = 0;
     // A PermanentError (rows that cannot be encoded never will be) ends it at once; past close's

@@ -1,6 +1,6 @@
 /** One interface over the configured miner (`off`/`scalar` in-thread, `parallel` in workers), with restore. */
 import type { LogminerSettings } from '../config/settings.js';
-import { templateText } from '../mining/drain.js';
+import { templateText, type Cluster } from '../mining/drain.js';
 import { createMiner } from '../mining/create-miner.js';
 import { minerOptionsFrom, type MinerOptions } from '../mining/miner.js';
 import type { MineRecord } from '../mining/remine.js';
@@ -43,8 +43,14 @@ export function createMiningEngine(
     options,
     async mine(records) {
       const clusters = records.map((r) => miner.mine(r.service, r.line, r.timeMs, r.severity));
-      // Texts after the whole batch, as the parallel miner reports them.
-      return clusters.map((c) => ({ templateId: c.id, template: templateText(c) }));
+      // Texts after the whole batch, as the parallel miner reports them: one join per cluster,
+      // not one per line (a batch's lines fall into few clusters).
+      const texts = new Map<Cluster, string>();
+      return clusters.map((c) => {
+        let template = texts.get(c);
+        if (template === undefined) texts.set(c, (template = templateText(c)));
+        return { templateId: c.id, template };
+      });
     },
     async restore(snapshot) {
       miner = restoreMiner(snapshot, options);

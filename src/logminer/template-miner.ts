@@ -4,7 +4,6 @@
  * templates it is told about as rows built here.
  */
 
-import { minuteOf } from '../mining/alert-types.js';
 import { maskLine, MASKING_VERSION } from '../mining/masking.js';
 import type { MineRecord } from '../mining/remine.js';
 import { overflowTemplateId } from '../mining/template-id.js';
@@ -15,6 +14,8 @@ import type { Flusher } from './flusher.js';
 import type { LiveState, LiveTemplate } from './live-state.js';
 import type { LogminerMetrics } from './metrics.js';
 import type { MiningEngine } from './mining-engine.js';
+
+const MS_PER_MINUTE = 60_000;
 
 export interface TemplateMinerDeps {
   engine: MiningEngine;
@@ -59,6 +60,10 @@ export function createTemplateMiner(deps: TemplateMinerDeps): (logs: LogRow[]) =
     }));
     const mined = await engine.mine(records);
     const wallMs = deps.nowMs();
+    // A batch holds runs of one service's logs (the logs topic is keyed by service): its clock and
+    // ownership move once a run, at the run's newest log.
+    let runService = at(logs, 0).serviceName;
+    let runNewestNs = at(logs, 0).tsNs;
     for (let i = 0; i < logs.length; i++) {
       const log = at(logs, i);
       const { templateId, template } = at(mined, i);
@@ -72,10 +77,17 @@ export function createTemplateMiner(deps: TemplateMinerDeps): (logs: LogRow[]) =
       if (log.tsNs < t.firstSeenNs) t.firstSeenNs = log.tsNs;
       if (log.tsNs > t.lastSeenNs) t.lastSeenNs = log.tsNs;
       if (log.severityNumber > t.maxSeverity) t.maxSeverity = log.severityNumber;
-      const minute = minuteOf(log.tsNs);
+      // minuteOf(log.tsNs) from the milliseconds already divided out (a log's time is never negative).
+      const minute = Math.floor(at(records, i).timeMs / MS_PER_MINUTE);
       state.addMinuteHits(templateId, log.serviceName, minute, 1, wallMs);
-      state.advanceClock(log.serviceName, log.tsNs);
-      state.markMined(log.serviceName, wallMs);
+      if (log.serviceName !== runService) {
+        state.advanceClock(runService, runNewestNs);
+        state.markMined(runService, wallMs);
+        runService = log.serviceName;
+        runNewestNs = log.tsNs;
+      } else if (log.tsNs > runNewestNs) {
+        runNewestNs = log.tsNs;
+      }
       flusher.addHit(
         {
           tsNs: log.tsNs,
@@ -89,6 +101,8 @@ export function createTemplateMiner(deps: TemplateMinerDeps): (logs: LogRow[]) =
         minute,
       );
     }
+    state.advanceClock(runService, runNewestNs);
+    state.markMined(runService, wallMs);
     metrics.logsMined.inc(logs.length);
     metrics.templates.set(state.templates.size);
   };
