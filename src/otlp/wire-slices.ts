@@ -80,6 +80,8 @@ export class WireSlices {
    * envelope), each under a copy of its own resource and scope.
    */
   frame(indices: readonly number[]): Buffer {
+    const envelope = this.soleEnvelope(indices);
+    if (envelope >= 0) return this.frameOne(envelope, indices);
     const groups = this.byEnvelope(indices);
     const innerBytes: number[] = [];
     let total = 0;
@@ -106,14 +108,32 @@ export class WireSlices {
     return out;
   }
 
-  /**
-   * `indices` grouped by envelope, in order of first appearance. Almost always one envelope holds
-   * them all: then `indices` is the one group as it is, without a Map and an array per envelope.
-   */
-  private byEnvelope(indices: readonly number[]): [envelope: number, members: readonly number[]][] {
-    if (indices.length === 0) return [];
+  /** The one envelope holding every item of `indices` (almost always the case), or -1. */
+  private soleEnvelope(indices: readonly number[]): number {
+    if (indices.length === 0) return -1;
     const first = at(this.itemEnvelope, at(indices, 0));
-    if (indices.every((index) => this.itemEnvelope[index] === first)) return [[first, indices]];
+    for (let i = 1; i < indices.length; i++) if (this.itemEnvelope[at(indices, i)] !== first) return -1;
+    return first;
+  }
+
+  /** frame() for items of one envelope: the same bytes, without the grouping's arrays. */
+  private frameOne(envelope: number, indices: readonly number[]): Buffer {
+    const { resource, scope } = at(this.envelopes, envelope);
+    let inner = optionalFieldSize(scope);
+    for (const index of indices) inner += fieldSize(this.itemEnd[index] - this.itemStart[index]);
+    const outerContent = optionalFieldSize(resource) + fieldSize(inner);
+    const out = Buffer.allocUnsafe(fieldSize(outerContent));
+    let pos = writeHeader(out, 0, TAG_OUTER, outerContent);
+    pos = this.writeOptional(out, pos, resource);
+    pos = writeHeader(out, pos, TAG_INNER, inner);
+    pos = this.writeOptional(out, pos, scope);
+    for (const index of indices)
+      pos = this.copy(out, writeHeader(out, pos, TAG_INNER, this.itemEnd[index] - this.itemStart[index]), this.itemStart[index], this.itemEnd[index]);
+    return out;
+  }
+
+  /** `indices` grouped by envelope, in order of first appearance (when more than one envelope holds them). */
+  private byEnvelope(indices: readonly number[]): [envelope: number, members: readonly number[]][] {
     const groups = new Map<number, number[]>();
     for (const index of indices) {
       const envelope = at(this.itemEnvelope, index);
