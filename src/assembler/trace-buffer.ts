@@ -75,12 +75,18 @@ export interface AddResult {
   closed: ClosedTrace[];
 }
 
+/**
+ * One open trace. The buffer holds `gap_ms` of the whole stream, tens of thousands of these, most
+ * with one or two records: the lists are made when their first item arrives and made to fit it
+ * (an empty array literal grows to 17 slots on its first push), which keeps a trace's bookkeeping
+ * to a few hundred bytes beside its record bytes.
+ */
 interface OpenTrace {
   traceId: string;
   partition: number;
-  spans: SpanRow[];
-  logs: LogRow[];
-  chunks: EncodedChunk[];
+  spans: SpanRow[] | undefined;
+  logs: LogRow[] | undefined;
+  chunks: EncodedChunk[] | undefined;
   /** Spans in `spans` and in span chunks. */
   spanCount: number;
   bytes: number;
@@ -127,14 +133,20 @@ export class TraceBuffer {
     const room = this.options.maxSpans - trace.spanCount;
     const taken = spans.length > room ? spans.slice(0, Math.max(0, room)) : spans;
     let addedBytes = 0;
-    for (const span of taken) {
-      trace.spans.push(span);
-      addedBytes += this.spanBytes(span);
+    if (taken.length > 0) {
+      const spanList = (trace.spans ??= []);
+      for (const span of taken) {
+        spanList.push(span);
+        addedBytes += this.spanBytes(span);
+      }
     }
     trace.spanCount += taken.length;
-    for (const log of logs) {
-      trace.logs.push(log);
-      addedBytes += this.logBytes(log);
+    if (logs.length > 0) {
+      const logList = (trace.logs ??= []);
+      for (const log of logs) {
+        logList.push(log);
+        addedBytes += this.logBytes(log);
+      }
     }
     this.grow(trace, addedBytes, spans.length > 0, nowMs);
     if (taken.length < spans.length) {
@@ -156,7 +168,8 @@ export class TraceBuffer {
     if (chunk.signal === 'traces' && (open?.spanCount ?? 0) + chunk.items > this.options.maxSpans) return null;
     const trace = open ?? this.openOrLate(partition, traceId, chunk.items, nowMs, result);
     if (trace === undefined) return result;
-    trace.chunks.push(chunk);
+    if (trace.chunks === undefined) trace.chunks = [chunk];
+    else trace.chunks.push(chunk);
     if (chunk.signal === 'traces') trace.spanCount += chunk.items;
     this.grow(trace, chunk.value.length + CHUNK_OVERHEAD_BYTES, chunk.signal === 'traces', nowMs);
     this.enforceByteBound(result);
@@ -177,7 +190,7 @@ export class TraceBuffer {
       recent.forget(traceId);
       result.newPieces = 1;
     }
-    const trace: OpenTrace = { traceId, partition, spans: [], logs: [], chunks: [], spanCount: 0, bytes: 0, openedAtMs: nowMs, lastSpanAtMs: nowMs };
+    const trace: OpenTrace = { traceId, partition, spans: undefined, logs: undefined, chunks: undefined, spanCount: 0, bytes: 0, openedAtMs: nowMs, lastSpanAtMs: nowMs };
     this.byOpen.set(traceId, trace);
     this.byLastSpan.set(traceId, trace);
     return trace;
@@ -233,9 +246,9 @@ export class TraceBuffer {
     return {
       traceId: trace.traceId,
       partition: trace.partition,
-      spans: trace.spans,
-      logs: trace.logs,
-      chunks: trace.chunks,
+      spans: trace.spans ?? [],
+      logs: trace.logs ?? [],
+      chunks: trace.chunks ?? [],
       truncated,
       reason,
       openedAtMs: trace.openedAtMs,
