@@ -5,10 +5,14 @@ import type { DiskFile, DiskFs } from './disk-fs.js';
  * Replaces the file at `path` with `data` so that a crash leaves either the old file or the new
  * one, whole: written aside, synced, renamed over, and the directory synced so the rename itself
  * survives a crash. The one way the embedded bus writes its topics, offsets and new segments.
+ * With `startingFrom`, the file written aside is that one (a segment's zeroed space, see
+ * createZeroedFile), `data` written over its first bytes and the rest of it kept.
  */
-export async function replaceFileDurably(fs: DiskFs, path: string, data: string | Buffer): Promise<void> {
+export async function replaceFileDurably(fs: DiskFs, path: string, data: string | Buffer, startingFrom?: string): Promise<void> {
   const aside = `${path}.tmp`;
-  const handle = await fs.open(aside, 'w');
+  if (startingFrom !== undefined) await fs.rename(startingFrom, aside);
+  // 'r+' neither truncates nor moves the position: writeFile then writes from the file's start.
+  const handle = await fs.open(aside, startingFrom === undefined ? 'w' : 'r+');
   try {
     await handle.writeFile(data);
     await handle.sync();
@@ -17,6 +21,28 @@ export async function replaceFileDurably(fs: DiskFs, path: string, data: string 
   }
   await fs.rename(aside, path);
   await syncDirectory(fs, dirname(path));
+}
+
+const ZERO_CHUNK_BYTES = 1024 * 1024;
+
+/**
+ * Creates `path` holding `bytes` zero bytes, written (not a sparse file: writing into a hole
+ * allocates blocks, which is metadata again) and synced, blocks and size both. Stops early, and
+ * resolves false, once `stopped` says so (the bus closing).
+ */
+export async function createZeroedFile(fs: DiskFs, path: string, bytes: number, stopped: () => boolean): Promise<boolean> {
+  const handle = await fs.open(path, 'w');
+  try {
+    const zeros = Buffer.alloc(Math.min(ZERO_CHUNK_BYTES, bytes));
+    for (let at = 0; at < bytes; at += zeros.length) {
+      if (stopped()) return false;
+      await writeAll(handle, zeros.subarray(0, Math.min(zeros.length, bytes - at)), at);
+    }
+    await handle.sync();
+    return true;
+  } finally {
+    await handle.close();
+  }
 }
 
 /** Makes a directory's entries (created, renamed or truncated files) durable. */

@@ -12,6 +12,10 @@ import { utf8Length, writeUtf8 } from '../../otlp/utf8.js';
  *   encoder can hand the caller's Buffer to the write without copying it into the frame);
  * - a snapshot, the first entry of every segment: the next offset of every partition when the
  *   segment was opened, so end offsets survive the deletion of older segments.
+ *
+ * A header of zeros (length 0, checksum 0) is no frame: it is where the written frames end in a
+ * segment whose space was zeroed beforehand (segment-log.ts), so recovery can tell that end from
+ * a torn frame.
  */
 
 export const FRAME_HEADER_BYTES = 8;
@@ -108,12 +112,15 @@ export type FrameRead =
   | { kind: 'entry'; entry: LogEntry; frameBytes: number }
   /** The buffer ends inside the frame: read more, or at the end of a file, a torn tail. */
   | { kind: 'partial'; neededBytes: number }
+  /** A header of zeros: zeroed space no frame was written into (yet). */
+  | { kind: 'zeroed' }
   | { kind: 'corrupt'; reason: string };
 
 /** Reads the frame at `at` in `buffer`. Values are copied out, so the buffer may be reused. */
 export function readFrame(buffer: Buffer, at: number): FrameRead {
   if (buffer.length - at < FRAME_HEADER_BYTES) return { kind: 'partial', neededBytes: FRAME_HEADER_BYTES };
   const bodyBytes = buffer.readUInt32LE(at);
+  if (bodyBytes === 0 && buffer.readUInt32LE(at + 4) === 0) return { kind: 'zeroed' };
   if (bodyBytes < 1 || bodyBytes > MAX_BODY_BYTES) return { kind: 'corrupt', reason: `frame length ${bodyBytes}` };
   const frameBytes = FRAME_HEADER_BYTES + bodyBytes;
   if (buffer.length - at < frameBytes) return { kind: 'partial', neededBytes: frameBytes };

@@ -38,8 +38,10 @@ export interface SegmentScan {
   entries: PositionedEntry[];
   /** File bytes up to the end of the last whole frame read. */
   validBytes: number;
-  /** Why reading stopped before `limitBytes`, when it did: a torn or corrupt frame. */
+  /** Why reading stopped before `limitBytes`, when it did: a torn or corrupt frame, or zeroed space. */
   stoppedBy?: string;
+  /** Reading stopped at a header of zeros: the start of zeroed space, if everything after it is zeros too (see `isZeroedFrom`). */
+  zeroedAt?: number;
 }
 
 /**
@@ -62,6 +64,7 @@ export async function readSegment(fs: DiskFs, dir: string, base: number, fromByt
         continue;
       }
       if (frame.kind === 'corrupt') return { entries, validBytes: at, stoppedBy: frame.reason };
+      if (frame.kind === 'zeroed') return { entries, validBytes: at, stoppedBy: 'a header of zeros', zeroedAt: at };
       // Partial: read on from `at`, at least the whole frame.
       const wanted = Math.min(Math.max(frame.neededBytes, READ_CHUNK_BYTES), limitBytes - at);
       if (wanted < frame.neededBytes && limitBytes - at < frame.neededBytes) {
@@ -74,6 +77,29 @@ export async function readSegment(fs: DiskFs, dir: string, base: number, fromByt
       if (bytesRead < Math.min(frame.neededBytes, wanted) || bytesRead === 0) return { entries, validBytes: at, stoppedBy: 'torn frame at the end' };
     }
     return { entries, validBytes: at };
+  } finally {
+    await handle.close();
+  }
+}
+
+/**
+ * Whether the segment at `base` holds only zero bytes from `fromBytes` up to `toBytes`: space zeroed
+ * in advance that no write reached. Anything else there is what a torn write left (its first bytes
+ * lost, later ones on disk), to be cut like any torn tail.
+ */
+export async function isZeroedFrom(fs: DiskFs, dir: string, base: number, fromBytes: number, toBytes: number): Promise<boolean> {
+  const handle = await fs.open(join(dir, segmentFileName(base)), 'r');
+  try {
+    const chunkBytes = Math.min(READ_CHUNK_BYTES, Math.max(0, toBytes - fromBytes));
+    const chunk = Buffer.allocUnsafe(chunkBytes);
+    const zeros = Buffer.alloc(chunkBytes);
+    for (let at = fromBytes; at < toBytes;) {
+      const { bytesRead } = await handle.read(chunk, 0, Math.min(chunk.length, toBytes - at), at);
+      if (bytesRead === 0) return false;
+      if (!chunk.subarray(0, bytesRead).equals(zeros.subarray(0, bytesRead))) return false;
+      at += bytesRead;
+    }
+    return true;
   } finally {
     await handle.close();
   }

@@ -1,9 +1,9 @@
 import { join } from 'node:path';
 import type { BusRecord } from '../../model/bus.js';
 import type { DiskFile, DiskFs } from './disk-fs.js';
-import { replaceFileDurably, writeAll } from './durable-file.js';
+import { createZeroedFile, replaceFileDurably, writeAll } from './durable-file.js';
 import { encodeSnapshotFrame, type PartitionNext } from './entry-codec.js';
-import { listSegmentBases, readSegment, segmentFileName, type PositionedEntry } from './segment-files.js';
+import { isZeroedFrom, listSegmentBases, readSegment, segmentFileName, type PositionedEntry } from './segment-files.js';
 
 /** A topic-partition as one map key. */
 export function partitionKey(topic: string, partition: number): string {
@@ -58,6 +58,19 @@ interface SyncingGroup {
 export const MAX_GROUP_BYTES = 4 * 1024 * 1024;
 
 /**
+ * The next segment's space, zeroed in advance (see SegmentLog): not a segment until a roll writes
+ * its snapshot and renames it into place; one left by a stop or a crash is deleted on open.
+ */
+export const SPARE_SEGMENT_NAME = 'next.seg.zeroed';
+
+/** The spare's zeroing: `ready` once it is written and synced whole. */
+interface Spare {
+  path: string;
+  filled: Promise<boolean>;
+  ready: boolean;
+}
+
+/**
  * The append side of the embedded bus's log: segment files in one directory, one active segment
  * written with a pipelined group commit, rolled at `segmentBytes`, older segments deleted when the
  * caller says they are no longer needed. Appends waiting at once share one write and one fdatasync
@@ -71,6 +84,15 @@ export const MAX_GROUP_BYTES = 4 * 1024 * 1024;
  * back to its durable bytes (again before the next write, if the cut itself failed); a failed
  * roll leaves the full segment as it is and is tried again before the next write, which is
  * refused (the caller answers retryably) while the roll keeps failing.
+ *
+ * Segments begin in zeroed space when they can: once the active segment is half full, the next
+ * one's space is written with zeros and synced in the background, and the roll writes its
+ * snapshot over the start of it. A group's fdatasync then flushes the group's data only: the
+ * file's size and blocks are already on disk, so no journal commit of metadata rides on it (an
+ * append past a file's end needs one each time). Recovery reads a header of zeros followed only
+ * by zeros as the clean end of the written frames, and anything else after the last whole frame
+ * as a torn tail, cut as before. Without room for the spare (a full disk), segments are begun
+ * empty as before and grow by appends.
  */
 export class SegmentLog {
   private active!: DiskFile;
@@ -82,6 +104,9 @@ export class SegmentLog {
   /** Set when a failed write may have left bytes past the active segment's durable end. */
   private tailDirty = false;
   private onRefused: (frames: AppendFrame[]) => void = () => undefined;
+  private spare: Spare | undefined;
+  /** Base of the active segment when zeroing a spare last failed: not tried again before the next segment. */
+  private spareFailedAtBase = -1;
 
   private constructor(
     private readonly fs: DiskFs,
@@ -98,6 +123,9 @@ export class SegmentLog {
   /** Opens (and recovers) the log in `dir`, creating it when absent. */
   static async open(fs: DiskFs, dir: string, segmentBytes: number, partitionsNow: () => PartitionNext[]): Promise<SegmentLog> {
     await fs.mkdirAll(dir);
+    await fs.unlink(join(dir, SPARE_SEGMENT_NAME)).catch((error: NodeJS.ErrnoException) => {
+      if (error.code !== 'ENOENT') throw error;
+    });
     const bases = await listSegmentBases(fs, dir);
     const segments: Segment[] = [];
     const next = new Map<string, bigint>();
@@ -116,7 +144,9 @@ export class SegmentLog {
         raise(next, key, entry.offset + 1n);
         raise(segment.maxOffsets, key, entry.offset);
       }
-      if (scan.validBytes < fileBytes) {
+      // Zeroed space after the last frame is the clean end (and stays, for the next writes).
+      const zeroedEnd = scan.zeroedAt !== undefined && (await isZeroedFrom(fs, dir, base, scan.zeroedAt, fileBytes));
+      if (scan.validBytes < fileBytes && !zeroedEnd) {
         report.truncatedBytes += fileBytes - scan.validBytes;
         report.reasons.push(`${segmentFileName(base)}: ${scan.stoppedBy ?? 'short'} at byte ${scan.validBytes} of ${fileBytes}`);
         const handle = await fs.open(join(dir, segmentFileName(base)), 'r+');
@@ -238,6 +268,8 @@ export class SegmentLog {
   async close(): Promise<void> {
     this.closed = true;
     while (this.writer !== undefined) await this.writer;
+    // A zeroing under way stops at its next chunk; what it left is deleted by the next open.
+    await this.spare?.filled;
     await this.active.close();
   }
 
@@ -377,6 +409,7 @@ export class SegmentLog {
       return false;
     }
     segment.bytes += group.bytes;
+    this.prepareSpareWhenDue();
     const frames: AppendFrame[] = [];
     for (const append of group.appends) {
       for (const frame of append.frames) {
@@ -436,10 +469,32 @@ export class SegmentLog {
   private async openNewSegment(base: number, partitionsNow: () => PartitionNext[]): Promise<void> {
     const path = join(this.dir, segmentFileName(base));
     const snapshot = encodeSnapshotFrame(partitionsNow());
-    await replaceFileDurably(this.fs, path, snapshot);
+    // A spare still being zeroed is left to finish, for the roll after this one.
+    const spare = this.spare?.ready === true && snapshot.length < this.segmentBytes ? this.spare : undefined;
+    if (spare !== undefined) this.spare = undefined;
+    await replaceFileDurably(this.fs, path, snapshot, spare?.path);
     this.active = await this.fs.open(path, 'r+');
     this.tailDirty = false;
     this.segments.push({ base, bytes: snapshot.length, maxOffsets: new Map() });
+  }
+
+  /** Starts zeroing the next segment's space once the active one is half full (one at a time, none while closing). */
+  private prepareSpareWhenDue(): void {
+    const segment = this.activeSegment;
+    if (this.spare !== undefined || this.closed || segment.bytes < this.segmentBytes / 2 || this.spareFailedAtBase === segment.base) return;
+    const path = join(this.dir, SPARE_SEGMENT_NAME);
+    const spare: Spare = { path, ready: false, filled: Promise.resolve(false) };
+    spare.filled = createZeroedFile(this.fs, path, this.segmentBytes, () => this.closed).then(
+      (whole) => (spare.ready = whole),
+      async () => {
+        // No room (or no disk): segments begin empty, as without a spare, until the next one.
+        this.spareFailedAtBase = segment.base;
+        if (this.spare === spare) this.spare = undefined;
+        await this.fs.unlink(path).catch(() => undefined);
+        return false;
+      },
+    );
+    this.spare = spare;
   }
 }
 
