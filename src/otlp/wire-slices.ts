@@ -120,15 +120,18 @@ export class WireSlices {
   private frameOne(envelope: number, indices: readonly number[]): Buffer {
     const { resource, scope } = at(this.envelopes, envelope);
     let inner = optionalFieldSize(scope);
-    for (const index of indices) inner += fieldSize(this.itemEnd[index] - this.itemStart[index]);
+    for (const index of indices) inner += fieldSize(this.itemEnd[index]! - this.itemStart[index]!);
     const outerContent = optionalFieldSize(resource) + fieldSize(inner);
     const out = Buffer.allocUnsafe(fieldSize(outerContent));
     let pos = writeHeader(out, 0, TAG_OUTER, outerContent);
     pos = this.writeOptional(out, pos, resource);
     pos = writeHeader(out, pos, TAG_INNER, inner);
     pos = this.writeOptional(out, pos, scope);
-    for (const index of indices)
-      pos = this.copy(out, writeHeader(out, pos, TAG_INNER, this.itemEnd[index] - this.itemStart[index]), this.itemStart[index], this.itemEnd[index]);
+    for (const index of indices) {
+      const start = this.itemStart[index]!;
+      const end = this.itemEnd[index]!;
+      pos = this.copy(out, writeHeader(out, pos, TAG_INNER, end - start), start, end);
+    }
     return out;
   }
 
