@@ -12,6 +12,7 @@ import { execFileSync } from 'node:child_process';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { join, resolve } from 'node:path';
 import { loadavg } from 'node:os';
+import type * as TraceBufferModule from '../src/assembler/trace-buffer.js';
 
 const ROOT = resolve(fileURLToPath(new URL('../..', import.meta.url)));
 /** Bus records are views of the bus's batch reads: several records share one allocation. */
@@ -26,7 +27,7 @@ interface Figures {
 }
 
 async function child(root: string, traces: number): Promise<Figures> {
-  const { TraceBuffer } = (await import(pathToFileURL(join(root, 'dist/src/assembler/trace-buffer.js')).href)) as typeof import('../src/assembler/trace-buffer.js');
+  const { TraceBuffer } = (await import(pathToFileURL(join(root, 'dist/src/assembler/trace-buffer.js')).href)) as typeof TraceBufferModule;
   const gc = (globalThis as { gc?: () => void }).gc;
   if (gc === undefined) throw new Error('run with --expose-gc');
   const buffer = new TraceBuffer({ gapMs: 10_000, maxAgeMs: 60_000, maxSpans: 10_000, maxBufferBytes: 2 ** 40, recentPerPartition: 100_000 });
@@ -79,7 +80,9 @@ export async function main(): Promise<void> {
     for (const root of order) {
       const f = runChild(root, traces);
       console.log(
-        `assembler open traces [${root === ROOT ? 'this build' : `base ${root}`}]: ${f.heapBytesPerTrace.toFixed(0)} bytes of JS heap per open trace (${traces} open), ${f.addNsPerTrace.toFixed(0)} ns to buffer and ${f.closeNsPerTrace.toFixed(0)} ns to close each; load average ${loadavg().map((l) => l.toFixed(2)).join(' ')}`,
+        `assembler open traces [${root === ROOT ? 'this build' : `base ${root}`}]: ${f.heapBytesPerTrace.toFixed(0)} bytes of JS heap per open trace (${traces} open), ${f.addNsPerTrace.toFixed(0)} ns to buffer and ${f.closeNsPerTrace.toFixed(0)} ns to close each; load average ${loadavg()
+          .map((l) => l.toFixed(2))
+          .join(' ')}`,
       );
     }
   }

@@ -190,7 +190,17 @@ export class TraceBuffer {
       recent.forget(traceId);
       result.newPieces = 1;
     }
-    const trace: OpenTrace = { traceId, partition, spans: undefined, logs: undefined, chunks: undefined, spanCount: 0, bytes: 0, openedAtMs: nowMs, lastSpanAtMs: nowMs };
+    const trace: OpenTrace = {
+      traceId,
+      partition,
+      spans: undefined,
+      logs: undefined,
+      chunks: undefined,
+      spanCount: 0,
+      bytes: 0,
+      openedAtMs: nowMs,
+      lastSpanAtMs: nowMs,
+    };
     this.byOpen.set(traceId, trace);
     this.byLastSpan.set(traceId, trace);
     return trace;
