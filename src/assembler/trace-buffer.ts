@@ -78,7 +78,8 @@ export interface AddResult {
 /**
  * One open trace. The buffer holds `gap_ms` of the whole stream, tens of thousands of these, most
  * with one or two records: the lists are made when their first item arrives and made to fit it
- * (an empty array literal grows to 17 slots on its first push), which keeps a trace's bookkeeping
+ * (an empty array literal grows to 17 slots on its first push) and a lone record is kept without a
+ * list, which keeps a trace's bookkeeping
  * to a few hundred bytes beside its record bytes.
  */
 interface OpenTrace {
@@ -86,7 +87,8 @@ interface OpenTrace {
   partition: number;
   spans: SpanRow[] | undefined;
   logs: LogRow[] | undefined;
-  chunks: EncodedChunk[] | undefined;
+  /** One record alone (most traces get no other), a list once a second arrives. */
+  chunks: EncodedChunk | EncodedChunk[] | undefined;
   /** Spans in `spans` and in span chunks. */
   spanCount: number;
   bytes: number;
@@ -168,8 +170,9 @@ export class TraceBuffer {
     if (chunk.signal === 'traces' && (open?.spanCount ?? 0) + chunk.items > this.options.maxSpans) return null;
     const trace = open ?? this.openOrLate(partition, traceId, chunk.items, nowMs, result);
     if (trace === undefined) return result;
-    if (trace.chunks === undefined) trace.chunks = [chunk];
-    else trace.chunks.push(chunk);
+    if (trace.chunks === undefined) trace.chunks = chunk;
+    else if (Array.isArray(trace.chunks)) trace.chunks.push(chunk);
+    else trace.chunks = [trace.chunks, chunk];
     if (chunk.signal === 'traces') trace.spanCount += chunk.items;
     this.grow(trace, chunk.value.length + CHUNK_OVERHEAD_BYTES, chunk.signal === 'traces', nowMs);
     this.enforceByteBound(result);
@@ -190,7 +193,17 @@ export class TraceBuffer {
       recent.forget(traceId);
       result.newPieces = 1;
     }
-    const trace: OpenTrace = { traceId, partition, spans: undefined, logs: undefined, chunks: undefined, spanCount: 0, bytes: 0, openedAtMs: nowMs, lastSpanAtMs: nowMs };
+    const trace: OpenTrace = {
+      traceId,
+      partition,
+      spans: undefined,
+      logs: undefined,
+      chunks: undefined,
+      spanCount: 0,
+      bytes: 0,
+      openedAtMs: nowMs,
+      lastSpanAtMs: nowMs,
+    };
     this.byOpen.set(traceId, trace);
     this.byLastSpan.set(traceId, trace);
     return trace;
@@ -248,7 +261,7 @@ export class TraceBuffer {
       partition: trace.partition,
       spans: trace.spans ?? [],
       logs: trace.logs ?? [],
-      chunks: trace.chunks ?? [],
+      chunks: trace.chunks === undefined ? [] : Array.isArray(trace.chunks) ? trace.chunks : [trace.chunks],
       truncated,
       reason,
       openedAtMs: trace.openedAtMs,
