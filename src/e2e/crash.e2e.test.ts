@@ -1,6 +1,6 @@
 import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { appendFile, readdir } from 'node:fs/promises';
+import { open, readdir, readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { LogRow } from '../model/signals.js';
 import { encodeLogsData } from '../otlp/encode-logs.js';
@@ -13,6 +13,13 @@ import { buildTraceExport } from '../testing/otlp-load.js';
  * restart on the same data dir, once and only once, and a torn record left at the end of the
  * embedded bus's log is cut on the way up.
  */
+
+/** Where a bus segment's frames end: each is a u32 body length, a u32 checksum and the body; a zero length (zeroed space) or the file's end follows. */
+function framesEndOf(bytes: Buffer): number {
+  let at = 0;
+  while (at + 8 <= bytes.length && bytes.readUInt32LE(at) !== 0) at += 8 + bytes.readUInt32LE(at);
+  return Math.min(at, bytes.length);
+}
 
 const TRACES_PER_EXPORT = 10;
 const SPANS_PER_TRACE = 4;
@@ -93,18 +100,24 @@ test('kill -9 under load: every acknowledged span and log is stored after a rest
   await svc.stop();
   await Promise.all(clients);
 
-  // A crash in the middle of a write leaves half a frame at the end of the newest segment.
+  // A crash in the middle of a write leaves half a frame after the last whole one of the newest
+  // segment (at the file's end, or in the zeroed space that follows the frames).
   const busDir = join(data.dir, 'bus');
   const segments = (await readdir(busDir)).filter((name) => name.endsWith('.seg')).sort();
   assert.ok(segments.length > 0, 'the embedded bus keeps its log under the data dir');
+  const newest = join(busDir, segments[segments.length - 1]);
+  const framesEnd = framesEndOf(await readFile(newest));
   const torn = Buffer.alloc(40, 7);
   torn.writeUInt32LE(4000, 0);
-  await appendFile(join(busDir, segments[segments.length - 1]), torn);
+  const handle = await open(newest, 'r+');
+  await handle.write(torn, 0, torn.length, framesEnd);
+  await handle.close();
+  const sizeWithTear = (await stat(newest)).size;
 
   svc = await startAllInOne({ dataDir: data.dir, env: { SVC__WRITER__MAX_AGE_MS: '300' } });
   const cut = svc.logs.find((entry) => String(entry.msg).startsWith('embedded bus: cut a torn'));
   assert.ok(cut, 'the restart reports the torn tail it cut');
-  assert.equal(cut.cutBytes, 40);
+  assert.equal(cut.cutBytes, sizeWithTear - framesEnd);
 
   for (const sent of acknowledged) {
     const response = await pollJson(`${svc.apiUrl}/api/v1/traces/${sent.traceId}`, ({ status, body }) => {

@@ -54,3 +54,13 @@ export async function lag(bus: DiskBus, group: string, topic: string): Promise<b
   for (const p of await bus.offsets(group, topic)) total += p.end - p.committed;
   return total;
 }
+
+/**
+ * A segment file's bytes up to the end of its last frame: the tests' records end in their values'
+ * non-zero padding, and a segment begun in zeroed space has only zeros after its frames.
+ */
+export function framesEnd(bytes: Buffer): number {
+  let end = bytes.length;
+  while (end > 0 && bytes[end - 1] === 0) end -= 1;
+  return end;
+}

@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
-import { appendFile, readdir, stat } from 'node:fs/promises';
+import { open, readdir, readFile, stat, truncate } from 'node:fs/promises';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { BusFullError } from '../../model/bus.js';
 import { DiskBus } from './disk-bus.js';
-import { collector, messages, openBus, TOPICS, until, withDir } from './disk-bus.test-support.js';
+import { collector, framesEnd, messages, openBus, TOPICS, until, withDir } from './disk-bus.test-support.js';
 
 // Publishing, keyed partitions, groups, commits after processing, redelivery of a failed batch and
 // resuming after a restart are the contract of every bus: see disk-bus-conformance.test.ts.
@@ -38,30 +38,40 @@ test('a crash without close loses nothing published: records not committed are d
   });
 });
 
-test('a torn last record is cut on open; everything before it is delivered and new records follow', async () => {
-  await withDir(async (dir) => {
-    const first = await openBus(dir);
-    await first.publish('signals', messages('s', 20));
-    await first.close();
-    const [segment] = (await readdir(dir)).filter((name) => name.endsWith('.seg'));
-    const before = (await stat(join(dir, segment))).size;
-    // Half a frame: a length and checksum promising 500 bytes, followed by 10.
-    const torn = Buffer.alloc(18);
-    torn.writeUInt32LE(500, 0);
-    torn.writeUInt32LE(0xdeadbeef, 4);
-    await appendFile(join(dir, segment), torn);
+// A segment file is either its frames alone (grown by appends) or its frames followed by zeroed
+// space (begun in space zeroed in advance): a tear is where the frames end, in both.
+for (const layout of ['grown by appends', 'begun in zeroed space'] as const) {
+  test(`a torn last record is cut on open (segment ${layout}); everything before it is delivered and new records follow`, async () => {
+    await withDir(async (dir) => {
+      const first = await openBus(dir);
+      await first.publish('signals', messages('s', 20));
+      await first.close();
+      const [segment] = (await readdir(dir)).filter((name) => name.endsWith('.seg'));
+      const path = join(dir, segment!);
+      const before = framesEnd(await readFile(path));
+      if (layout === 'grown by appends') await truncate(path, before);
+      else assert.ok((await stat(path)).size > before, 'zeroed space follows the frames');
+      // Half a frame: a length and checksum promising 500 bytes, followed by 10.
+      const torn = Buffer.alloc(18);
+      torn.writeUInt32LE(500, 0);
+      torn.writeUInt32LE(0xdeadbeef, 4);
+      const handle = await open(path, 'r+');
+      await handle.write(torn, 0, torn.length, before);
+      await handle.close();
+      const sizeWithTear = (await stat(path)).size;
 
-    const bus = await openBus(dir);
-    assert.equal(bus.recovery.truncatedBytes, 18);
-    assert.equal((await stat(join(dir, segment))).size, before);
-    await bus.publish('signals', messages('n', 5));
-    const seen = collector();
-    const consumer = bus.consume({ group: 'w', topics: ['signals'], handler: seen.handler });
-    await until(() => seen.seen.length === 25, 'the 20 before the tear and the 5 after');
-    await consumer.close();
-    await bus.close();
+      const bus = await openBus(dir);
+      assert.equal(bus.recovery.truncatedBytes, sizeWithTear - before);
+      assert.equal((await stat(path)).size, before);
+      await bus.publish('signals', messages('n', 5));
+      const seen = collector();
+      const consumer = bus.consume({ group: 'w', topics: ['signals'], handler: seen.handler });
+      await until(() => seen.seen.length === 25, 'the 20 before the tear and the 5 after');
+      await consumer.close();
+      await bus.close();
+    });
   });
-});
+}
 
 test('a record whose bytes were damaged is cut with everything after it in that segment', async () => {
   await withDir(async (dir) => {
@@ -69,10 +79,9 @@ test('a record whose bytes were damaged is cut with everything after it in that 
     await first.publish('signals', messages('s', 3, 1000));
     await first.close();
     const [segment] = (await readdir(dir)).filter((name) => name.endsWith('.seg'));
-    const size = (await stat(join(dir, segment))).size;
-    const { open } = await import('node:fs/promises');
-    const handle = await open(join(dir, segment), 'r+');
-    await handle.write(Buffer.from('garbage'), 0, 7, size - 100); // inside the last record's value
+    const end = framesEnd(await readFile(join(dir, segment!)));
+    const handle = await open(join(dir, segment!), 'r+');
+    await handle.write(Buffer.from('garbage'), 0, 7, end - 100); // inside the last record's value
     await handle.close();
     const bus = await openBus(dir);
     assert.ok(bus.recovery.truncatedBytes > 1000);

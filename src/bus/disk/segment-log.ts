@@ -163,6 +163,9 @@ export class SegmentLog {
     const log = new SegmentLog(fs, dir, segmentBytes, segments, next, report, () => undefined);
     const last = segments[segments.length - 1];
     if (last === undefined) {
+      // A new log's first segment begins in zeroed space too: a fraction of a second, once.
+      log.spare = log.zeroSpare(-1);
+      await log.spare.filled;
       await log.openNewSegment(0, partitionsNow);
     } else {
       log.active = await fs.open(join(dir, segmentFileName(last.base)), 'r+');
@@ -482,19 +485,24 @@ export class SegmentLog {
   private prepareSpareWhenDue(): void {
     const segment = this.activeSegment;
     if (this.spare !== undefined || this.closed || segment.bytes < this.segmentBytes / 2 || this.spareFailedAtBase === segment.base) return;
+    this.spare = this.zeroSpare(segment.base);
+  }
+
+  /** Zeroes the spare in the background; a failure is remembered against the active segment's `base`. */
+  private zeroSpare(base: number): Spare {
     const path = join(this.dir, SPARE_SEGMENT_NAME);
     const spare: Spare = { path, ready: false, filled: Promise.resolve(false) };
     spare.filled = createZeroedFile(this.fs, path, this.segmentBytes, () => this.closed).then(
       (whole) => (spare.ready = whole),
       async () => {
         // No room (or no disk): segments begin empty, as without a spare, until the next one.
-        this.spareFailedAtBase = segment.base;
+        this.spareFailedAtBase = base;
         if (this.spare === spare) this.spare = undefined;
         await this.fs.unlink(path).catch(() => undefined);
         return false;
       },
     );
-    this.spare = spare;
+    return spare;
   }
 }
 

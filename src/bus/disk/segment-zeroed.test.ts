@@ -3,7 +3,7 @@ import { open, readdir, readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import type { DiskBus } from './disk-bus.js';
-import { collector, messages, openBus, until, withDir } from './disk-bus.test-support.js';
+import { collector, framesEnd, messages, openBus, until, withDir } from './disk-bus.test-support.js';
 import { FaultyFs } from './faulty-fs.test-support.js';
 import { SPARE_SEGMENT_NAME } from './segment-log.js';
 
@@ -18,13 +18,6 @@ const SEGMENT_BYTES = 8 * 1024;
 async function newestSegment(dir: string): Promise<string> {
   const names = (await readdir(dir)).filter((name) => /^\d+\.seg$/.test(name)).sort();
   return join(dir, names.at(-1) ?? '');
-}
-
-/** The file's bytes up to the end of its last frame: records end in their values' non-zero padding, zeroed space follows. */
-function framesEnd(bytes: Buffer): number {
-  let end = bytes.length;
-  while (end > 0 && bytes[end - 1] === 0) end -= 1;
-  return end;
 }
 
 /** Publishes until the active segment is one begun in zeroed space (its file a whole segment, ending in zeros); returns what was published. */
