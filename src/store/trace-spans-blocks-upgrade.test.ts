@@ -115,7 +115,10 @@ it('reads traces back the same through every by-id route from parts in 16 KiB bl
   await assertStored(first);
   const beforeUpgrade = await answers();
 
-  assert.deepEqual(await migrate(store), [15]);
+  assert.deepEqual(
+    await migrate(store),
+    MIGRATIONS.map((m) => m.version).filter((version) => version >= 15),
+  );
   const [table] = await store.query<{ engine_full: string }>(
     "SELECT engine_full FROM system.tables WHERE database = currentDatabase() AND name = 'trace_spans'",
   );

@@ -15,6 +15,7 @@ import { migration0012 } from './0012-compress-blocks.js';
 import { migration0013 } from './0013-logs-by-service.js';
 import { migration0014 } from './0014-log-vertical-merges.js';
 import { migration0015 } from './0015-trace-spans-blocks.js';
+import { migration0016 } from './0016-merge-selector-base.js';
 import type { Migration } from './migration.js';
 
 export const MIGRATIONS: readonly Migration[] = [
@@ -33,4 +34,5 @@ export const MIGRATIONS: readonly Migration[] = [
   migration0013,
   migration0014,
   migration0015,
+  migration0016,
 ];

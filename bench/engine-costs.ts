@@ -1,0 +1,154 @@
+/**
+ * The embedded engine's CPU per stored item for the ingest load's two big tables, by engine thread
+ * group, in one process of its own: batches of 10k spans (the spans table with its views, trace_spans
+ * among them) and 10k logs inserted alternately as the writer does, then the merges left to settle.
+ * Counted from /proc per thread: the inserts' threads, the engine's query pool, its merge threads
+ * and the rest, µs per stored item (spans and logs). Run it for this build and for an older build's
+ * checkout, in turn, to compare them in separate processes:
+ *   node dist/bench/engine-costs.js [checkout root]
+ *   SVC_BENCH_EC_BATCHES  batches of 10k rows per table (default 30, a 30 s run at 10k/s each)
+ *   SVC_BENCH_EC_SQL      statements run after the migration, separated by ';' (a variant to price)
+ */
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import os, { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import type { LogRow, SpanRow } from '../src/model/signals.js';
+import { encodeLogRows } from '../src/store/logs.js';
+import { encodeSpanRows } from '../src/store/spans.js';
+import { spanBatch } from './ingest-e2e.js';
+
+const BATCH_ROWS = 10_000;
+const TICK_SECS = 1 / 100;
+
+/** CPU seconds of this process's threads, by thread name. */
+function threadSecs(): Map<string, number> {
+  const byName = new Map<string, number>();
+  for (const tid of readdirSync('/proc/self/task')) {
+    try {
+      const stat = readFileSync(`/proc/self/task/${tid}/stat`, 'utf8');
+      const name = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      const group =
+        tid === String(process.pid)
+          ? 'main'
+          : name === 'MergeMutate'
+            ? 'merges'
+            : name === 'ThreadPool' || name.startsWith('QueryPipeline')
+              ? 'query pool'
+              : name;
+      byName.set(group, (byName.get(group) ?? 0) + (Number(fields[11]) + Number(fields[12])) * TICK_SECS);
+    } catch {
+      // ended meanwhile
+    }
+  }
+  return byName;
+}
+
+function diff(after: Map<string, number>, before: Map<string, number>): Map<string, number> {
+  return new Map([...after].map(([name, secs]) => [name, secs - (before.get(name) ?? 0)]));
+}
+
+let logSequence = 0;
+function makeLogs(baseNs: bigint): LogRow[] {
+  return Array.from({ length: BATCH_ROWS }, (_, i) => {
+    const n = logSequence++;
+    return {
+      logId: ((BigInt(n) * 2654435761n) % 2n ** 63n).toString(),
+      tsNs: baseNs + BigInt(n) * 1_000n,
+      observedTsNs: baseNs + BigInt(n) * 1_000n,
+      traceId: i % 2 === 0 ? (n >> 4).toString(16).padStart(32, '0') : '',
+      spanId: i % 2 === 0 ? n.toString(16).padStart(16, '0') : '',
+      serviceName: `service-${i % 20}`,
+      severityNumber: i % 10 === 0 ? 17 : 9,
+      severityText: i % 10 === 0 ? 'ERROR' : 'INFO',
+      body: `order ${n} processed in ${i % 37} ms for user u-${i % 100} from warehouse ${i % 7}`,
+      attrs: [['attempt', i % 3]],
+      resource: [['service.name', `service-${i % 20}`]],
+      scopeName: 'bench',
+      scopeVersion: '',
+    };
+  });
+}
+
+interface StoreLike {
+  exec(sql: string): Promise<void>;
+  query<T>(sql: string): Promise<T[]>;
+  insertRaw(table: string, columns: readonly string[], payload: Buffer, format: 'RowBinary'): Promise<void>;
+  close(): Promise<void>;
+}
+
+async function settle(store: StoreLike): Promise<string> {
+  let quiet = 0;
+  let lastParts = '';
+  while (quiet < 3) {
+    await new Promise((r) => setTimeout(r, 400));
+    const [state] = await store.query<{ merges: string; parts: string }>(
+      `SELECT (SELECT count() FROM system.merges WHERE database = currentDatabase()) AS merges,
+              (SELECT arrayStringConcat(groupArray(concat(table, ':', toString(n))), ' ') FROM
+                (SELECT table, count() AS n FROM system.parts WHERE database = currentDatabase() AND active GROUP BY table ORDER BY table)) AS parts`,
+    );
+    quiet = state?.merges === '0' && state.parts === lastParts ? quiet + 1 : 0;
+    lastParts = state?.parts ?? '';
+  }
+  return lastParts;
+}
+
+export async function main(args: readonly string[] = []): Promise<void> {
+  const root = resolve(args[0] ?? new URL('../..', import.meta.url).pathname);
+  const load = (path: string) => import(pathToFileURL(join(root, 'dist', path)).href);
+  const { ChdbStore } = await load('src/store/chdb-store.js');
+  const { migrate } = await load('src/store/migrate.js');
+  const { SPAN_COLUMNS } = await load('src/store/spans.js');
+  const { LOG_COLUMNS } = await load('src/store/logs.js');
+  const batches = Number(process.env.SVC_BENCH_EC_BATCHES ?? 30);
+  const extra = (process.env.SVC_BENCH_EC_SQL ?? '').split(';').filter((s) => s.trim() !== '');
+  const dir = mkdtempSync(join(tmpdir(), 'svc-engine-costs-'));
+  const store = (await ChdbStore.open(dir, 'svc_bench')) as StoreLike;
+  try {
+    await migrate(store);
+    for (const statement of extra) await store.exec(statement);
+    const nowNs = BigInt(Date.now() - 60_000) * 1_000_000n;
+    // Each batch is encoded just before its inserts (on the main thread, left out of the engine's
+    // figures), so the process holds one batch's payloads, not the run's.
+    const payloads = (b: number): [Buffer, Buffer] => {
+      const rows: SpanRow[] = [];
+      for (let r = 0; rows.length < BATCH_ROWS; r++) rows.push(...spanBatch(nowNs + BigInt(b * 1_000_000_000 + r), b * 20 + r));
+      return [encodeSpanRows(rows.slice(0, BATCH_ROWS), 'RowBinary'), encodeLogRows(makeLogs(nowNs + BigInt(b) * 1_000_000_000n), 'RowBinary')];
+    };
+    await settle(store);
+    let peakAnonKiB = 0;
+    const sampler = setInterval(() => {
+      const kib = Number(/RssAnon:\s+(\d+)/.exec(readFileSync('/proc/self/status', 'utf8'))?.[1] ?? 0);
+      peakAnonKiB = Math.max(peakAnonKiB, kib);
+    }, 100);
+    const before = threadSecs();
+    const startedMs = Date.now();
+    for (let b = 0; b < batches; b++) {
+      const [spans, logs] = payloads(b);
+      await store.insertRaw('spans', SPAN_COLUMNS, spans, 'RowBinary');
+      await store.insertRaw('logs', LOG_COLUMNS, logs, 'RowBinary');
+    }
+    const insertedMs = Date.now() - startedMs;
+    const atInserted = threadSecs();
+    const parts = await settle(store);
+    clearInterval(sampler);
+    const spent = diff(threadSecs(), before);
+    const duringInserts = diff(atInserted, before);
+    const items = 2 * batches * BATCH_ROWS;
+    const us = (secs: number) => ((secs * 1e6) / items).toFixed(2);
+    const engine = (m: Map<string, number>) => [...m].filter(([name]) => name !== 'main' && name !== 'node').reduce((a, [, secs]) => a + secs, 0);
+    const total = engine(spent);
+    const sorted = [...spent].filter(([, s]) => s > 0).sort((a, b) => b[1] - a[1]);
+    console.log(
+      `engine-costs ${args[0] ?? 'this build'}: ${us(total)} µs/item by the engine's threads (${us(engine(duringInserts))} by the inserts' end, ${insertedMs} ms; peak anonymous ${(peakAnonKiB / 1024).toFixed(0)} MiB); ${sorted
+        .map(([n, s]) => `${n} ${us(s)}`)
+        .join(', ')}; parts ${parts}; load ${os.loadavg()[0]!.toFixed(2)}`,
+    );
+  } finally {
+    await store.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) await main(process.argv.slice(2));
