@@ -133,7 +133,7 @@ function readSpan(r: ProtoReader, end: number, resource: AttrPair[], serviceName
   }
   if (traceId === '') throw new OtlpDecodeError('span trace id must be 16 bytes');
   if (spanId === '') throw new OtlpDecodeError('span id must be 8 bytes');
-  return {
+  const row: SpanRow = {
     traceId,
     spanId,
     parentSpanId,
@@ -149,8 +149,10 @@ function readSpan(r: ProtoReader, end: number, resource: AttrPair[], serviceName
     events,
     scopeName: scope.name,
     scopeVersion: scope.version,
-    ...(links === undefined ? {} : { links }),
   };
+  // Set after the literal, not spread into it: a spread made an object and a copy per span.
+  if (links !== undefined) row.links = links;
+  return row;
 }
 
 function readLink(r: ProtoReader, end: number): SpanLink {

@@ -44,8 +44,67 @@ export function traceIdHex(bytes: Uint8Array, pos: number): string {
     if (i === 16) return lastTraceIdHex;
   }
   for (let i = 0; i < 16; i++) lastTraceIdBytes[i] = bytes[pos + i];
-  lastTraceIdHex = hex8(bytes, pos) + hex8(bytes, pos + 8);
+  lastTraceIdHex = hex16(bytes, pos);
   return lastTraceIdHex;
+}
+
+/**
+ * Lowercase hex of 16 bytes at `pos` as one flat string. Two hex8 halves joined made a cons string,
+ * which every Map lookup, hash and byte write of the id (ingest's grouping, the bus's partition and
+ * frame, the assembler's traces) first flattened into a second string: ~35 ns more an id as a key.
+ */
+function hex16(bytes: Uint8Array, pos: number): string {
+  const a = bytes[pos]! * 2,
+    b = bytes[pos + 1]! * 2,
+    c = bytes[pos + 2]! * 2,
+    d = bytes[pos + 3]! * 2;
+  const e = bytes[pos + 4]! * 2,
+    f = bytes[pos + 5]! * 2,
+    g = bytes[pos + 6]! * 2,
+    h = bytes[pos + 7]! * 2;
+  const i = bytes[pos + 8]! * 2,
+    j = bytes[pos + 9]! * 2,
+    k = bytes[pos + 10]! * 2,
+    l = bytes[pos + 11]! * 2;
+  const m = bytes[pos + 12]! * 2,
+    n = bytes[pos + 13]! * 2,
+    o = bytes[pos + 14]! * 2,
+    p = bytes[pos + 15]! * 2;
+  const t = HEX_CHAR_CODES;
+  return String.fromCharCode(
+    t[a]!,
+    t[a + 1]!,
+    t[b]!,
+    t[b + 1]!,
+    t[c]!,
+    t[c + 1]!,
+    t[d]!,
+    t[d + 1]!,
+    t[e]!,
+    t[e + 1]!,
+    t[f]!,
+    t[f + 1]!,
+    t[g]!,
+    t[g + 1]!,
+    t[h]!,
+    t[h + 1]!,
+    t[i]!,
+    t[i + 1]!,
+    t[j]!,
+    t[j + 1]!,
+    t[k]!,
+    t[k + 1]!,
+    t[l]!,
+    t[l + 1]!,
+    t[m]!,
+    t[m + 1]!,
+    t[n]!,
+    t[n + 1]!,
+    t[o]!,
+    t[o + 1]!,
+    t[p]!,
+    t[p + 1]!,
+  );
 }
 
 /**

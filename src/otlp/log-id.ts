@@ -24,7 +24,10 @@ export function logIdHash(row: LogIdFields): bigint {
  * and every value carries a type letter, so no two different records serialize alike.
  */
 export function canonicalLogContent(row: LogIdFields): string {
-  let out = `${row.serviceName.length}:${row.serviceName}${row.tsNs},${row.observedTsNs},${row.traceId},${row.spanId},${row.severityNumber},`;
+  // A record without its own time takes its observed time (decodeLogs): one decimal serves both.
+  const ts = String(row.tsNs);
+  const observedTs = row.observedTsNs === row.tsNs ? ts : String(row.observedTsNs);
+  let out = `${row.serviceName.length}:${row.serviceName}${ts},${observedTs},${row.traceId},${row.spanId},${row.severityNumber},`;
   out += `${row.severityText.length}:${row.severityText}${row.body.length}:${row.body}${row.attrs.length}:`;
   for (const [key, value] of row.attrs) out += `${key.length}:${key}${canonicalValue(value)}`;
   return out;
