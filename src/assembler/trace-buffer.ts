@@ -23,6 +23,7 @@
  * gap treats stragglers within its minute as late.
  */
 import type { LogRow, SpanRow } from '../model/signals.js';
+import { LastSpanQueue } from './last-span-queue.js';
 import { RecentClosed } from './recent-closed.js';
 import { logBytes, spanBytes } from './row-bytes.js';
 
@@ -100,8 +101,8 @@ interface OpenTrace {
 export class TraceBuffer {
   /** Insertion order is opening order: the head is the oldest trace. */
   private readonly byOpen = new Map<string, OpenTrace>();
-  /** Re-inserted on every span: the head is the trace with the oldest last span. */
-  private readonly byLastSpan = new Map<string, OpenTrace>();
+  /** The head is the trace with the oldest last span. */
+  private readonly byLastSpan = new LastSpanQueue<OpenTrace>();
   private readonly recent = new Map<number, RecentClosed>();
   private readonly spanBytes: (span: SpanRow) => number;
   private readonly logBytes: (log: LogRow) => number;
@@ -205,7 +206,7 @@ export class TraceBuffer {
       lastSpanAtMs: nowMs,
     };
     this.byOpen.set(traceId, trace);
-    this.byLastSpan.set(traceId, trace);
+    this.byLastSpan.push(trace, nowMs, this.byOpen.size);
     return trace;
   }
 
@@ -214,11 +215,10 @@ export class TraceBuffer {
     this.totalBytes += addedBytes;
     // A trace whose last span came at this very millisecond (opened now, or fed by another record
     // of the same batch) already sits among the newest: moving it to the end keeps the order
-    // closeDue() relies on unchanged, so the two map operations are skipped.
+    // closeDue() relies on unchanged, so no entry is added.
     if (hadSpans && trace.lastSpanAtMs !== nowMs) {
       trace.lastSpanAtMs = nowMs;
-      this.byLastSpan.delete(trace.traceId);
-      this.byLastSpan.set(trace.traceId, trace);
+      this.byLastSpan.push(trace, nowMs, this.byOpen.size);
     }
   }
 
@@ -232,10 +232,7 @@ export class TraceBuffer {
   /** Closes the traces whose gap or age has run out at `nowMs`. */
   closeDue(nowMs: number): ClosedTrace[] {
     const closed: ClosedTrace[] = [];
-    for (const trace of this.byLastSpan.values()) {
-      if (nowMs - trace.lastSpanAtMs < this.options.gapMs) break;
-      this.pushClosed(closed, this.close(trace, 'gap', false));
-    }
+    this.byLastSpan.takeDue(nowMs, this.options.gapMs, (trace) => this.pushClosed(closed, this.close(trace, 'gap', false)));
     for (const trace of this.byOpen.values()) {
       if (nowMs - trace.openedAtMs < this.options.maxAgeMs) break;
       this.pushClosed(closed, this.close(trace, 'max_age', false));
@@ -247,12 +244,13 @@ export class TraceBuffer {
   closeAll(): ClosedTrace[] {
     const closed: ClosedTrace[] = [];
     for (const trace of [...this.byOpen.values()]) this.pushClosed(closed, this.close(trace, 'shutdown', false));
+    this.byLastSpan.clear();
     return closed;
   }
 
   private close(trace: OpenTrace, reason: CloseReason, truncated: boolean): ClosedTrace | null {
     this.byOpen.delete(trace.traceId);
-    this.byLastSpan.delete(trace.traceId);
+    trace.lastSpanAtMs = NaN; // its entries in byLastSpan are stale from now on
     this.totalBytes -= trace.bytes;
     if (trace.spanCount === 0) return null; // logs only: nothing to analyse, nothing to remember
     this.recentOf(trace.partition).remember(trace.traceId, trace.openedAtMs);
