@@ -8,6 +8,8 @@
  *   node dist/bench/engine-costs.js [checkout root]
  *   SVC_BENCH_EC_BATCHES  batches of 10k rows per table (default 30, a 30 s run at 10k/s each)
  *   SVC_BENCH_EC_SQL      statements run after the migration, separated by ';' (a variant to price)
+ *   SVC_BENCH_EC_READS    reads of each kind once the merges settled (default 100): a trace by id,
+ *                         a service's newest logs holding a word, a trace's logs; medians and p95
  */
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import os, { tmpdir } from 'node:os';
@@ -94,6 +96,34 @@ async function settle(store: StoreLike): Promise<string> {
   return lastParts;
 }
 
+const quantile = (values: number[], q: number) => [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor(values.length * q))]!;
+
+/** Times the reads of a settled store, each kind in turn per round, and prints medians and p95s. */
+async function readTimes(store: StoreLike, load: (path: string) => Promise<any>, traceIds: string[], nowNs: bigint, batches: number): Promise<void> {
+  const rounds = Number(process.env.SVC_BENCH_EC_READS ?? 100);
+  if (rounds <= 0) return;
+  const { getTraceSpans } = await load('src/store/spans.js');
+  const { searchLogs } = await load('src/store/reads/log-search.js');
+  const window = { fromNs: nowNs - 1_000_000_000n, toNs: nowNs + BigInt(batches + 1) * 1_000_000_000n };
+  const logTrace = (n: number) => (n >> 4).toString(16).padStart(32, '0');
+  const kinds: [string, (i: number) => Promise<unknown>][] = [
+    ['trace by id', (i) => getTraceSpans(store, traceIds[i % traceIds.length]!)],
+    ['logs of a service with a word', (i) => searchLogs(store, { ...window, service: `service-${i % 20}`, words: ['warehouse'] }, undefined, 100, {})],
+    ['logs of a trace', (i) => searchLogs(store, { ...window, words: [], traceId: logTrace((i * 7919) % (batches * BATCH_ROWS)) }, undefined, 100, {})],
+  ];
+  const times = new Map<string, number[]>(kinds.map(([name]) => [name, []]));
+  for (let i = 0; i < rounds; i++) {
+    for (const [name, read] of kinds) {
+      const startedMs = performance.now();
+      await read(i);
+      times.get(name)!.push(performance.now() - startedMs);
+    }
+  }
+  console.log(
+    `engine-costs reads (${rounds} each): ${[...times].map(([name, ms]) => `${name} median ${quantile(ms, 0.5).toFixed(2)} p95 ${quantile(ms, 0.95).toFixed(2)} ms`).join('; ')}; load ${os.loadavg()[0]!.toFixed(2)}`,
+  );
+}
+
 export async function main(args: readonly string[] = []): Promise<void> {
   const root = resolve(args[0] ?? new URL('../..', import.meta.url).pathname);
   const load = (path: string) => import(pathToFileURL(join(root, 'dist', path)).href);
@@ -111,9 +141,11 @@ export async function main(args: readonly string[] = []): Promise<void> {
     const nowNs = BigInt(Date.now() - 60_000) * 1_000_000n;
     // Each batch is encoded just before its inserts (on the main thread, left out of the engine's
     // figures), so the process holds one batch's payloads, not the run's.
+    const traceIds: string[] = [];
     const payloads = (b: number): [Buffer, Buffer] => {
       const rows: SpanRow[] = [];
       for (let r = 0; rows.length < BATCH_ROWS; r++) rows.push(...spanBatch(nowNs + BigInt(b * 1_000_000_000 + r), b * 20 + r));
+      traceIds.push(rows[0]!.traceId);
       return [encodeSpanRows(rows.slice(0, BATCH_ROWS), 'RowBinary'), encodeLogRows(makeLogs(nowNs + BigInt(b) * 1_000_000_000n), 'RowBinary')];
     };
     await settle(store);
@@ -145,6 +177,7 @@ export async function main(args: readonly string[] = []): Promise<void> {
         .map(([n, s]) => `${n} ${us(s)}`)
         .join(', ')}; parts ${parts}; load ${os.loadavg()[0]!.toFixed(2)}`,
     );
+    await readTimes(store, load, traceIds, nowNs, batches);
   } finally {
     await store.close();
     rmSync(dir, { recursive: true, force: true });
