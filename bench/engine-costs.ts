@@ -16,6 +16,12 @@ import os, { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { LogRow, SpanRow } from '../src/model/signals.js';
+import type { ChdbStore } from '../src/store/chdb-store.js';
+import type * as SpansModule from '../src/store/spans.js';
+import type * as LogSearchModule from '../src/store/reads/log-search.js';
+import type * as ChdbStoreModule from '../src/store/chdb-store.js';
+import type * as MigrateModule from '../src/store/migrate.js';
+import type * as LogsModule from '../src/store/logs.js';
 import { encodeLogRows } from '../src/store/logs.js';
 import { encodeSpanRows } from '../src/store/spans.js';
 import { spanBatch } from './ingest-e2e.js';
@@ -73,14 +79,10 @@ function makeLogs(baseNs: bigint): LogRow[] {
   });
 }
 
-interface StoreLike {
-  exec(sql: string): Promise<void>;
-  query<T>(sql: string): Promise<T[]>;
-  insertRaw(table: string, columns: readonly string[], payload: Buffer, format: 'RowBinary'): Promise<void>;
-  close(): Promise<void>;
-}
+/** A module of the build measured (this one's or an older checkout's), typed as this build's. */
+type Loader = <T>(path: string) => Promise<T>;
 
-async function settle(store: StoreLike): Promise<string> {
+async function settle(store: ChdbStore): Promise<string> {
   let quiet = 0;
   let lastParts = '';
   while (quiet < 3) {
@@ -99,11 +101,11 @@ async function settle(store: StoreLike): Promise<string> {
 const quantile = (values: number[], q: number) => [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor(values.length * q))]!;
 
 /** Times the reads of a settled store, each kind in turn per round, and prints medians and p95s. */
-async function readTimes(store: StoreLike, load: (path: string) => Promise<any>, traceIds: string[], nowNs: bigint, batches: number): Promise<void> {
+async function readTimes(store: ChdbStore, load: Loader, traceIds: string[], nowNs: bigint, batches: number): Promise<void> {
   const rounds = Number(process.env.SVC_BENCH_EC_READS ?? 100);
   if (rounds <= 0) return;
-  const { getTraceSpans } = await load('src/store/spans.js');
-  const { searchLogs } = await load('src/store/reads/log-search.js');
+  const { getTraceSpans } = await load<typeof SpansModule>('src/store/spans.js');
+  const { searchLogs } = await load<typeof LogSearchModule>('src/store/reads/log-search.js');
   const window = { fromNs: nowNs - 1_000_000_000n, toNs: nowNs + BigInt(batches + 1) * 1_000_000_000n };
   const logTrace = (n: number) => (n >> 4).toString(16).padStart(32, '0');
   const kinds: [string, (i: number) => Promise<unknown>][] = [
@@ -126,15 +128,15 @@ async function readTimes(store: StoreLike, load: (path: string) => Promise<any>,
 
 export async function main(args: readonly string[] = []): Promise<void> {
   const root = resolve(args[0] ?? new URL('../..', import.meta.url).pathname);
-  const load = (path: string) => import(pathToFileURL(join(root, 'dist', path)).href);
-  const { ChdbStore } = await load('src/store/chdb-store.js');
-  const { migrate } = await load('src/store/migrate.js');
-  const { SPAN_COLUMNS } = await load('src/store/spans.js');
-  const { LOG_COLUMNS } = await load('src/store/logs.js');
+  const load: Loader = (path) => import(pathToFileURL(join(root, 'dist', path)).href);
+  const { ChdbStore } = await load<typeof ChdbStoreModule>('src/store/chdb-store.js');
+  const { migrate } = await load<typeof MigrateModule>('src/store/migrate.js');
+  const { SPAN_COLUMNS } = await load<typeof SpansModule>('src/store/spans.js');
+  const { LOG_COLUMNS } = await load<typeof LogsModule>('src/store/logs.js');
   const batches = Number(process.env.SVC_BENCH_EC_BATCHES ?? 30);
   const extra = (process.env.SVC_BENCH_EC_SQL ?? '').split(';').filter((s) => s.trim() !== '');
   const dir = mkdtempSync(join(tmpdir(), 'svc-engine-costs-'));
-  const store = (await ChdbStore.open(dir, 'svc_bench')) as StoreLike;
+  const store = await ChdbStore.open(dir, 'svc_bench');
   try {
     await migrate(store);
     for (const statement of extra) await store.exec(statement);
