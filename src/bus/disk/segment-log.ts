@@ -63,9 +63,14 @@ export const MAX_GROUP_BYTES = 4 * 1024 * 1024;
  */
 export const SPARE_SEGMENT_NAME = 'next.seg.zeroed';
 
+/** The zeroed space a new log's first segment begins in, waited for at its first start. */
+export const FIRST_SEGMENT_ZEROED_BYTES = 8 * 1024 * 1024;
+
 /** The spare's zeroing: `ready` once it is written and synced whole. */
 interface Spare {
   path: string;
+  /** Its length: a whole segment, or less for a new log's first one. */
+  bytes: number;
   filled: Promise<boolean>;
   ready: boolean;
 }
@@ -163,8 +168,9 @@ export class SegmentLog {
     const log = new SegmentLog(fs, dir, segmentBytes, segments, next, report, () => undefined);
     const last = segments[segments.length - 1];
     if (last === undefined) {
-      // A new log's first segment begins in zeroed space too: a fraction of a second, once.
-      log.spare = log.zeroSpare(-1);
+      // A new log's first segment begins in zeroed space too, but less of it: zeroing a whole
+      // segment made every first start wait most of a second. Past that space it grows by appends.
+      log.spare = log.zeroSpare(-1, Math.min(segmentBytes, FIRST_SEGMENT_ZEROED_BYTES));
       await log.spare.filled;
       await log.openNewSegment(0, partitionsNow);
     } else {
@@ -473,7 +479,7 @@ export class SegmentLog {
     const path = join(this.dir, segmentFileName(base));
     const snapshot = encodeSnapshotFrame(partitionsNow());
     // A spare still being zeroed is left to finish, for the roll after this one.
-    const spare = this.spare?.ready === true && snapshot.length < this.segmentBytes ? this.spare : undefined;
+    const spare = this.spare?.ready === true && snapshot.length < this.spare.bytes ? this.spare : undefined;
     if (spare !== undefined) this.spare = undefined;
     await replaceFileDurably(this.fs, path, snapshot, spare?.path);
     this.active = await this.fs.open(path, 'r+');
@@ -489,10 +495,10 @@ export class SegmentLog {
   }
 
   /** Zeroes the spare in the background; a failure is remembered against the active segment's `base`. */
-  private zeroSpare(base: number): Spare {
+  private zeroSpare(base: number, bytes = this.segmentBytes): Spare {
     const path = join(this.dir, SPARE_SEGMENT_NAME);
-    const spare: Spare = { path, ready: false, filled: Promise.resolve(false) };
-    spare.filled = createZeroedFile(this.fs, path, this.segmentBytes, () => this.closed).then(
+    const spare: Spare = { path, bytes, ready: false, filled: Promise.resolve(false) };
+    spare.filled = createZeroedFile(this.fs, path, bytes, () => this.closed).then(
       (whole) => (spare.ready = whole),
       async () => {
         // No room (or no disk): segments begin empty, as without a spare, until the next one.

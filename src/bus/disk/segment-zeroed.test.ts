@@ -5,7 +5,7 @@ import { test } from 'node:test';
 import type { DiskBus } from './disk-bus.js';
 import { collector, framesEnd, messages, openBus, until, withDir } from './disk-bus.test-support.js';
 import { FaultyFs } from './faulty-fs.test-support.js';
-import { SPARE_SEGMENT_NAME } from './segment-log.js';
+import { FIRST_SEGMENT_ZEROED_BYTES, SPARE_SEGMENT_NAME } from './segment-log.js';
 
 /**
  * Segments begun in space zeroed in advance (segment-log.ts): the zeros after the last frame are
@@ -110,5 +110,23 @@ test('without room to zero the next segment, segments are begun empty and every 
     assert.deepEqual(await readAll(bus, published.length), [...published].sort());
     await bus.close();
     assert.ok(!(await readdir(dir)).includes(SPARE_SEGMENT_NAME), 'the failed spare is deleted');
+  });
+});
+
+test("a new log's first segment begins in less zeroed space than a whole segment, and grows by appends past it", async () => {
+  await withDir(async (dir) => {
+    const segmentBytes = 2 * FIRST_SEGMENT_ZEROED_BYTES;
+    const bus = await openBus(dir, { segmentBytes, maxBytes: 8 * segmentBytes });
+    const first = await newestSegment(dir);
+    assert.equal((await stat(first)).size, FIRST_SEGMENT_ZEROED_BYTES, 'the first start zeroes the smaller space only');
+    const published: string[] = [];
+    for (let round = 0; (await readdir(dir)).filter((name) => /^\d+\.seg$/.test(name)).length < 2; round++) {
+      const batch = messages(`r${round}`, 8, 64 * 1024);
+      await bus.publish('signals', batch);
+      published.push(...batch.map((message) => message.value.toString()));
+    }
+    assert.ok((await stat(first)).size >= segmentBytes, 'the first segment grew by appends past its zeroed space');
+    assert.deepEqual(await readAll(bus, published.length), [...published].sort());
+    await bus.close();
   });
 });
