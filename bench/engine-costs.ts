@@ -15,7 +15,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import os, { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import type { LogRow, SpanRow } from '../src/model/signals.js';
+import type { SpanRow } from '../src/model/signals.js';
 import type { ChdbStore } from '../src/store/chdb-store.js';
 import type * as SpansModule from '../src/store/spans.js';
 import type * as LogSearchModule from '../src/store/reads/log-search.js';
@@ -25,6 +25,7 @@ import type * as LogsModule from '../src/store/logs.js';
 import { encodeLogRows } from '../src/store/logs.js';
 import { encodeSpanRows } from '../src/store/spans.js';
 import { spanBatch } from './ingest-e2e.js';
+import { logRowSequence } from './log-rows.js';
 
 const BATCH_ROWS = 10_000;
 const TICK_SECS = 1 / 100;
@@ -57,27 +58,7 @@ function diff(after: Map<string, number>, before: Map<string, number>): Map<stri
   return new Map([...after].map(([name, secs]) => [name, secs - (before.get(name) ?? 0)]));
 }
 
-let logSequence = 0;
-function makeLogs(baseNs: bigint): LogRow[] {
-  return Array.from({ length: BATCH_ROWS }, (_, i) => {
-    const n = logSequence++;
-    return {
-      logId: ((BigInt(n) * 2654435761n) % 2n ** 63n).toString(),
-      tsNs: baseNs + BigInt(n) * 1_000n,
-      observedTsNs: baseNs + BigInt(n) * 1_000n,
-      traceId: i % 2 === 0 ? (n >> 4).toString(16).padStart(32, '0') : '',
-      spanId: i % 2 === 0 ? n.toString(16).padStart(16, '0') : '',
-      serviceName: `service-${i % 20}`,
-      severityNumber: i % 10 === 0 ? 17 : 9,
-      severityText: i % 10 === 0 ? 'ERROR' : 'INFO',
-      body: `order ${n} processed in ${i % 37} ms for user u-${i % 100} from warehouse ${i % 7}`,
-      attrs: [['attempt', i % 3]],
-      resource: [['service.name', `service-${i % 20}`]],
-      scopeName: 'bench',
-      scopeVersion: '',
-    };
-  });
-}
+const makeLogs = logRowSequence(BATCH_ROWS);
 
 /** A module of the build measured (this one's or an older checkout's), typed as this build's. */
 type Loader = <T>(path: string) => Promise<T>;

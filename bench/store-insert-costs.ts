@@ -11,11 +11,11 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import os from 'node:os';
-import type { LogRow } from '../src/model/signals.js';
 import { ChdbStore } from '../src/store/chdb-store.js';
 import { encodeLogRows, LOG_COLUMNS } from '../src/store/logs.js';
 import { migrate } from '../src/store/migrate.js';
 import { insertTemplateHits } from '../src/store/template-hits.js';
+import { logRowSequence } from './log-rows.js';
 
 const BATCH_ROWS = 10_000;
 
@@ -28,27 +28,7 @@ const VARIANTS: { table: string; drop?: string }[] = [
   { table: 'logs_no_log_id_bloom', drop: 'DROP INDEX idx_log_id' },
 ];
 
-let sequence = 0;
-function makeLogs(baseNs: bigint): LogRow[] {
-  return Array.from({ length: BATCH_ROWS }, (_, i) => {
-    const n = sequence++;
-    return {
-      logId: ((BigInt(n) * 2654435761n) % 2n ** 63n).toString(),
-      tsNs: baseNs + BigInt(n) * 1_000n,
-      observedTsNs: baseNs + BigInt(n) * 1_000n,
-      traceId: i % 2 === 0 ? (n >> 4).toString(16).padStart(32, '0') : '',
-      spanId: i % 2 === 0 ? n.toString(16).padStart(16, '0') : '',
-      serviceName: `service-${i % 20}`,
-      severityNumber: i % 10 === 0 ? 17 : 9,
-      severityText: i % 10 === 0 ? 'ERROR' : 'INFO',
-      body: `order ${n} processed in ${i % 37} ms for user u-${i % 100} from warehouse ${i % 7}`,
-      attrs: [['attempt', i % 3]],
-      resource: [['service.name', `service-${i % 20}`]],
-      scopeName: 'bench',
-      scopeVersion: '',
-    };
-  });
-}
+const makeLogs = logRowSequence(BATCH_ROWS);
 
 function cpuMs(): number {
   const usage = process.cpuUsage();
