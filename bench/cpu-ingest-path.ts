@@ -13,7 +13,6 @@ import { pathToFileURL } from 'node:url';
 import type { BusMessage } from '../src/model/bus.js';
 import type { SignalCodec } from '../src/ingest/codec.js';
 import type { buildLogRecords as BuildLogRecords, buildSpanRecords as BuildSpanRecords } from '../src/ingest/records.js';
-import type { encodeRecordFrame as EncodeRecordFrame } from '../src/bus/disk/entry-codec.js';
 import { encodeLogsData } from '../src/otlp/encode-logs.js';
 import { encodeTracesData } from '../src/otlp/encode-traces.js';
 import { logBatch, spanBatch } from './ingest-e2e.js';
@@ -22,8 +21,12 @@ interface IngestPath {
   codec: SignalCodec;
   buildSpanRecords: typeof BuildSpanRecords;
   buildLogRecords: typeof BuildLogRecords;
-  encodeRecordFrame: typeof EncodeRecordFrame;
+  /** Frames the record as the embedded bus writes it (checksums included); its bytes. */
+  frameBytes: (message: BusMessage, offset: bigint) => number;
 }
+
+/** The record framing of a build: `encodeRecordFrame(record)` now, `(topic, partition, offset, timestampMs, message)` before. */
+type AnyEncodeRecordFrame = (...args: unknown[]) => Buffer | Buffer[];
 
 const EXPORTS_PER_ROUND = 100;
 const MAX_RECORD_BYTES = 1 << 20;
@@ -32,15 +35,21 @@ async function load(distSrc: string): Promise<IngestPath> {
   const from = async <T>(path: string) => (await import(pathToFileURL(join(distSrc, path)).href)) as T;
   const { otlpCodec } = await from<{ otlpCodec: SignalCodec }>('cli/codec.js');
   const records = await from<{ buildSpanRecords: typeof BuildSpanRecords; buildLogRecords: typeof BuildLogRecords }>('ingest/records.js');
-  const { encodeRecordFrame } = await from<{ encodeRecordFrame: typeof EncodeRecordFrame }>('bus/disk/entry-codec.js');
-  return { codec: otlpCodec, ...records, encodeRecordFrame };
+  const { encodeRecordFrame } = await from<{ encodeRecordFrame: AnyEncodeRecordFrame }>('bus/disk/entry-codec.js');
+  const frameBytes =
+    encodeRecordFrame.length === 1
+      ? (message: BusMessage, offset: bigint) =>
+          (encodeRecordFrame({ topic: 'svc-signals', partition: 0, offset, timestampMs: 0, ...message }) as Buffer).length
+      : (message: BusMessage, offset: bigint) =>
+          (encodeRecordFrame('svc-signals', 0, offset, 0, message) as Buffer[]).reduce((sum, buffer) => sum + buffer.length, 0);
+  return { codec: otlpCodec, ...records, frameBytes };
 }
 
 /** One span export and one log export through decode, records and frames; returns the bytes framed. */
 function ingestOnce(path: IngestPath, spans: Uint8Array, logs: Uint8Array, offset: bigint): number {
   let bytes = 0;
   const frame = (messages: BusMessage[]) => {
-    for (const message of messages) for (const buffer of path.encodeRecordFrame('svc-signals', 0, offset, 0, message)) bytes += buffer.length;
+    for (const message of messages) bytes += path.frameBytes(message, offset);
   };
   const decodedSpans = path.codec.decodeTracesProto(spans);
   const spanSlices = decodedSpans.slices!;

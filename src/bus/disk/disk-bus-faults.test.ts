@@ -39,8 +39,8 @@ async function endOffsets(bus: DiskBus): Promise<bigint> {
 }
 
 /** A bus on a failing disk, and the values it acknowledged. */
-async function faultyBus(dir: string, writeThenDatasync = true) {
-  const fs = new FaultyFs({ writeThenDatasync });
+async function faultyBus(dir: string, writeFrames = true) {
+  const fs = new FaultyFs({ writeFrames });
   const bus = await openBus(dir, { fs, segmentBytes: SEGMENT_BYTES });
   const acknowledged: string[] = [];
   const publish = async (batch: Batch) => {
@@ -57,12 +57,9 @@ async function assertAcknowledgedKept(dir: string, bus: DiskBus, acknowledged: s
 }
 
 /** Runs `scenario` on a bus over a failing disk; then, the fault cleared, checks what must hold after any fault. */
-async function faultScenario(
-  scenario: (run: Awaited<ReturnType<typeof faultyBus>> & { dir: string }) => Promise<void>,
-  writeThenDatasync = true,
-): Promise<void> {
+async function faultScenario(scenario: (run: Awaited<ReturnType<typeof faultyBus>> & { dir: string }) => Promise<void>, writeFrames = true): Promise<void> {
   await withDir(async (dir) => {
-    const run = await faultyBus(dir, writeThenDatasync);
+    const run = await faultyBus(dir, writeFrames);
     await scenario({ ...run, dir });
     run.fs.clear();
     await assertAcknowledgedKept(dir, run.bus, run.acknowledged);
@@ -78,9 +75,9 @@ const APPEND_FAULTS: { name: string; fault: Fault }[] = [
 
 // Both ways a group reaches the disk: one write-and-sync call (a group with nothing queued behind
 // it, on the bus's I/O threads) and a write then a sync (files without that call).
-for (const writeThenDatasync of [true, false]) {
+for (const writeFrames of [true, false]) {
   for (const { name, fault } of APPEND_FAULTS) {
-    const how = writeThenDatasync ? 'in one call' : 'in two calls';
+    const how = writeFrames ? 'in one call' : 'in two calls';
     test(`append (${how}): ${name} refuses the publishes it carried, keeps every acknowledged record, and the bus accepts again once it clears`, async () => {
       await faultScenario(async ({ fs, bus, publish }) => {
         await publish(messages('a', 5, 100));
@@ -89,7 +86,7 @@ for (const writeThenDatasync of [true, false]) {
         await assert.rejects(bus.publish('signals', messages('c', 5, 100)), { code: fault.code });
         fs.clear();
         await publish(messages('d', 5, 100));
-      }, writeThenDatasync);
+      }, writeFrames);
     });
   }
 }

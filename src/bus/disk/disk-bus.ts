@@ -10,7 +10,7 @@ import {
 } from '../../model/bus.js';
 import { partitionForKey } from '../../util/murmur2.js';
 import type { DiskFs } from './disk-fs.js';
-import { encodeRecordFrame, type PartitionNext } from './entry-codec.js';
+import { recordFrameBytes, type PartitionNext } from './entry-codec.js';
 import { LogConsumer, type LogSource } from './log-consumer.js';
 import { copyOffsets, readOffsets, writeOffsets, type CommittedOffsets } from './offsets-file.js';
 import { createSegmentIo, type SegmentIo } from './segment-io.js';
@@ -170,22 +170,23 @@ export class DiskBus implements Bus {
     const timestampMs = Date.now();
     const frames: AppendFrame[] = [];
     let bytes = 0;
-    // Sizes first, so that a refused publish takes no offsets.
+    // Sizes first (each record's frame, exactly), so that a refused publish takes no offsets.
     const encoded = messages.map((message) => {
       const partition = partitionForKey(message.key, topic.partitions);
-      return { message, partition, key: partitionKey(topicName, partition) };
+      const frameBytes = recordFrameBytes(topicName, message);
+      bytes += frameBytes;
+      return { message, partition, key: partitionKey(topicName, partition), frameBytes };
     });
-    for (const { message } of encoded) bytes += message.value.length + message.key.length + 64;
     if (this.log.diskBytes + this.pendingBytes + bytes > this.options.maxBytes) {
       this.refusedPublishes += 1;
       throw new BusFullError('the embedded bus is full (embedded.bus_max_bytes)');
     }
-    for (const { message, partition, key } of encoded) {
+    for (const { message, partition, key, frameBytes } of encoded) {
       const offset = this.nextOffsets.get(key) ?? 0n;
       this.nextOffsets.set(key, offset + 1n);
-      const buffers = encodeRecordFrame(topicName, partition, offset, timestampMs, message);
+      // Framed when its group is written, checksums filled in on the I/O thread (segment-log.ts).
       const record: BusRecord = { topic: topicName, partition, offset, timestampMs, key: message.key, value: message.value, headers: message.headers };
-      frames.push({ buffers, bytes: buffers[0].length + buffers[1].length, key, record });
+      frames.push({ bytes: frameBytes, key, record });
     }
     this.pendingBytes += bytes;
     try {

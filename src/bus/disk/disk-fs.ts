@@ -14,17 +14,19 @@ export interface DiskFile {
   truncate(lengthBytes: number): Promise<void>;
   datasync(): Promise<void>;
   /**
-   * Writes all of `buffer` at `position` and then fdatasyncs, as one call; resolves with the step
-   * that failed and its error, if one did (the sync is not tried after a failed write). Optional:
-   * a file without it is written and synced in two calls. `buffer` is handed over: the caller
-   * neither reads nor reuses it after the call (an implementation may take its memory).
+   * Writes all of `frames` (whole log frames whose checksums are still zero, see sealFrames) at
+   * `position`, filling the checksums in first, and fdatasyncs after when `thenDatasync`; resolves
+   * with the step that failed and its error, if one did (the sync is not tried after a failed
+   * write). Optional: without it the bus seals the frames itself and writes and syncs in two calls.
+   * `frames` is handed over: the caller neither reads nor reuses it after the call (an
+   * implementation may take its memory).
    */
-  writeThenDatasync?(buffer: Buffer, position: number): Promise<WriteThenDatasyncOutcome>;
+  writeFrames?(frames: Buffer, position: number, thenDatasync: boolean): Promise<WriteFramesOutcome>;
   sync(): Promise<void>;
   close(): Promise<void>;
 }
 
-export type WriteThenDatasyncOutcome = { failedAt?: undefined } | { failedAt: 'write' | 'datasync'; error: unknown };
+export type WriteFramesOutcome = { failedAt?: undefined } | { failedAt: 'write' | 'datasync'; error: unknown };
 
 export interface DiskFs {
   open(path: string, flags: string): Promise<DiskFile>;

@@ -1,6 +1,7 @@
 import { basename } from 'node:path';
 import { nodeDiskFs, type DiskFile, type DiskFs } from './disk-fs.js';
 import { writeAll } from './durable-file.js';
+import { sealFrames } from './frame-seal.js';
 
 /** The calls a fault can be injected into. */
 export type FaultyCall = 'open' | 'write' | 'datasync' | 'sync' | 'truncate' | 'rename' | 'writeFile';
@@ -27,8 +28,8 @@ export class FaultyFs implements DiskFs {
   readonly calls = new Map<string, number>();
   readonly failures: string[] = [];
 
-  /** `writeThenDatasync: false` gives files without the one-call op, so the bus writes and syncs in two calls. */
-  constructor(private readonly options: { writeThenDatasync: boolean } = { writeThenDatasync: true }) {}
+  /** `writeFrames: false` gives files without that op, so the bus seals its frames itself and writes and syncs in two calls. */
+  constructor(private readonly options: { writeFrames: boolean } = { writeFrames: true }) {}
 
   inject(fault: Fault): void {
     this.faults.push({ ...fault });
@@ -97,13 +98,15 @@ export class FaultyFs implements DiskFs {
       writeFile: (data) => guard('writeFile', () => file.writeFile(data)),
       truncate: (lengthBytes) => guard('truncate', () => file.truncate(lengthBytes)),
       datasync: () => guard('datasync', () => file.datasync()),
-      // Through the faulty write and datasync above, so their faults reach the one-call path too.
-      writeThenDatasync: async (buffer, position) => {
+      // Through the faulty write and datasync above, so their faults reach this path too.
+      writeFrames: async (frames, position, thenDatasync) => {
         try {
-          await writeAll(wrapped, buffer, position);
+          sealFrames(frames);
+          await writeAll(wrapped, frames, position);
         } catch (error) {
           return { failedAt: 'write', error };
         }
+        if (!thenDatasync) return {};
         try {
           await wrapped.datasync();
         } catch (error) {
@@ -114,7 +117,7 @@ export class FaultyFs implements DiskFs {
       sync: () => guard('sync', () => file.sync()),
       close: () => file.close(),
     };
-    if (!this.options.writeThenDatasync) delete wrapped.writeThenDatasync;
+    if (!this.options.writeFrames) delete wrapped.writeFrames;
     return wrapped;
   }
 }

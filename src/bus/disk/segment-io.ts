@@ -45,17 +45,20 @@ export function createSegmentIo(): SegmentIo {
         write: async (buffer, offset, length, position) => {
           // Copied to the thread (the caller keeps its buffer); the thread writes all of it.
           const bytes = buffer.subarray(offset, offset + length);
-          const reply = checked(await writer.request({ op: 'write', fd: handle.fd, bytes, position }));
+          const reply = checked(await writer.request({ op: 'write', fd: handle.fd, bytes, position, sealFrames: false, thenDatasync: false }));
           return { bytesWritten: reply.bytesWritten };
         },
         datasync: async () => void checked(await syncer.request({ op: 'datasync', fd: handle.fd })),
-        // On the syncing thread: it runs only when no sync is running there (segment-log.ts).
+        // A group written behind a running sync goes to the writing thread; one written and
+        // synced in one call to the syncing thread, where it runs only when no sync is running
+        // (segment-log.ts). Either thread fills the frames' checksums in, off this thread.
         // A buffer that is its memory's sole view moves to the thread instead of being copied:
         // a group is hundreds of KiB, and the copy (made on this thread, unpacked on that one)
         // was malloc churn in both threads' arenas.
-        writeThenDatasync: async (buffer, position) => {
-          const transfer = ownsWholeMemory(buffer) ? [buffer.buffer as ArrayBuffer] : [];
-          const reply = await syncer.request({ op: 'writeThenDatasync', fd: handle.fd, bytes: buffer, position }, transfer);
+        writeFrames: async (frames, position, thenDatasync) => {
+          const transfer = ownsWholeMemory(frames) ? [frames.buffer as ArrayBuffer] : [];
+          const thread = thenDatasync ? syncer : writer;
+          const reply = await thread.request({ op: 'write', fd: handle.fd, bytes: frames, position, sealFrames: true, thenDatasync }, transfer);
           if (reply.error === undefined) return {};
           const error = Object.assign(new Error(reply.error.message), { code: reply.error.code });
           return { failedAt: reply.failedAt ?? 'write', error };

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 import type { DiskFile, DiskFs } from './disk-fs.js';
 import { nodeDiskFs } from './disk-fs.js';
-import { encodeRecordFrame } from './entry-codec.js';
+import { recordFrameBytes } from './entry-codec.js';
 import { readSegment, segmentFileName } from './segment-files.js';
 import { MAX_GROUP_BYTES, partitionKey, SegmentLog, type AppendFrame } from './segment-log.js';
 import { until, withDir } from './disk-bus.test-support.js';
@@ -66,9 +66,8 @@ function frames(name: string, count = 1, valueBytes = 32): AppendFrame[] {
   return Array.from({ length: count }, () => {
     const offset = nextOffset++;
     const message = { key: name, value: Buffer.alloc(valueBytes, name) };
-    const buffers = encodeRecordFrame('signals', 0, offset, 0, message);
     const record = { topic: 'signals', partition: 0, offset, timestampMs: 0, ...message };
-    return { buffers, bytes: buffers.reduce((sum, buffer) => sum + buffer.length, 0), key: partitionKey('signals', 0), record };
+    return { bytes: recordFrameBytes('signals', message), key: partitionKey('signals', 0), record };
   });
 }
 

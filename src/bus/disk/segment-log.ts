@@ -1,8 +1,9 @@
 import { join } from 'node:path';
 import type { BusRecord } from '../../model/bus.js';
-import type { DiskFile, DiskFs } from './disk-fs.js';
+import type { DiskFile, DiskFs, WriteFramesOutcome } from './disk-fs.js';
 import { createZeroedFile, replaceFileDurably, writeAll } from './durable-file.js';
-import { encodeSnapshotFrame, type PartitionNext } from './entry-codec.js';
+import { encodeSnapshotFrame, writeRecordFrame, type PartitionNext } from './entry-codec.js';
+import { sealFrames } from './frame-seal.js';
 import { isZeroedFrom, listSegmentBases, readSegment, segmentFileName, type PositionedEntry } from './segment-files.js';
 
 /** A topic-partition as one map key. */
@@ -26,8 +27,9 @@ export interface RecoveryReport {
   reasons: string[];
 }
 
+/** A record to append: framed (entry-codec.ts) only when its group is written. */
 export interface AppendFrame {
-  buffers: Buffer[];
+  /** Its frame's bytes (recordFrameBytes). */
   bytes: number;
   /** Partition key of the record. */
   key: string;
@@ -325,18 +327,21 @@ export class SegmentLog {
         }
       }
       const position = this.activeSegment.bytes + (syncing?.bytes ?? 0);
-      const buffers: Buffer[] = [];
-      let bytes = 0;
-      for (const append of appends) {
-        for (const frame of append.frames) for (const buffer of frame.buffers) buffers.push(buffer);
-        bytes += append.bytes;
+      let group: Buffer;
+      try {
+        group = frameGroup(appends);
+      } catch (error) {
+        // Not framed (publish sized and checked every record, so never expected): nothing written.
+        if (syncing === undefined || (await this.settle(syncing, appends))) this.refuseFrom(appends, error);
+        syncing = undefined;
+        continue;
       }
-      const writeThenDatasync = this.active.writeThenDatasync;
-      if (syncing === undefined && this.queued.length === 0 && writeThenDatasync !== undefined) {
+      const bytes = group.length;
+      if (syncing === undefined && this.queued.length === 0 && this.active.writeFrames !== undefined) {
         // Nothing to write behind this group (one exporter, or a lull): written and synced in one
         // call, one round trip to the I/O thread instead of two, each of which waits for this
         // thread's turn on a busy machine. Appends arriving meanwhile are queued for the next group.
-        const outcome = await writeThenDatasync.call(this.active, Buffer.concat(buffers, bytes), position);
+        const outcome = await this.active.writeFrames(group, position, true);
         if (outcome.failedAt === 'write') {
           // As below: whatever part of the write reached the file is cut, the group refused.
           this.tailDirty = true;
@@ -348,12 +353,8 @@ export class SegmentLog {
         await this.settle({ appends, bytes, synced: Promise.resolve(synced) });
         continue;
       }
-      let writeError: { error: unknown } | undefined;
-      try {
-        await writeAll(this.active, Buffer.concat(buffers, bytes), position);
-      } catch (error) {
-        writeError = { error };
-      }
+      const written = await this.writeGroup(group, position);
+      const writeError = written.failedAt === 'write' ? { error: written.error } : undefined;
       if (syncing !== undefined) {
         // Bytes written behind a group that did not become durable are cut with it; settle()
         // refused the queue, this group is refused here.
@@ -381,6 +382,18 @@ export class SegmentLog {
     // Rolled now, so a full segment is deletable without waiting for the next append; a roll
     // that fails here is tried again before that append (readyForWrite), never undone by cutting.
     await this.rollWhenFull(partitionsNow).catch(() => undefined);
+  }
+
+  /** Writes a group (not synced): its checksums filled in on the I/O thread, or here for a file that cannot. */
+  private async writeGroup(group: Buffer, position: number): Promise<WriteFramesOutcome> {
+    if (this.active.writeFrames !== undefined) return this.active.writeFrames(group, position, false);
+    sealFrames(group);
+    try {
+      await writeAll(this.active, group, position);
+      return {};
+    } catch (error) {
+      return { failedAt: 'write', error };
+    }
   }
 
   private nextAppend(): Promise<void> {
@@ -510,6 +523,20 @@ export class SegmentLog {
     );
     return spare;
   }
+}
+
+/**
+ * The frames of a group's records in one buffer of its own (so it can move to the I/O thread
+ * whole), checksums still zero. Each record's value is copied here, once.
+ */
+function frameGroup(appends: PendingAppend[]): Buffer {
+  let bytes = 0;
+  for (const append of appends) bytes += append.bytes;
+  const group = Buffer.allocUnsafeSlow(bytes);
+  let at = 0;
+  for (const append of appends) for (const frame of append.frames) at = writeRecordFrame(group, at, frame.record);
+  if (at !== bytes) throw new Error(`framed ${at} bytes where ${bytes} were sized`);
+  return group;
 }
 
 function raise(map: Map<string, bigint>, key: string, value: bigint): void {
