@@ -533,8 +533,9 @@ function frameGroup(appends: PendingAppend[]): Buffer {
   let bytes = 0;
   for (const append of appends) bytes += append.bytes;
   const group = Buffer.allocUnsafeSlow(bytes);
+  const view = new DataView(group.buffer, group.byteOffset, group.byteLength);
   let at = 0;
-  for (const append of appends) for (const frame of append.frames) at = writeRecordFrame(group, at, frame.record);
+  for (const append of appends) for (const frame of append.frames) at = writeRecordFrame(group, at, frame.record, view);
   if (at !== bytes) throw new Error(`framed ${at} bytes where ${bytes} were sized`);
   return group;
 }
