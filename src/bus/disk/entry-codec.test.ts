@@ -64,3 +64,17 @@ test('sealing refuses bytes that are not whole frames, sealing none past the fir
     assert.equal(bytes.subarray(0, whole.length).toString('hex'), empty.hex, 'the whole frame before it was sealed');
   }
 });
+
+test("a frozen headers object's bytes are reused, an unfrozen one's are encoded as it is at each frame", () => {
+  const [golden] = EARLIER_FRAMES;
+  assert.ok(golden !== undefined);
+  const frozen = Object.freeze({ ...golden.record.headers });
+  for (let round = 0; round < 2; round++) assert.equal(encodeRecordFrame({ ...golden.record, headers: frozen }).toString('hex'), golden.hex);
+  const changing: Record<string, string> = { ...golden.record.headers };
+  assert.equal(encodeRecordFrame({ ...golden.record, headers: changing }).toString('hex'), golden.hex);
+  changing.x = 'changed';
+  const changed = readFrame(encodeRecordFrame({ ...golden.record, headers: changing }), 0);
+  assert.ok(changed.kind === 'entry' && changed.entry.kind === 'record');
+  assert.deepEqual(changed.entry.headers, { 'svc-signal': 'traces', x: 'changed' });
+  assert.equal(recordFrameBytes(golden.record.topic, { ...golden.record, headers: changing }), golden.hex.length / 2 + 'changed'.length - 'ÿ'.length * 2);
+});

@@ -52,14 +52,55 @@ export type LogEntry = LogRecordEntry | LogSnapshotEntry;
  * of the all-in-one main thread at 10k spans/s + 10k logs/s (a log with a trace id is a record);
  * the value is copied into the group's buffer once, as the group's concatenation did before.
  */
-const NO_HEADERS: Record<string, string> = {};
+/** The headers part of a record without headers: a count of zero. */
+const NO_HEADERS_BYTES = Buffer.alloc(2);
+/**
+ * The encoded headers part of frozen headers objects. Ingest gives the records of an export
+ * shared, frozen headers objects (src/ingest/records.ts): their bytes are made once, not sized
+ * and written string by string for every record. Unfrozen ones may change, so are never kept.
+ */
+const headersBytesCache = new WeakMap<Record<string, string>, Buffer>();
+
+/** A record's headers as the frame holds them: u16 count, then per header u16 name length, name, u32 value length, value. */
+function headersBytes(headers: Record<string, string> | undefined): Buffer {
+  if (headers === undefined) return NO_HEADERS_BYTES;
+  const cached = headersBytesCache.get(headers);
+  if (cached !== undefined) return cached;
+  let bytes = 2;
+  let count = 0;
+  for (const name in headers) {
+    bytes += 2 + utf8Length(name) + 4 + utf8Length(headers[name] ?? '');
+    count += 1;
+  }
+  const out = Buffer.allocUnsafe(bytes);
+  let at = out.writeUInt16LE(count, 0);
+  for (const name in headers) {
+    const value = headers[name] ?? '';
+    const nameBytes = utf8Length(name);
+    const valueBytes = utf8Length(value);
+    at = writeUtf8(name, out, out.writeUInt16LE(nameBytes, at), nameBytes);
+    at = writeUtf8(value, out, out.writeUInt32LE(valueBytes, at), valueBytes);
+  }
+  if (Object.isFrozen(headers)) headersBytesCache.set(headers, out);
+  return out;
+}
+
+/** The last topic's UTF-8 bytes: a bus has a topic or two, and each group's records mostly share one. */
+let lastTopic = '';
+let lastTopicBytes = 0;
+
+function topicBytesOf(topic: string): number {
+  if (topic !== lastTopic) {
+    lastTopicBytes = utf8Length(topic);
+    lastTopic = topic;
+  }
+  return lastTopicBytes;
+}
 
 /** Bytes of a record's frame (header, metadata and value), as writeRecordFrame writes it. */
 export function recordFrameBytes(topic: string, message: BusMessage): number {
-  let bytes = FRAME_HEADER_BYTES + 1 + 2 + utf8Length(topic) + 4 + 8 + 8 + 4 + utf8Length(message.key) + 2 + 4 + message.value.length;
-  const headers = message.headers ?? NO_HEADERS;
-  for (const name in headers) bytes += 2 + utf8Length(name) + 4 + utf8Length(headers[name] ?? '');
-  return bytes;
+  const metaBytes = 1 + 2 + topicBytesOf(topic) + 4 + 8 + 8 + 4 + utf8Length(message.key) + headersBytes(message.headers).length + 4;
+  return FRAME_HEADER_BYTES + metaBytes + message.value.length;
 }
 
 /**
@@ -70,9 +111,9 @@ export function recordFrameBytes(topic: string, message: BusMessage): number {
  */
 export function writeRecordFrame(out: Buffer, at: number, record: BusRecord, view = new DataView(out.buffer, out.byteOffset, out.byteLength)): number {
   const start = at;
-  const topicBytes = utf8Length(record.topic);
+  const topicBytes = topicBytesOf(record.topic);
   const keyBytes = utf8Length(record.key);
-  const headers = record.headers ?? NO_HEADERS;
+  const headers = headersBytes(record.headers);
   at += FRAME_HEADER_BYTES;
   out[at++] = KIND_RECORD;
   view.setUint16(at, topicBytes, true);
@@ -82,20 +123,8 @@ export function writeRecordFrame(out: Buffer, at: number, record: BusRecord, vie
   view.setFloat64(at + 12, record.timestampMs, true);
   view.setUint32(at + 20, keyBytes, true);
   at = writeUtf8(record.key, out, at + 24, keyBytes);
-  const countAt = at;
-  at += 2;
-  let headerCount = 0;
-  for (const name in headers) {
-    const value = headers[name] ?? '';
-    const nameBytes = utf8Length(name);
-    const valueBytes = utf8Length(value);
-    view.setUint16(at, nameBytes, true);
-    at = writeUtf8(name, out, at + 2, nameBytes);
-    view.setUint32(at, valueBytes, true);
-    at = writeUtf8(value, out, at + 4, valueBytes);
-    headerCount += 1;
-  }
-  view.setUint16(countAt, headerCount, true);
+  out.set(headers, at);
+  at += headers.length;
   view.setUint32(at, record.value.length, true);
   out.set(record.value, at + 4);
   at += 4 + record.value.length;
