@@ -192,3 +192,63 @@ test('max_rows counts each table apart: span and log rows below it each wait, to
   assert.deepEqual(logInserts, [3]);
   await batcher.close();
 });
+
+test('a log insert that fails after the spans were stored is retried alone: the spans are inserted once', async () => {
+  const spanInserts: string[] = [];
+  const logInserts: string[] = [];
+  let logFailures = 2;
+  const sink: SignalSink = {
+    format: 'JSONCompactEachRow',
+    async writeSpans(payload) {
+      spanInserts.push(payload.toString());
+    },
+    async writeLogs(payload) {
+      if (logFailures-- > 0) throw new Error('store down');
+      logInserts.push(payload.toString());
+    },
+  };
+  let failures = 0;
+  const batcher = new Batcher(sink, options({ maxRows: 2, onInsertFailure: () => failures++ }));
+  await Promise.all([
+    batcher.add({ spans: Buffer.from('s1\n'), spanRows: 1, logs: Buffer.from('l1\n'), logRows: 1 }),
+    batcher.add({ spans: Buffer.from('s2\n'), spanRows: 1, logs: Buffer.from('l2\n'), logRows: 1 }),
+  ]);
+  assert.equal(failures, 2);
+  assert.deepEqual(spanInserts, ['s1\ns2\n']);
+  assert.deepEqual(logInserts, ['l1\nl2\n']);
+});
+
+test("an insert's payload bytes and the adds' own buffers are released once stored", async () => {
+  // Payloads of a few KiB each, in buffers of their own as the encoder thread hands them over
+  // (smaller ones, and their concatenation, would be views of Buffer's shared pool, never released).
+  const aLines = 'a\n'.repeat(1500);
+  const bLines = 'b\n'.repeat(1500);
+  const logLines = 'l\n'.repeat(1500);
+  const seen: Buffer[] = [];
+  const sink: SignalSink = {
+    format: 'JSONCompactEachRow',
+    async writeSpans(payload) {
+      assert.equal(payload.toString(), aLines + bLines);
+      seen.push(payload);
+    },
+    async writeLogs(payload) {
+      assert.equal(payload.toString(), logLines);
+      seen.push(payload);
+    },
+  };
+  const own = (text: string): Buffer => {
+    const bytes = Buffer.allocUnsafeSlow(text.length);
+    bytes.write(text);
+    return bytes;
+  };
+  const first = { spans: own(aLines), spanRows: 1500, logs: own(logLines), logRows: 1500 };
+  const second = { spans: own(bLines), spanRows: 1500, logs: new Uint8Array(0), logRows: 0 };
+  const batcher = new Batcher(sink, options({ maxRows: 3000 }));
+  await Promise.all([batcher.add(first), batcher.add(second)]);
+  const [spanPayload, logPayload] = seen;
+  assert.ok(spanPayload !== undefined && logPayload !== undefined && seen.length === 2);
+  // Two span payloads were joined into a copy: both parts and the copy are released.
+  assert.deepEqual([first.spans.byteLength, second.spans.byteLength, spanPayload.byteLength], [0, 0, 0]);
+  // One log payload went to the insert as it was, and was released after it.
+  assert.deepEqual([first.logs.byteLength, logPayload.byteLength], [0, 0]);
+});

@@ -1,5 +1,6 @@
 import type { InsertFormat } from '../model/store.js';
 import { retryWithBackoff, type Backoff } from '../util/retry.js';
+import { releaseBytes } from './release-bytes.js';
 
 /**
  * Where batches go: the store's span and log inserts. Batches arrive already encoded as insert
@@ -9,7 +10,10 @@ import { retryWithBackoff, type Backoff } from '../util/retry.js';
 export interface SignalSink {
   /** The payloads' format: the writer encodes rows in it. */
   format: InsertFormat;
-  /** Inserts a concatenation of span payloads (rows of the spans table in `format`). */
+  /**
+   * Inserts a concatenation of span payloads (rows of the spans table in `format`). The payload's
+   * bytes are released once the returned promise resolves: a sink must not keep them past it.
+   */
   writeSpans(payload: Buffer): Promise<void>;
   writeLogs(payload: Buffer): Promise<void>;
 }
@@ -151,18 +155,26 @@ export class Batcher {
 
   private async store(batch: Batch): Promise<void> {
     const startedMs = this.options.nowMs();
-    const spans = Buffer.concat(batch.adds.filter((added) => added.rows.spanRows > 0).map((added) => added.rows.spans));
-    const logs = Buffer.concat(batch.adds.filter((added) => added.rows.logRows > 0).map((added) => added.rows.logs));
-    // The concatenations are what the insert needs; the adds' own buffers may go now.
+    let spans = batch.spanRows > 0 ? joinPayloads(batch.adds.map((added) => added.rows.spans)) : undefined;
+    let logs = batch.logRows > 0 ? joinPayloads(batch.adds.map((added) => added.rows.logs)) : undefined;
+    // The joined payloads are what the insert needs; the adds' own buffers may go now.
     const waiters = batch.adds.map(({ resolve, reject }) => ({ resolve, reject }));
     batch.adds = [];
     try {
       await retryWithBackoff(
         async () => {
-          // A span insert that succeeded before a log insert failed is inserted again: the span
-          // table deduplicates replays, so repeating it is safe.
-          if (batch.spanRows > 0) await this.sink.writeSpans(spans);
-          if (batch.logRows > 0) await this.sink.writeLogs(logs);
+          // Each table's payload is released once that table stored it: a retry after the log
+          // insert failed inserts the logs only, and the spans' bytes are not held meanwhile.
+          if (spans !== undefined) {
+            await this.sink.writeSpans(spans);
+            releaseBytes(spans);
+            spans = undefined;
+          }
+          if (logs !== undefined) {
+            await this.sink.writeLogs(logs);
+            releaseBytes(logs);
+            logs = undefined;
+          }
         },
         {
           backoff: this.options.backoff,
@@ -178,4 +190,18 @@ export class Batcher {
     this.options.onFlushed(batch.spanRows, batch.logRows, (this.options.nowMs() - startedMs) / 1000);
     for (const waiter of waiters) waiter.resolve();
   }
+}
+
+/**
+ * One table's payloads of a batch as one insert payload. A single payload is used as it is (no
+ * copy); several are concatenated, and their own buffers released at once, so a batch's bytes are
+ * not held twice until the collector finds the parts dead.
+ */
+function joinPayloads(payloads: readonly Uint8Array[]): Buffer {
+  const parts = payloads.filter((payload) => payload.byteLength > 0);
+  const [only] = parts;
+  if (parts.length === 1 && only !== undefined) return Buffer.from(only.buffer, only.byteOffset, only.byteLength);
+  const joined = Buffer.concat(parts);
+  for (const part of parts) releaseBytes(part);
+  return joined;
 }

@@ -6,6 +6,7 @@
 import { parentPort } from 'node:worker_threads';
 import type { InsertFormat } from '../model/store.js';
 import { nameThisThread } from '../util/thread-name.js';
+import { releaseBytes } from './release-bytes.js';
 import { encodeRecordPayloads, type PackedRecords, type RecordPayloads } from './record-payloads.js';
 
 nameThisThread('svc-encoder');
@@ -24,6 +25,9 @@ export interface EncodeReply {
 
 parentPort!.on('message', (request: EncodeRequest) => {
   const payloads = encodeRecordPayloads(request.packed, request.nowMs, request.format);
+  // The records' bytes, made on the writer's thread, go back to the allocator now rather than
+  // when this thread's collector next finds them dead.
+  releaseBytes(request.packed.bytes);
   const reply: EncodeReply = { seq: request.seq, payloads };
   parentPort!.postMessage(
     reply,

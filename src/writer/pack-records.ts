@@ -5,8 +5,9 @@ import type { PackedRecords } from './record-payloads.js';
 export function packRecords(records: readonly BusRecord[]): PackedRecords {
   let total = 0;
   for (const record of records) total += record.value.length;
-  // A dedicated ArrayBuffer (never Buffer's shared pool), so it can be transferred, not copied.
-  const bytes = new Uint8Array(new ArrayBuffer(total));
+  // A dedicated ArrayBuffer (never Buffer's shared pool), so it can be transferred, not copied;
+  // left unzeroed, as every byte of it is written below.
+  const bytes = Buffer.allocUnsafeSlow(total);
   const ends = new Uint32Array(records.length);
   const logs = new Uint8Array(records.length);
   let offset = 0;
