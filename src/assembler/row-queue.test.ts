@@ -88,6 +88,25 @@ test('past maxQueuedRows the oldest queued rows are dropped and counted', async 
   assert.deepEqual(writes, [[3, 4, 5, 6]]);
 });
 
+test('a long run of pushes past maxQueuedRows keeps the newest rows in order, whatever is written meanwhile', async () => {
+  // Past the array's cut (1,024 dropped rows), with one write in flight while the rest queue up.
+  const { q, writes, dropped } = queue({ maxRows: 50, maxQueuedRows: 100 });
+  for (let row = 0; row < 5_000; row++) q.push([row]);
+  assert.equal(q.queued, 100);
+  await q.close();
+  const written = writes.flat();
+  const droppedRows = dropped.reduce((sum, rows) => sum + rows, 0);
+  assert.equal(written.length + droppedRows, 5_000);
+  assert.deepEqual(
+    written.slice(0, 50),
+    Array.from({ length: 50 }, (_, index) => index),
+  );
+  assert.deepEqual(
+    written.slice(50),
+    Array.from({ length: 100 }, (_, index) => 4_900 + index),
+  );
+});
+
 test('close gives up on a store that stays down after the grace period, counting the rows as dropped', async () => {
   const { q, writes, dropped } = queue({ failures: 1_000 });
   q.push([1, 2]);

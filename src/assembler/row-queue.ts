@@ -28,8 +28,17 @@ export interface RowQueueOptions<T> {
   onDropped: (rows: number) => void;
 }
 
+/** Dropped rows are cut off the front of the queue's array once they are this many and its half. */
+const COMPACT_AFTER_ROWS = 1_024;
+
 export class RowQueue<T> {
+  /**
+   * The queue is `pending` from `head` on. Dropping the oldest only moves `head` (the array is cut
+   * now and then): a queue at its bound drops on every push, and cutting the array each time made a
+   * burst of pushes quadratic (closing 100,000+ open traces at a stop took minutes).
+   */
   private pending: T[] = [];
+  private head = 0;
   private firstAtMs = 0;
   private flushing: Promise<void> | undefined;
   private timer: NodeJS.Timeout | undefined;
@@ -39,19 +48,22 @@ export class RowQueue<T> {
 
   /** Rows waiting for a write (not counting a batch being written). */
   get queued(): number {
-    return this.pending.length;
+    return this.pending.length - this.head;
   }
 
   push(rows: readonly T[]): void {
     if (rows.length === 0) return;
-    if (this.pending.length === 0) this.firstAtMs = this.options.nowMs();
+    if (this.queued === 0) this.firstAtMs = this.options.nowMs();
     for (const row of rows) this.pending.push(row);
-    const excess = this.pending.length - this.options.maxQueuedRows;
+    const excess = this.queued - this.options.maxQueuedRows;
     if (excess > 0) {
-      this.pending = this.pending.slice(excess);
+      // Released now, not at the next cut: the bound holds for the rows' memory, not only their count.
+      for (let index = this.head; index < this.head + excess; index++) this.pending[index] = undefined as T;
+      this.head += excess;
+      if (this.head >= COMPACT_AFTER_ROWS && this.head * 2 >= this.pending.length) this.compact();
       this.options.onDropped(excess);
     }
-    if (this.pending.length >= this.options.maxRows) this.kick();
+    if (this.queued >= this.options.maxRows) this.kick();
     else this.arm();
   }
 
@@ -60,7 +72,7 @@ export class RowQueue<T> {
     this.closeDeadlineMs = this.options.nowMs() + graceMs;
     if (this.timer !== undefined) clearTimeout(this.timer);
     this.timer = undefined;
-    while (this.flushing !== undefined || this.pending.length > 0) {
+    while (this.flushing !== undefined || this.queued > 0) {
       if (this.flushing === undefined) this.kick();
       await this.flushing;
     }
@@ -78,19 +90,20 @@ export class RowQueue<T> {
   }
 
   private kick(): void {
-    if (this.flushing !== undefined || this.pending.length === 0) return;
+    if (this.flushing !== undefined || this.queued === 0) return;
     if (this.timer !== undefined) {
       clearTimeout(this.timer);
       this.timer = undefined;
     }
+    this.compact();
     const batch = this.pending.length > this.options.maxRows ? this.pending.slice(0, this.options.maxRows) : this.pending;
     this.pending = batch === this.pending ? [] : this.pending.slice(batch.length);
-    if (this.pending.length > 0) this.firstAtMs = this.options.nowMs();
+    if (this.queued > 0) this.firstAtMs = this.options.nowMs();
     this.flushing = this.writeWithRetry(batch).finally(() => {
       this.flushing = undefined;
       if (this.closeDeadlineMs !== undefined) return; // close() drives the rest
-      if (this.pending.length >= this.options.maxRows) this.kick();
-      else if (this.pending.length > 0) this.arm();
+      if (this.queued >= this.options.maxRows) this.kick();
+      else if (this.queued > 0) this.arm();
     });
   }
 
@@ -109,10 +122,18 @@ export class RowQueue<T> {
         return;
       }
       // Closing, and the store still failing past the grace period: nothing left will be written.
-      this.options.onDropped(batch.length + this.pending.length);
+      this.options.onDropped(batch.length + this.queued);
       this.pending = [];
+      this.head = 0;
       return;
     }
     this.options.onWritten(batch.length, (this.options.nowMs() - startedMs) / 1000);
+  }
+
+  /** Cuts the dropped rows off the front of the array. */
+  private compact(): void {
+    if (this.head === 0) return;
+    this.pending = this.pending.slice(this.head);
+    this.head = 0;
   }
 }
