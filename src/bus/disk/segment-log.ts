@@ -6,9 +6,23 @@ import { encodeSnapshotFrame, writeRecordFrame, type PartitionNext } from './ent
 import { sealFrames } from './frame-seal.js';
 import { isZeroedFrom, listSegmentBases, readSegment, segmentFileName, type PositionedEntry } from './segment-files.js';
 
-/** A topic-partition as one map key. */
+/** Topics and partitions whose keys are remembered: a bus has a few topics of a few dozen partitions. */
+const MAX_KEYED_TOPICS = 64;
+const MAX_KEYED_PARTITIONS = 4096;
+const partitionKeys = new Map<string, string[]>();
+
+/**
+ * A topic-partition as one map key. The same string each time (made once per topic-partition):
+ * a new one per record had to be allocated, flattened and hashed at each map lookup.
+ */
 export function partitionKey(topic: string, partition: number): string {
-  return `${topic}\u0000${partition}`;
+  let keys = partitionKeys.get(topic);
+  if (keys === undefined) {
+    if (partitionKeys.size >= MAX_KEYED_TOPICS) return `${topic}\u0000${partition}`;
+    partitionKeys.set(topic, (keys = []));
+  }
+  if (partition >= MAX_KEYED_PARTITIONS) return `${topic}\u0000${partition}`;
+  return (keys[partition] ??= `${topic}\u0000${partition}`);
 }
 
 export interface Segment {
