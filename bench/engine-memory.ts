@@ -18,7 +18,8 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import os, { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { Session } from 'chdb';
+import { createRequire } from 'node:module';
+import type * as ChdbModule from 'chdb';
 import type { SpanRow } from '../src/model/signals.js';
 import type { ChdbStore } from '../src/store/chdb-store.js';
 import type * as SpansModule from '../src/store/spans.js';
@@ -139,7 +140,9 @@ export async function main(args: readonly string[] = []): Promise<void> {
   const extra = (process.env.SVC_BENCH_EM_SQL ?? '').split(';').filter((s) => s.trim() !== '');
   const purgeMs = Number(process.env.SVC_BENCH_EM_PURGE_MS ?? 0);
   const dir = mkdtempSync(join(tmpdir(), 'svc-engine-memory-'));
-  const primer = variantArgs.length > 0 ? new Session(dir, { connectionArgs: variantArgs }) : undefined;
+  // The engine of the build measured (its own copy of the package), loaded only for a variant.
+  const engine = () => createRequire(join(root, 'package.json'))('chdb') as typeof ChdbModule;
+  const primer = variantArgs.length > 0 ? new (engine().Session)(dir, { connectionArgs: variantArgs }) : undefined;
   const store = await ChdbStore.open(dir, 'svc_bench');
   const makeLogs = logRowSequence(BATCH_ROWS);
   try {
