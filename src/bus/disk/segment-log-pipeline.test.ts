@@ -229,3 +229,38 @@ test('an append larger than a group is written alone, between the groups before 
     await log.close();
   });
 });
+
+test('a group that cannot be framed as sized (headers changed after publish) is refused unwritten, behind a sync that still acknowledges its own', async () => {
+  await withDir(async (dir) => {
+    const fs = new GatedFs();
+    const log = await SegmentLog.open(fs, dir, SEGMENT_BYTES, () => []);
+    const order: string[] = [];
+    const a = track(log, 'a', order);
+    await until(() => fs.syncs.length === 1, 'the sync of a');
+    const grown = frames('b');
+    const shrunk = frames('c');
+    for (const [append, headers] of [
+      [grown, { grown: 'after it was sized' }],
+      [shrunk, undefined],
+    ] as const) {
+      const [frame] = append;
+      assert.ok(frame !== undefined);
+      frame.record.headers = headers;
+    }
+    shrunk[0]!.bytes += 1;
+    const b = log.append(grown, () => []);
+    syncAt(fs, 0).release();
+    await a.done;
+    await assert.rejects(b, RangeError, 'framing past the buffer sized for it');
+    await assert.rejects(
+      log.append(shrunk, () => []),
+      /framed \d+ bytes where \d+ were sized/,
+    );
+    assert.equal(fs.writes.length, 1, 'nothing of b or c was written');
+    const d = track(log, 'd', order);
+    await releaseSyncsUntil(fs, () => d.state.value !== 'pending');
+    assert.deepEqual(order, ['a', 'd']);
+    assert.deepEqual(await recordKeys(log), ['a', 'd']);
+    await log.close();
+  });
+});
