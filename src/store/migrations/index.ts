@@ -17,6 +17,7 @@ import { migration0014 } from './0014-log-vertical-merges.js';
 import { migration0015 } from './0015-trace-spans-blocks.js';
 import { migration0016 } from './0016-merge-selector-base.js';
 import { migration0017 } from './0017-vertical-merges.js';
+import { migration0018 } from './0018-template-hits-merge-selector.js';
 import type { Migration } from './migration.js';
 
 export const MIGRATIONS: readonly Migration[] = [
@@ -37,4 +38,5 @@ export const MIGRATIONS: readonly Migration[] = [
   migration0015,
   migration0016,
   migration0017,
+  migration0018,
 ];
