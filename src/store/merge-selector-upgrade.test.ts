@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { after, before, it } from 'node:test';
 import type { LogRow, SpanRow } from '../model/signals.js';
 import type { Store } from '../model/store.js';
+import { numberedLog, numberedSpan } from '../testing/numbered-rows.js';
 import { insertLogs, insertSpans } from '../testing/store-rows.js';
 import { createStore } from './create-store.js';
 import { migrate } from './migrate.js';
@@ -32,44 +33,9 @@ after(async () => {
 const NOW_NS = BigInt(Date.now() - 60_000) * 1_000_000n;
 const ROWS = 500;
 
-function span(index: number): SpanRow {
-  const startNs = NOW_NS + BigInt(index) * 1_000n;
-  return {
-    traceId: (index % 31).toString(16).padStart(32, '0'),
-    spanId: index.toString(16).padStart(16, '0'),
-    parentSpanId: '',
-    serviceName: `service-${index % 5}`,
-    name: `GET /orders/${index}`,
-    kind: 'server',
-    startNs,
-    endNs: startNs + 5_000n,
-    status: index % 9 === 0 ? 'error' : 'unset',
-    statusMessage: '',
-    attrs: [['n', index]],
-    resource: [['service.name', `service-${index % 5}`]],
-    events: [],
-    scopeName: 'scope',
-    scopeVersion: '1.0',
-  };
-}
-
-function log(index: number): LogRow {
-  return {
-    logId: String(2_000_000 + index),
-    tsNs: NOW_NS + BigInt(index) * 1_000n,
-    observedTsNs: NOW_NS + BigInt(index) * 1_000n,
-    traceId: (index % 31).toString(16).padStart(32, '0'),
-    spanId: '',
-    serviceName: `service-${index % 5}`,
-    severityNumber: 9,
-    severityText: 'INFO',
-    body: `order ${index} shipped after ${index % 61} ms`,
-    attrs: [['n', index]],
-    resource: [['service.name', `service-${index % 5}`]],
-    scopeName: 'scope',
-    scopeVersion: '',
-  };
-}
+const ROW_SHAPE = { nowNs: NOW_NS, traceCount: 31, logIdBase: 2_000_000 };
+const span = (index: number): SpanRow => numberedSpan(index, ROW_SHAPE);
+const log = (index: number): LogRow => numberedLog(index, ROW_SHAPE);
 
 /** A digest of every stored row of a table (columns as text), one row per key, to compare before and after. */
 async function digest(table: string, key: string): Promise<{ n: string; h: string }> {
