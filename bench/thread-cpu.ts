@@ -114,3 +114,16 @@ export function startThreadCpuSampler(pid: number, intervalMs = 500): ThreadCpuS
     },
   };
 }
+
+/** Nanoseconds thread `tid` of this process has run (its schedstat, finer than clock ticks). */
+export function ownThreadRunNs(tid: number): number {
+  return Number(readFileSync(`/proc/self/task/${tid}/schedstat`, 'utf8').split(' ')[0]);
+}
+
+/** The id of this process's thread named `name` (what top -H shows). */
+export function ownThreadId(name: string): number {
+  for (const tid of readdirSync('/proc/self/task')) {
+    if (readFileSync(`/proc/self/task/${tid}/comm`, 'utf8').trim() === name) return Number(tid);
+  }
+  throw new Error(`no ${name} thread`);
+}

@@ -11,7 +11,6 @@
  *   SVC_BENCH_WRITER_EXPORTS exports (of each signal) a round (default 400)
  */
 import { execFileSync } from 'node:child_process';
-import { readdirSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -22,6 +21,7 @@ import type { createPayloadEncoder as CreatePayloadEncoder } from '../src/writer
 import { encodeLogsData } from '../src/otlp/encode-logs.js';
 import { encodeTracesData } from '../src/otlp/encode-traces.js';
 import { logBatch, spanBatch } from './ingest-e2e.js';
+import { ownThreadId, ownThreadRunNs } from './thread-cpu.js';
 
 const MAX_RECORD_BYTES = 1 << 20;
 /** Deliveries handed over before the first is answered, as the bus keeps several in flight. */
@@ -58,18 +58,6 @@ function deliveries(nowMs: number, exports: number): { batches: BusRecord[][]; i
   return { batches, items, recordBytes };
 }
 
-/** Nanoseconds thread `tid` of this process has run. */
-function threadRunNs(tid: number): number {
-  return Number(readFileSync(`/proc/self/task/${tid}/schedstat`, 'utf8').split(' ')[0]);
-}
-
-function encoderTid(): number {
-  for (const tid of readdirSync('/proc/self/task')) {
-    if (readFileSync(`/proc/self/task/${tid}/comm`, 'utf8').trim() === 'svc-encoder') return Number(tid);
-  }
-  throw new Error('no svc-encoder thread');
-}
-
 /** Bytes a reply keeps alive: its payloads' whole buffers (a view pins all of its buffer). */
 function heldBytes(reply: Reply): number {
   return (reply.spanRows > 0 ? reply.spans.buffer.byteLength : 0) + (reply.logRows > 0 ? reply.logs.buffer.byteLength : 0);
@@ -98,12 +86,12 @@ async function oneRound(distSrc: string, exports: number): Promise<void> {
   };
   // Warm-up: both threads' code optimized before anything is timed.
   await run();
-  const encoderThread = encoderTid();
-  const mainBefore = threadRunNs(process.pid);
-  const encoderBefore = threadRunNs(encoderThread);
+  const encoderThread = ownThreadId('svc-encoder');
+  const mainBefore = ownThreadRunNs(process.pid);
+  const encoderBefore = ownThreadRunNs(encoderThread);
   const { rows, held } = await run();
-  const mainNs = threadRunNs(process.pid) - mainBefore;
-  const encoderNs = threadRunNs(encoderThread) - encoderBefore;
+  const mainNs = ownThreadRunNs(process.pid) - mainBefore;
+  const encoderNs = ownThreadRunNs(encoderThread) - encoderBefore;
   if (rows !== items) throw new Error(`encoded ${rows} of ${items} items`);
   await encoder.close();
   console.log(

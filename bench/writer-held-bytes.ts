@@ -14,7 +14,7 @@
  *                           rest of the main thread's garbage (default 20000; 0 for the writer alone)
  */
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -27,6 +27,7 @@ import type { createPayloadEncoder as CreatePayloadEncoder } from '../src/writer
 import { encodeLogsData } from '../src/otlp/encode-logs.js';
 import { encodeTracesData } from '../src/otlp/encode-traces.js';
 import { logBatch, spanBatch } from './ingest-e2e.js';
+import { ownThreadId, ownThreadRunNs } from './thread-cpu.js';
 
 const MAX_RECORD_BYTES = 1 << 20;
 /** Distinct exports made up front and cycled (making them costs more than storing them). */
@@ -65,17 +66,6 @@ function deliveries(nowMs: number): BusRecord[][] {
     batches.push(toRecords(buildLogRecords(logs.rows, MAX_RECORD_BYTES, (indices) => logSlices.frame(indices)).signals, e));
   }
   return batches;
-}
-
-function threadRunNs(tid: number): number {
-  return Number(readFileSync(`/proc/self/task/${tid}/schedstat`, 'utf8').split(' ')[0]);
-}
-
-function encoderTid(): number {
-  for (const tid of readdirSync('/proc/self/task')) {
-    if (readFileSync(`/proc/self/task/${tid}/comm`, 'utf8').trim() === 'svc-encoder') return Number(tid);
-  }
-  throw new Error('no svc-encoder thread');
 }
 
 function rssAnonBytes(): number {
@@ -131,9 +121,9 @@ async function oneRound(distSrc: string, seconds: number, ratePerSignal: number,
     await Promise.all(handled.splice(0));
     inserts = 0;
     insertSeconds = 0;
-    const encoderThread = encoderTid();
-    const mainBefore = threadRunNs(process.pid);
-    const encoderBefore = threadRunNs(encoderThread);
+    const encoderThread = ownThreadId('svc-encoder');
+    const mainBefore = ownThreadRunNs(process.pid);
+    const encoderBefore = ownThreadRunNs(encoderThread);
     const samples: number[] = [];
     const anonSamples: number[] = [];
     const sampler = setInterval(() => {
@@ -171,8 +161,8 @@ async function oneRound(distSrc: string, seconds: number, ratePerSignal: number,
       anonMeanMiB: anonSamples.reduce((sum, bytes) => sum + bytes, 0) / anonSamples.length / 2 ** 20,
       insertMs: (insertSeconds * 1000) / inserts,
       inserts,
-      mainUs: (threadRunNs(process.pid) - mainBefore) / 1000 / items,
-      encoderUs: (threadRunNs(encoderThread) - encoderBefore) / 1000 / items,
+      mainUs: (ownThreadRunNs(process.pid) - mainBefore) / 1000 / items,
+      encoderUs: (ownThreadRunNs(encoderThread) - encoderBefore) / 1000 / items,
       items,
     };
     await batcher.close();
